@@ -1,0 +1,67 @@
+/**
+ * The page model: what pass 1 (page analysis) learns of a page, and all that the later stages need.
+ * Per-block and per-text-node data live in typed arrays indexed by ordinal.
+ *
+ * Page text: the text nodes of the page in document order, entities decoded, white space inside a block
+ * collapsed to single spaces, and one "\n" between the text of two different blocks. Rules, features,
+ * the miner and the text writers all read this one string.
+ */
+export interface PageModel {
+  /** The decoded HTML the model was built from; offsets named `source*` point into it. */
+  readonly source: string;
+  /** Page text as described above. Offsets named `text*` point into it. */
+  readonly text: string;
+  /** Document metadata found while scanning (empty string when absent). */
+  readonly title: string;
+  readonly lang: string;
+  /** Number of blocks, the virtual root included. */
+  readonly blockCount: number;
+  readonly blocks: BlockTable;
+  readonly textNodeCount: number;
+  readonly textNodes: TextNodeTable;
+}
+
+/**
+ * Blocks are block-level elements (div, p, li, td, h1…, nav, section…) in document order of their start
+ * tags. Ordinal 0 is the virtual root (the document itself): never removed, parent -1.
+ */
+export interface BlockTable {
+  /** Block ordinal → ordinal of the nearest enclosing block; -1 for the root. Always less than the block's own. */
+  readonly parent: Int32Array;
+  /** Block ordinal → tag id (see tags.ts); the root has TAG_ROOT. */
+  readonly tag: Uint8Array;
+  /** Block ordinal → element depth in the source tree (root 0). */
+  readonly depth: Uint16Array;
+  /** Block ordinal → source offset of the "<" of its start tag (root: 0). */
+  readonly sourceStart: Int32Array;
+  /** Block ordinal → source offset just after the tag name in its start tag: where a mark attribute can be inserted. */
+  readonly sourceNameEnd: Int32Array;
+  /** Block ordinal → source offset just after the element ends (its end tag, or where it is closed implicitly). */
+  readonly sourceEnd: Int32Array;
+  /** Block ordinal → [textStart, textEnd): range of the page text covered by the block and its descendants. */
+  readonly textStart: Int32Array;
+  readonly textEnd: Int32Array;
+}
+
+/** Text nodes: maximal runs of character data (after entity decoding) with non-white-space content. */
+export interface TextNodeTable {
+  /** Text node ordinal → ordinal of the block that holds it directly. */
+  readonly block: Int32Array;
+  /** Text node ordinal → [textStart, textEnd): its range in the page text (collapsed white space). */
+  readonly textStart: Int32Array;
+  readonly textEnd: Int32Array;
+  /** Text node ordinal → [sourceStart, sourceEnd): its raw range in the source (entities not decoded). */
+  readonly sourceStart: Int32Array;
+  readonly sourceEnd: Int32Array;
+}
+
+/**
+ * What to remove from a page, decided by rules and/or the classifier, in page coordinates.
+ * A removed block goes whole, with its markup; removed text goes from the text nodes of kept blocks.
+ */
+export interface RemovalPlan {
+  /** Block ordinal → 1 if the block is removed whole (with its descendants), else 0. */
+  readonly removedBlocks: Uint8Array;
+  /** Sorted, disjoint [start, end) pairs in page text, flattened: text to remove outside removed blocks. */
+  readonly removedText: Int32Array;
+}

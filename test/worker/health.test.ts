@@ -1,0 +1,9 @@
+import { SELF, env } from "cloudflare:test";
+import { expect, it } from "vitest";
+
+it("answers healthz and has a KV binding", async () => {
+  const res = await SELF.fetch("https://example.com/healthz");
+  expect(res.status).toBe(200);
+  await env.RULES.put("k", "v");
+  expect(await env.RULES.get("k")).toBe("v");
+});

@@ -1,0 +1,27 @@
+import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+// Two projects: Node unit tests (html-rewriter-wasm backend, miner, trainer, CLI) and
+// Worker tests that run inside workerd with a real local KV namespace.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "node",
+          include: ["test/node/**/*.test.ts", "src/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 120_000,
+        },
+      },
+      {
+        plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" } })],
+        test: {
+          name: "worker",
+          include: ["test/worker/**/*.test.ts"],
+          testTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
