@@ -36,6 +36,8 @@ export interface BlockTable {
   readonly sourceStart: Int32Array;
   /** Block ordinal → source offset just after the tag name in its start tag: where a mark attribute can be inserted. */
   readonly sourceNameEnd: Int32Array;
+  /** Block ordinal → source offset just after the ">" of its start tag (attributes lie before it). */
+  readonly startTagEnd: Int32Array;
   /** Block ordinal → source offset just after the element ends (its end tag, or where it is closed implicitly). */
   readonly sourceEnd: Int32Array;
   /** Block ordinal → [textStart, textEnd): range of the page text covered by the block and its descendants. */
@@ -53,6 +55,8 @@ export interface TextNodeTable {
   /** Text node ordinal → [sourceStart, sourceEnd): its raw range in the source (entities not decoded). */
   readonly sourceStart: Int32Array;
   readonly sourceEnd: Int32Array;
+  /** Text node ordinal → 1 if the text node lies inside an <a> element, else 0. */
+  readonly inLink: Uint8Array;
 }
 
 /**
