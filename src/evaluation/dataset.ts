@@ -1,0 +1,98 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { decodeHtml } from "../page/index";
+
+/** The development data sits beside the repository as ../shared/data; it is never copied into it. */
+export const DATA_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../../shared/data");
+
+/** The sets of the development data, in the order reports print them. */
+export const DATA_SETS = ["dragnet", "cleanportaleval", "cleaneval-dev"] as const;
+
+export interface DatasetPage {
+  readonly set: string;
+  readonly id: string;
+  /** Host without "www." (or a site label given by the index). */
+  readonly site: string;
+  readonly url: string;
+  /** Path of the original bytes. */
+  readonly path: string;
+  /** The page decoded to a string (its own declared charset, else UTF-8, else windows-1252). */
+  readonly html: string;
+  /** Size of the original bytes. */
+  readonly bytes: number;
+  /** Hand-cleaned text, paragraphs apart by blank lines; empty if the index names no gold file. */
+  readonly gold: string;
+}
+
+interface IndexLine {
+  id: string;
+  site: string;
+  url?: string;
+  page: string;
+  gold?: string;
+}
+
+export function hasData(): boolean {
+  return existsSync(join(DATA_ROOT, "README.md"));
+}
+
+/**
+ * Reads a set by name (a folder of DATA_ROOT) or an index.jsonl path. Page and gold paths are relative
+ * to the index file unless absolute. Pages that cannot be read or decoded are reported in `problems`.
+ */
+export function loadDataset(setOrIndexPath: string): { pages: DatasetPage[]; problems: string[] } {
+  const indexPath = setOrIndexPath.endsWith(".jsonl") ? resolve(setOrIndexPath) : join(DATA_ROOT, setOrIndexPath, "index.jsonl");
+  const base = dirname(indexPath);
+  const set = setOrIndexPath.endsWith(".jsonl") ? base.split(/[\\/]/).pop() ?? "" : setOrIndexPath;
+  const pages: DatasetPage[] = [];
+  const problems: string[] = [];
+  const lines = readFileSync(indexPath, "utf8").split("\n");
+  for (let n = 0; n < lines.length; n++) {
+    if (lines[n].trim() === "") continue;
+    const entry = parseIndexLine(lines[n]);
+    if (typeof entry === "string") {
+      problems.push(`${indexPath}:${n + 1}: ${entry}`);
+      continue;
+    }
+    const path = isAbsolute(entry.page) ? entry.page : join(base, entry.page);
+    try {
+      const raw = new Uint8Array(readFileSync(path));
+      const decoded = decodeHtml(raw);
+      if (!decoded.ok) {
+        problems.push(`${path}: ${decoded.reason} (${decoded.charset})`);
+        continue;
+      }
+      const gold = entry.gold ? readFileSync(isAbsolute(entry.gold) ? entry.gold : join(base, entry.gold), "utf8") : "";
+      pages.push({ set, id: entry.id, site: entry.site, url: entry.url ?? "", path, html: decoded.html, bytes: raw.length, gold });
+    } catch (error) {
+      problems.push(`${path}: ${(error as Error).message}`);
+    }
+  }
+  return { pages, problems };
+}
+
+function parseIndexLine(line: string): IndexLine | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return "not JSON";
+  }
+  const entry = value as Partial<IndexLine>;
+  if (typeof entry?.id !== "string" || typeof entry.site !== "string" || typeof entry.page !== "string") {
+    return "needs string fields id, site and page";
+  }
+  return entry as IndexLine;
+}
+
+/** Pages grouped by site, sites in first-seen order. */
+export function groupBySite(pages: readonly DatasetPage[]): Map<string, DatasetPage[]> {
+  const sites = new Map<string, DatasetPage[]>();
+  for (const page of pages) {
+    const list = sites.get(page.site);
+    if (list) list.push(page);
+    else sites.set(page.site, [page]);
+  }
+  return sites;
+}
