@@ -15,9 +15,16 @@ export default defineConfig({
         },
       },
       {
-        plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" } })],
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            // The tests' origin server listens on loopback, which the Worker refuses unless allowed.
+            miniflare: { bindings: { ALLOW_PRIVATE_TARGETS: "true" } },
+          }),
+        ],
         test: {
           name: "worker",
+          globalSetup: ["test/support/global-setup.ts"],
           include: ["test/worker/**/*.test.ts"],
           testTimeout: 120_000,
         },
