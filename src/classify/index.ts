@@ -1,0 +1,1 @@
+export { distinctLevels, isMonotone, isotonicSmooth, smoothingCost, type SmoothingProblem } from "./smoothing.ts";
