@@ -1,1 +1,1 @@
-export { distinctLevels, isMonotone, isotonicSmooth, smoothingCost, type SmoothingProblem } from "./smoothing.ts";
+export { distinctLevels, isMonotone, isotonicSmooth, smoothingCost, type SmoothingProblem } from "./smoothing";

@@ -1,4 +1,4 @@
-import { isotonicSmooth, type SmoothingProblem } from "../classify/index.ts";
+import { isotonicSmooth, type SmoothingProblem } from "../classify/index";
 
 /** What one smoothing micro-benchmark measured. */
 export interface SmoothingBenchmark {

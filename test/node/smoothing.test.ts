@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isMonotone, isotonicSmooth, smoothingCost, type SmoothingProblem } from "../../src/classify/index.ts";
+import { isMonotone, isotonicSmooth, smoothingCost, type SmoothingProblem } from "../../src/classify/index";
 
 /** Small seeded generator (mulberry32) so a failure can be replayed from its seed. */
 function randomSource(seed: number): () => number {
