@@ -1,4 +1,5 @@
 // The bindings the Worker tests see through `env` from "cloudflare:test" are the Worker's own.
+type WorkerEnv = import("../../src/worker").Env;
 declare namespace Cloudflare {
-  interface Env extends import("../../src/worker").Env {}
+  interface Env extends WorkerEnv {}
 }
