@@ -8,6 +8,21 @@
 
 // ── site rules (src/rules) ─────────────────────────────────────────────────────────────────────────
 
+/** Most rules compiled for one site; the rest are skipped and listed. Mined sites keep tens to a few hundred. */
+export const RULES_MAX_RULE_COUNT = 2000;
+/** Longest pattern accepted, in UTF-16 code units; a 60-token template string with separators is about 1,500. */
+export const RULES_MAX_PATTERN_LENGTH = 4096;
+/** Most rule matches collected on one page (all rules together); beyond it the page keeps its text (a bailout, not a cut). */
+export const RULES_MAX_MATCHES_PER_PAGE = 100_000;
+/** Two rule intervals merge when the text between them is white space or punctuation only and at most this many
+ * UTF-16 code units long (paper 002, 3.4.1: "separated by less than a user-defined number of characters").
+ * 32 covers separators such as " | ", " · ", "\n\n" and runs of dashes; a gap holding a letter or digit never merges. */
+export const RULES_MERGE_GAP_MAX_CHARACTERS = 32;
+/** How long an isolate keeps a compiled rule set before reading KV again, in milliseconds (KV itself caches 60 s). */
+export const RULES_CACHE_TTL_MILLISECONDS = 60_000;
+/** Most compiled rule sets one isolate keeps; the oldest is dropped first. */
+export const RULES_CACHE_MAX_ENTRIES = 256;
+
 // ── classifier and smoothing (src/classify, src/training) ─────────────────────────────────────────
 
 // ── rewrite and formats (src/rewrite) ──────────────────────────────────────────────────────────────
