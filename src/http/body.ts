@@ -1,0 +1,129 @@
+/**
+ * Reading bodies under a byte limit and a deadline, without ever cutting a page short: a body over the
+ * limit is either refused (request bodies) or handed back whole as a stream (fetched pages, passed through).
+ */
+
+export type BodyRead =
+  | { readonly kind: "complete"; readonly bytes: Uint8Array }
+  /** Over the limit: `stream` yields the bytes read so far, then the rest, unchanged. */
+  | { readonly kind: "too-large"; readonly stream: ReadableStream<Uint8Array> }
+  | { readonly kind: "timeout" };
+
+export async function readBodyLimited(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+  timeoutMs: number,
+): Promise<BodyRead> {
+  if (body === null) return { kind: "complete", bytes: new Uint8Array(0) };
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const step = await readWithDeadline(reader, deadline);
+    if (step === "timeout") {
+      reader.cancel().catch(() => undefined);
+      return { kind: "timeout" };
+    }
+    if (step.done) return { kind: "complete", bytes: concatenate(chunks, total) };
+    chunks.push(step.value);
+    total += step.value.byteLength;
+    if (total > maxBytes) return { kind: "too-large", stream: prependChunks(chunks, reader) };
+  }
+}
+
+async function readWithDeadline(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  deadline: number,
+): Promise<ReadableStreamReadResult<Uint8Array> | "timeout"> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([reader.read(), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function concatenate(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** A stream of `chunks` followed by whatever `reader` still has. */
+function prependChunks(chunks: Uint8Array[], reader: ReadableStreamDefaultReader<Uint8Array>): ReadableStream<Uint8Array> {
+  let index = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (index < chunks.length) {
+        controller.enqueue(chunks[index]);
+        chunks[index++] = EMPTY;
+        return;
+      }
+      const step = await reader.read();
+      if (step.done) controller.close();
+      else controller.enqueue(step.value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** What the first bytes of a body look like, for the media-type guard. */
+export type BodySniff = "html" | "utf-16" | "binary" | "text";
+
+/** How many leading bytes the sniffer looks at (the HTML standard's sniffing window is 1445). */
+const SNIFF_BYTES = 1024;
+
+export function sniffBody(bytes: Uint8Array): BodySniff {
+  const length = Math.min(bytes.length, SNIFF_BYTES);
+  if (length >= 2 && ((bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0xff && bytes[1] === 0xfe))) return "utf-16";
+  let zerosEven = 0;
+  let zerosOdd = 0;
+  let tagLike = false;
+  for (let i = 0; i < length; i++) {
+    const byte = bytes[i];
+    if (byte === 0) {
+      if ((i & 1) === 0) zerosEven++;
+      else zerosOdd++;
+    } else if (byte === 0x3c /* < */ && i + 1 < length && startsMarkup(bytes[i + 1])) tagLike = true;
+  }
+  // UTF-16 without a byte order mark: every other byte of ASCII text is zero.
+  if (Math.max(zerosEven, zerosOdd) * 4 >= length && length >= 4) return "utf-16";
+  if (zerosEven + zerosOdd > 0) return "binary";
+  return tagLike ? "html" : "text";
+}
+
+/** A byte that may follow "<" in markup: a letter, "!" (doctype, comment), "/" or "?". */
+function startsMarkup(byte: number): boolean {
+  return (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a) || byte === 0x21 || byte === 0x2f || byte === 0x3f;
+}
+
+const HTML_MEDIA_TYPES = new Set(["text/html", "application/xhtml+xml"]);
+/** Media types that say nothing about the content, so the body is sniffed instead. */
+const UNDECLARED_MEDIA_TYPES = new Set(["", "application/octet-stream"]);
+
+/** The media type of a Content-Type value, lower case, without parameters ("" when absent). */
+export function mediaType(contentType: string | null | undefined): string {
+  return (contentType ?? "").split(";")[0].trim().toLowerCase();
+}
+
+/** Whether a body with this Content-Type and these first bytes is HTML we can take. */
+export function isHtmlBody(contentType: string | null | undefined, bytes: Uint8Array): boolean {
+  const type = mediaType(contentType);
+  const sniff = sniffBody(bytes);
+  if (HTML_MEDIA_TYPES.has(type)) return sniff !== "binary";
+  if (UNDECLARED_MEDIA_TYPES.has(type)) return sniff === "html" || sniff === "utf-16";
+  return false;
+}

@@ -1,0 +1,84 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+
+/**
+ * The one error type of the HTTP layer. Every refusal the service gives has one of these codes; only
+ * `statusForCode` turns a code into an HTTP status, and only `handleError` writes the response.
+ */
+export type ErrorCode =
+  | "not-found" // no such route
+  | "bad-request" // a parameter is missing or malformed
+  | "invalid-url" // the target URL does not parse, or its scheme is not http/https
+  | "unsupported-media-type" // the body (or fetched page) is not HTML
+  | "payload-too-large" // the body is over the size limit
+  | "missing-key" // /v1/* without an API key
+  | "invalid-key" // an API key that is not one of ours
+  | "keys-not-configured" // the deployment has no API keys set: refuse rather than run open
+  | "forbidden-target" // loopback, private, link-local or metadata target
+  | "origin-unreachable" // no connection to the origin (refused, DNS, TLS, too many redirects)
+  | "origin-error" // the origin answered with an error status
+  | "origin-timeout" // the origin did not answer in time
+  | "rules-unavailable" // KV could not be read
+  | "internal"; // anything unforeseen (never with a stack in the body)
+
+const STATUS_BY_CODE: Readonly<Record<ErrorCode, 400 | 401 | 403 | 404 | 413 | 415 | 500 | 502 | 503 | 504>> = {
+  "not-found": 404,
+  "bad-request": 400,
+  "invalid-url": 400,
+  "unsupported-media-type": 415,
+  "payload-too-large": 413,
+  "missing-key": 401,
+  "invalid-key": 403,
+  "keys-not-configured": 503,
+  "forbidden-target": 403,
+  "origin-unreachable": 502,
+  "origin-error": 502,
+  "origin-timeout": 504,
+  "rules-unavailable": 503,
+  internal: 500,
+};
+
+export class ServiceError extends Error {
+  override readonly name = "ServiceError";
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function statusForCode(code: ErrorCode): number {
+  return STATUS_BY_CODE[code];
+}
+
+export interface ErrorBody {
+  readonly error: { readonly code: ErrorCode; readonly message: string };
+}
+
+/** The JSON error response for a code; extra headers (e.g. www-authenticate) are added by the caller. */
+export function errorResponse(code: ErrorCode, message: string, headers?: HeadersInit): Response {
+  const body: ErrorBody = { error: { code, message } };
+  const response = Response.json(body, { status: statusForCode(code), headers });
+  response.headers.set("cache-control", "no-store");
+  return response;
+}
+
+/** The app's one onError: known errors get their status; anything else a plain 500 with no detail. */
+export function handleError(error: unknown, context: Context): Response {
+  if (error instanceof ServiceError) {
+    const headers = error.code === "missing-key" ? { "www-authenticate": 'Bearer realm="edge-cleaner"' } : undefined;
+    return errorResponse(error.code, error.message, headers);
+  }
+  if (error instanceof HTTPException) {
+    // Thrown by Hono itself (e.g. a malformed request); keep its status family, not its text.
+    return errorResponse(error.status >= 500 ? "internal" : "bad-request", error.status >= 500 ? "internal error" : error.message || "bad request");
+  }
+  // Logged for the operator (wrangler tail); the client sees no stack and no internals.
+  console.error("unhandled error", context.req.method, new URL(context.req.url).pathname, error);
+  return errorResponse("internal", "internal error");
+}
+
+export function handleNotFound(context: Context): Response {
+  return errorResponse("not-found", `no route for ${context.req.method} ${new URL(context.req.url).pathname}`);
+}
