@@ -5,3 +5,5 @@
  */
 export { buildSuffixArray, sortSuffixesByComparison } from "./suffix-array";
 export { buildLcpArray, buildLcpArrayByComparison } from "./longest-common-prefix";
+export { findMaximalRepeats } from "./maximal-repeats";
+export type { RepeatInput, RepeatOptions, RepeatTable } from "./maximal-repeats";
