@@ -1,11 +1,28 @@
 import { Hono } from "hono";
+import { handleError, handleNotFound, healthRoutes, requireApiKey } from "./http";
 
+/** The Worker's bindings (wrangler.toml, `wrangler dev --var`, secrets). Read only in src/http. */
 export interface Env {
+  /** Site rule sets, one JSON value per site (host without "www."). */
   RULES: KVNamespace;
+  /** "true" lets the Worker fetch loopback and private addresses: local development only. */
   ALLOW_PRIVATE_TARGETS?: string;
+  /** Comma-separated API keys for /v1/* (a secret: `wrangler secret put API_KEYS`). */
+  API_KEYS?: string;
+  /** The key for admin routes (a secret), never accepted on /v1/*. */
+  ADMIN_KEY?: string;
+  /** Overrides of the limits in src/config.ts, as decimal strings: bytes, milliseconds. */
+  MAX_BODY_BYTES?: string;
+  FETCH_TIMEOUT_MS?: string;
+  FETCH_BODY_TIMEOUT_MS?: string;
 }
 
 const app = new Hono<{ Bindings: Env }>();
-app.get("/healthz", (c) => c.json({ ok: true }));
+
+app.onError(handleError);
+app.notFound(handleNotFound);
+app.use("/v1/*", requireApiKey);
+
+app.route("/", healthRoutes);
 
 export default app;

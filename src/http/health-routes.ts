@@ -1,0 +1,7 @@
+import { Hono } from "hono";
+import type { Env } from "../worker";
+
+/** GET /healthz — liveness, no key needed. */
+export const healthRoutes = new Hono<{ Bindings: Env }>();
+
+healthRoutes.get("/healthz", (context) => context.json({ ok: true }));

@@ -1,0 +1,8 @@
+// The HTTP layer: routes (as Hono sub-apps), input guards, keys, and the one mapping of error codes to statuses.
+export { handleError, handleNotFound, ServiceError, statusForCode, type ErrorCode } from "./errors";
+export { healthRoutes } from "./health-routes";
+export { requireAdminKey, requireApiKey } from "./keys";
+export { fetchOrigin, type OriginFetch } from "./origin-fetch";
+export { resolveSettings, type HttpSettings } from "./settings";
+export { checkTarget, type TargetCheck } from "./target";
+export { readBodyLimited, isHtmlBody, type BodyRead } from "./body";
