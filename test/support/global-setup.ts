@@ -4,6 +4,7 @@
  */
 import type { TestProject } from "vitest/node";
 import { startOriginServer } from "./origin-server";
+import { GUARD_ORIGIN_ROUTES } from "./guard-origin-routes";
 import { PROXY_ORIGIN_ROUTES } from "./proxy-origin-routes";
 
 declare module "vitest" {
@@ -13,7 +14,7 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const origin = await startOriginServer(PROXY_ORIGIN_ROUTES);
+  const origin = await startOriginServer({ ...PROXY_ORIGIN_ROUTES, ...GUARD_ORIGIN_ROUTES });
   project.provide("originUrl", origin.url);
   return () => origin.close();
 }
