@@ -1,0 +1,146 @@
+/**
+ * Proxy configuration: which requests the proxy serves, and from which origin.
+ *
+ * `PROXY_ORIGINS` (a Worker var) is a JSON object. A key is either a host the Worker answers on
+ * ("news.example.net", host mode: the whole host is the proxied site) or a path prefix starting with "/"
+ * ("/proxy/news", prefix mode: that prefix on any host the Worker answers on). A value is the origin it
+ * serves, an http(s) URL with no path ("https://www.example.com"). Nothing else is ever fetched by the
+ * proxy: a request whose host and path match no key is not the proxy's, so it is never an open proxy.
+ */
+import { z } from "zod";
+
+export interface ProxyEntry {
+  /** "host" when the key is a host, "prefix" when it is a path prefix. */
+  readonly kind: "host" | "prefix";
+  /** Lower-case host (with port if given) for host mode; the prefix without a trailing "/" for prefix mode. */
+  readonly key: string;
+  /** The origin served, as `URL.origin` ("https://www.example.com"). */
+  readonly origin: string;
+  /** Lower-case host name of the origin, without port: links to it (any scheme) are kept on the proxy. */
+  readonly originHostname: string;
+  /** Host of the origin with port when it is not the default one (what appears in absolute links). */
+  readonly originHost: string;
+}
+
+export interface ProxyConfig {
+  /** Host-mode entries by lower-case host. */
+  readonly byHost: ReadonlyMap<string, ProxyEntry>;
+  /** Prefix-mode entries, longest prefix first so that the most specific one wins. */
+  readonly prefixes: readonly ProxyEntry[];
+}
+
+export type ProxyConfigResult =
+  | { readonly ok: true; readonly config: ProxyConfig }
+  | { readonly ok: false; readonly problems: readonly string[] };
+
+/** A proxied request: its entry and the URL it maps to on the origin. */
+export interface ProxyTarget {
+  readonly entry: ProxyEntry;
+  readonly targetUrl: URL;
+}
+
+const EMPTY_CONFIG: ProxyConfig = Object.freeze({ byHost: new Map(), prefixes: [] });
+
+const ORIGIN_MAP_SCHEMA = z.record(z.string().min(1), z.string().min(1));
+
+/** Host names: letters, digits, dots and dashes, optionally a port. */
+const HOST_KEY = /^[a-z0-9.-]+(?::[0-9]{1,5})?$/;
+/** Path prefixes: "/" followed by path characters; no query, fragment or dot segments. */
+const PREFIX_KEY = /^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/;
+
+export function parseProxyConfig(raw: string | undefined): ProxyConfigResult {
+  if (raw === undefined || raw.trim() === "") return { ok: true, config: EMPTY_CONFIG };
+  const json = parseJson(raw);
+  if (json === undefined) return { ok: false, problems: ["PROXY_ORIGINS is not valid JSON"] };
+  const parsed = ORIGIN_MAP_SCHEMA.safeParse(json);
+  if (!parsed.success) return { ok: false, problems: ["PROXY_ORIGINS must be an object of key → origin URL strings"] };
+  const problems: string[] = [];
+  const byHost = new Map<string, ProxyEntry>();
+  const prefixes: ProxyEntry[] = [];
+  for (const [key, value] of Object.entries(parsed.data)) {
+    const entry = parseEntry(key, value, problems);
+    if (entry === null) continue;
+    if (entry.kind === "host") byHost.set(entry.key, entry);
+    else prefixes.push(entry);
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  prefixes.sort((a, b) => b.key.length - a.key.length);
+  return { ok: true, config: Object.freeze({ byHost, prefixes: Object.freeze(prefixes) }) };
+}
+
+function parseEntry(key: string, value: string, problems: string[]): ProxyEntry | null {
+  if (!URL.canParse(value)) {
+    problems.push(`${key}: origin ${JSON.stringify(value)} is not a URL`);
+    return null;
+  }
+  const origin = new URL(value);
+  if ((origin.protocol !== "http:" && origin.protocol !== "https:") || (origin.pathname !== "/" && origin.pathname !== "") || origin.search !== "") {
+    problems.push(`${key}: origin must be an http(s) URL with no path or query`);
+    return null;
+  }
+  const base = { origin: origin.origin, originHostname: origin.hostname.toLowerCase(), originHost: origin.host.toLowerCase() };
+  if (key.startsWith("/")) {
+    const prefix = key.replace(/\/+$/, "");
+    if (!PREFIX_KEY.test(key) || prefix === "" || key.includes("/../") || key.includes("/./")) {
+      problems.push(`${key}: a path prefix must be like "/proxy/site"`);
+      return null;
+    }
+    return Object.freeze({ kind: "prefix", key: prefix, ...base });
+  }
+  const host = key.toLowerCase();
+  if (!HOST_KEY.test(host)) {
+    problems.push(`${key}: not a host name or a path prefix`);
+    return null;
+  }
+  if (host === base.originHost) {
+    // Serving a host from itself would loop forever through the Worker.
+    problems.push(`${key}: the origin cannot be the proxy host itself`);
+    return null;
+  }
+  return Object.freeze({ kind: "host", key: host, ...base });
+}
+
+function parseJson(raw: string): unknown {
+  // JSON.parse has no non-throwing form; a malformed var is reported, not thrown.
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The proxy entry and origin URL for a request URL, or null when the request is not the proxy's. */
+export function resolveProxyTarget(config: ProxyConfig, requestUrl: URL): ProxyTarget | null {
+  const hostEntry = config.byHost.get(requestUrl.host.toLowerCase());
+  if (hostEntry !== undefined) return { entry: hostEntry, targetUrl: originUrl(hostEntry, requestUrl.pathname, requestUrl.search) };
+  const path = requestUrl.pathname;
+  for (const entry of config.prefixes) {
+    if (path === entry.key || path.startsWith(entry.key + "/")) {
+      return { entry, targetUrl: originUrl(entry, path.slice(entry.key.length) || "/", requestUrl.search) };
+    }
+  }
+  return null;
+}
+
+/**
+ * The origin URL for a path. Set field by field, never parsed from a string: a path such as "//other.host/x"
+ * must stay a path on the origin, not become a protocol-relative URL to another host.
+ */
+function originUrl(entry: ProxyEntry, path: string, search: string): URL {
+  const url = new URL(entry.origin);
+  url.pathname = path;
+  url.search = search;
+  return url;
+}
+
+/** Isolate memo: the var is parsed once per distinct value, not per request. */
+let memoRaw: string | undefined;
+let memoResult: ProxyConfigResult = { ok: true, config: EMPTY_CONFIG };
+
+export function proxyConfigFromVar(raw: string | undefined): ProxyConfigResult {
+  if (raw !== memoRaw) {
+    memoResult = parseProxyConfig(raw);
+    memoRaw = raw;
+  }
+  return memoResult;
+}
