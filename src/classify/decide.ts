@@ -1,0 +1,111 @@
+/**
+ * From block scores to a removal plan: score (model), quantise, smooth over the tree (isotonic
+ * regression with text-length penalties), remove the top-most blocks above the threshold.
+ */
+import { SMOOTHING_SCORE_LEVELS } from "../config";
+import { computeFeatures, type FeatureMatrix, type PageModel, type RemovalPlan } from "../page/index";
+import { scoreBlocks, type ClassifierModel } from "./model";
+import { isotonicSmooth } from "./smoothing";
+
+export interface ClassifyOptions {
+  /** Smooth the scores over the tree (default true); without it each block's own text is judged alone. */
+  readonly smoothing: boolean;
+  /** Overrides of the model's settings (for calibration runs). */
+  readonly threshold?: number;
+  readonly penaltyScale?: number;
+  readonly charsPerUnit?: number;
+  /** Features already computed for this page (skips computing them again). */
+  readonly features?: FeatureMatrix;
+}
+
+export interface Classification {
+  /** Block ordinal → model score. */
+  readonly scores: Float32Array;
+  /** Block ordinal → smoothed score (equal to the quantised scores when smoothing is off). */
+  readonly smoothed: Float32Array;
+  readonly plan: RemovalPlan;
+}
+
+const DEFAULT_OPTIONS: ClassifyOptions = { smoothing: true };
+
+/** Per-block smoothing weights and penalties from the page's text lengths. */
+export function smoothingInputs(page: PageModel, penaltyScale: number, charsPerUnit: number): { weights: Float32Array; penalties: Float32Array } {
+  const count = page.blockCount;
+  const ownChars = new Float64Array(count); // block ordinal → characters of its own text nodes
+  for (let t = 0; t < page.textNodeCount; t++) ownChars[page.textNodes.block[t]] += page.textNodes.textEnd[t] - page.textNodes.textStart[t];
+  const weights = new Float32Array(count);
+  const penalties = new Float32Array(count);
+  const pageChars = page.text.length + 1;
+  for (let b = 0; b < count; b++) {
+    weights[b] = 1 + ownChars[b] / charsPerUnit;
+    penalties[b] = (penaltyScale * pageChars) / (page.blocks.textEnd[b] - page.blocks.textStart[b] + 1);
+  }
+  return { weights, penalties };
+}
+
+/** Smooths block scores over the page's block tree (scores quantised to SMOOTHING_SCORE_LEVELS first). */
+export function smoothScores(page: PageModel, scores: Float32Array, weights: Float32Array, penalties: Float32Array): Float32Array {
+  return isotonicSmooth({ parent: page.blocks.parent, scores: quantise(scores), weights, penalties });
+}
+
+function quantise(scores: Float32Array): Float32Array {
+  const out = new Float32Array(scores.length);
+  const top = SMOOTHING_SCORE_LEVELS - 1;
+  for (let i = 0; i < scores.length; i++) out[i] = Math.round(Math.min(1, Math.max(0, scores[i])) * top) / top;
+  return out;
+}
+
+/** Scores, smooths and decides; the plan removes top-most blocks whose (smoothed) score passes the threshold. */
+export function classifyPage(page: PageModel, model: ClassifierModel, options: ClassifyOptions = DEFAULT_OPTIONS): Classification {
+  const json = model.json;
+  const threshold = options.threshold ?? json.threshold;
+  const features = options.features ?? computeFeatures(page);
+  const scores = scoreBlocks(features, model);
+  scores[0] = 0; // the document itself is never template
+  if (!options.smoothing) {
+    const smoothed = quantise(scores);
+    return { scores, smoothed, plan: planFromOwnScores(page, smoothed, threshold) };
+  }
+  const { weights, penalties } = smoothingInputs(page, options.penaltyScale ?? json.smoothing.penaltyScale, options.charsPerUnit ?? json.smoothing.charsPerUnit);
+  const smoothed = smoothScores(page, scores, weights, penalties);
+  const removedBlocks = new Uint8Array(page.blockCount);
+  for (let b = 1; b < page.blockCount; b++) {
+    const parent = page.blocks.parent[b];
+    // Smoothed scores never decrease downwards, so the top-most block above the threshold takes its subtree.
+    if (smoothed[b] > threshold && (parent === 0 || smoothed[parent] <= threshold)) removedBlocks[b] = 1;
+  }
+  return { scores, smoothed, plan: { removedBlocks, removedText: new Int32Array(0) } };
+}
+
+/** The plan of the classifier alone. */
+export function planFromClassifier(page: PageModel, model: ClassifierModel, options: ClassifyOptions = DEFAULT_OPTIONS): RemovalPlan {
+  return classifyPage(page, model, options).plan;
+}
+
+/**
+ * Without smoothing: each block's own text goes when its own score passes the threshold; a block whose
+ * whole subtree passes goes whole (top-most such block), so its markup goes with it.
+ */
+function planFromOwnScores(page: PageModel, scores: Float32Array, threshold: number): RemovalPlan {
+  const count = page.blockCount;
+  const { parent } = page.blocks;
+  const allAbove = new Uint8Array(count).fill(1); // block ordinal → 1 if the block and all descendants pass
+  allAbove[0] = 0;
+  for (let b = count - 1; b > 0; b--) {
+    if (!(scores[b] > threshold)) allAbove[b] = 0;
+    if (allAbove[b] === 0) allAbove[parent[b]] = 0;
+  }
+  const removedBlocks = new Uint8Array(count);
+  for (let b = 1; b < count; b++) if (allAbove[b] === 1 && allAbove[parent[b]] === 0) removedBlocks[b] = 1;
+  const ranges: number[] = [];
+  for (let t = 0; t < page.textNodeCount; t++) {
+    const block = page.textNodes.block[t];
+    // allAbove[block] = 1 means the block lies in a subtree removed whole already.
+    if (!(scores[block] > threshold) || allAbove[block] === 1) continue;
+    const start = page.textNodes.textStart[t];
+    const end = page.textNodes.textEnd[t];
+    if (ranges.length > 0 && ranges[ranges.length - 1] >= start - 1) ranges[ranges.length - 1] = end;
+    else ranges.push(start, end);
+  }
+  return { removedBlocks, removedText: Int32Array.from(ranges) };
+}

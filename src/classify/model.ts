@@ -1,0 +1,119 @@
+/**
+ * The classifier model (rules/model.json): feature names, their normalisation, a logistic regression or
+ * small boosted trees, the removal threshold and the smoothing settings. Versioned and validated.
+ */
+import { z } from "zod";
+import { FEATURE_NAMES, type FeatureMatrix } from "../page/index";
+
+export const MODEL_VERSION = 1;
+
+const finite = z.number().finite();
+
+const treeSchema = z.object({
+  /** Node index → feature column (in the model's feature list) tested, -1 for a leaf. */
+  feature: z.array(z.number().int().min(-1)),
+  /** Node index → split value: normalised feature <= threshold goes left. */
+  threshold: z.array(finite),
+  left: z.array(z.number().int().min(-1)),
+  right: z.array(z.number().int().min(-1)),
+  /** Node index → leaf value (log-odds contribution); ignored for inner nodes. */
+  value: z.array(finite),
+});
+
+const modelSchema = z.object({
+  version: z.literal(MODEL_VERSION),
+  kind: z.enum(["logistic", "boosted-trees"]),
+  features: z.array(z.string()).min(1),
+  normalisation: z.object({ mean: z.array(finite), scale: z.array(finite) }),
+  logistic: z.object({ weights: z.array(finite), bias: finite }).optional(),
+  boosted: z.object({ base: finite, learningRate: finite, trees: z.array(treeSchema) }).optional(),
+  /** Smoothed (or raw) template score above which a block is removed. */
+  threshold: finite,
+  smoothing: z.object({
+    /** Penalty constant c of gamma_i = c * (page chars + 1) / (block chars + 1) (paper 003 sec. 5.3, text for area). */
+    penaltyScale: z.number().min(0),
+    /** Weight of a block's L1 term: 1 + own characters / charsPerUnit. */
+    charsPerUnit: z.number().positive(),
+  }),
+  trainedOn: z.record(z.string(), z.unknown()).optional(),
+});
+
+export type ModelJson = z.infer<typeof modelSchema>;
+export type TreeJson = z.infer<typeof treeSchema>;
+
+/** A validated model, with its feature columns resolved against this build's feature list. */
+export interface ClassifierModel {
+  readonly json: ModelJson;
+  /** Model feature index → column in the feature matrix. */
+  readonly columns: Int32Array;
+}
+
+export type ParseModelResult = { ok: true; model: ClassifierModel } | { ok: false; problems: string[] };
+
+/** Validates a model value (from JSON); reports every problem rather than throwing. */
+export function parseModel(value: unknown): ParseModelResult {
+  const parsed = modelSchema.safeParse(value);
+  if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`) };
+  const json = parsed.data;
+  const problems: string[] = [];
+  const width = json.features.length;
+  const columns = new Int32Array(width);
+  json.features.forEach((name, index) => {
+    columns[index] = (FEATURE_NAMES as readonly string[]).indexOf(name);
+    if (columns[index] < 0) problems.push(`features.${index}: unknown feature "${name}"`);
+  });
+  if (json.normalisation.mean.length !== width || json.normalisation.scale.length !== width) problems.push("normalisation: one mean and scale per feature");
+  if (json.normalisation.scale.some((scale) => scale <= 0)) problems.push("normalisation.scale: must be positive");
+  if (json.kind === "logistic" && json.logistic?.weights.length !== width) problems.push("logistic.weights: one weight per feature");
+  if (json.kind === "boosted-trees") problems.push(...treeProblems(json, width));
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, model: { json, columns } };
+}
+
+function treeProblems(json: ModelJson, width: number): string[] {
+  if (!json.boosted) return ["boosted: missing"];
+  const problems: string[] = [];
+  json.boosted.trees.forEach((tree, index) => {
+    const size = tree.feature.length;
+    if ([tree.threshold, tree.left, tree.right, tree.value].some((list) => list.length !== size)) problems.push(`boosted.trees.${index}: arrays differ in length`);
+    for (let node = 0; node < size; node++) {
+      if (tree.feature[node] < 0) continue;
+      // Children point forward only, so evaluation always ends.
+      const childrenOk = tree.left[node] > node && tree.right[node] > node && tree.left[node] < size && tree.right[node] < size;
+      if (tree.feature[node] >= width || !childrenOk) problems.push(`boosted.trees.${index}.${node}: bad feature or child`);
+    }
+  });
+  return problems;
+}
+
+/** Block ordinal → template probability in [0, 1]. */
+export function scoreBlocks(features: FeatureMatrix, model: ClassifierModel): Float32Array {
+  const { json, columns } = model;
+  const width = columns.length;
+  const normalised = new Float64Array(width);
+  const scores = new Float32Array(features.blockCount);
+  for (let b = 0; b < features.blockCount; b++) {
+    const row = b * features.featureCount;
+    for (let f = 0; f < width; f++) normalised[f] = (features.data[row + columns[f]] - json.normalisation.mean[f]) / json.normalisation.scale[f];
+    const logOdds = json.kind === "logistic" ? logisticLogOdds(json, normalised) : boostedLogOdds(json, normalised);
+    scores[b] = 1 / (1 + Math.exp(-logOdds));
+  }
+  return scores;
+}
+
+function logisticLogOdds(json: ModelJson, normalised: Float64Array): number {
+  const { weights, bias } = json.logistic!;
+  let sum = bias;
+  for (let f = 0; f < weights.length; f++) sum += weights[f] * normalised[f];
+  return sum;
+}
+
+function boostedLogOdds(json: ModelJson, normalised: Float64Array): number {
+  const { base, learningRate, trees } = json.boosted!;
+  let sum = base;
+  for (const tree of trees) {
+    let node = 0;
+    while (tree.feature[node] >= 0) node = normalised[tree.feature[node]] <= tree.threshold[node] ? tree.left[node] : tree.right[node];
+    sum += learningRate * tree.value[node];
+  }
+  return sum;
+}

@@ -1,0 +1,427 @@
+/**
+ * Block features for the classifier (papers 000, 003, 004): computed from the page model and its source
+ * in a few linear passes (text nodes once, start tags once, blocks twice), the same code in Node and workerd.
+ *
+ * Counts are gathered per text node or per tag into the block that holds it directly, then summed up the
+ * tree (children have higher ordinals than their parents, so one reverse sweep adds each block into its
+ * parent). Every feature of a block describes the block with all its descendants.
+ */
+import type { PageModel } from "./types";
+
+/** Feature names, in column order of the feature matrix. Append only: the model stores these names. */
+export const FEATURE_NAMES = [
+  "logChars", "logWords", "logOwnChars", "linkCharRatio", "linkWordRatio", "linksPerWord", "imagesPerWord",
+  "inputsPerWord", "punctuationRatio", "digitRatio", "capitalRatio", "logSentences", "wordsPerSentence",
+  "textDensity", "tagsPerWord", "logChildren", "depth", "relativeStart", "relativeEnd", "pageTextShare",
+  "parentTextShare", "pageCrossEntropy", "textRepeats", "titleWordRatio",
+  "tagParagraph", "tagDiv", "tagListItem", "tagList", "tagCell", "tagTable", "tagHeading", "tagNav",
+  "tagHeader", "tagFooter", "tagAside", "tagForm", "tagArticle", "tagSection", "tagOther",
+  "inNav", "inHeader", "inFooter", "inAside", "inForm", "inList", "inArticle", "inTable", "inHeading", "inLink",
+  "hintNavigation", "hintFooter", "hintShare", "hintRelated", "hintComment", "hintAd", "hintCookie",
+  "hintSidebar", "hintHeader", "hintContent",
+  "inHintNavigation", "inHintFooter", "inHintShare", "inHintRelated", "inHintComment", "inHintAd",
+  "inHintCookie", "inHintSidebar", "inHintHeader", "inHintContent",
+] as const;
+
+export type FeatureName = (typeof FEATURE_NAMES)[number];
+export const FEATURE_COUNT = FEATURE_NAMES.length;
+
+/** Row-major matrix: value of feature f for block b at data[b * FEATURE_COUNT + f]. */
+export interface FeatureMatrix {
+  readonly blockCount: number;
+  readonly featureCount: number;
+  readonly data: Float32Array;
+}
+
+/** Tag groups, in the order of the tag* features; GROUP_OTHER is the last. */
+const TAG_GROUPS: readonly (readonly string[])[] = [
+  ["p"], ["div"], ["li", "dd", "dt"], ["ul", "ol", "dl", "menu"], ["td", "th"],
+  ["table", "tr", "tbody", "thead", "tfoot", "caption"], ["h1", "h2", "h3", "h4", "h5", "h6"], ["nav"],
+  ["header"], ["footer"], ["aside"], ["form", "fieldset"], ["article", "main"], ["section"],
+];
+const GROUP_OTHER = TAG_GROUPS.length;
+const TAG_GROUP_OF = new Map<string, number>(TAG_GROUPS.flatMap((names, group) => names.map((name) => [name, group] as const)));
+
+/** Container bits inherited by descendants, in the order of the in* features (inLink is handled apart). */
+const CONTAINER_GROUPS: readonly (readonly string[])[] = [
+  ["nav"], ["header"], ["footer"], ["aside"], ["form"], ["ul", "ol", "dl", "menu"], ["article", "main"],
+  ["table"], ["h1", "h2", "h3", "h4", "h5", "h6"],
+];
+const CONTAINER_BIT_OF = new Map<string, number>(CONTAINER_GROUPS.flatMap((names, bit) => names.map((name) => [name, 1 << bit] as const)));
+
+/**
+ * Class/id hint groups, in the order of the hint* features. A class or id value is split into words
+ * (runs of letters and digits); a word matches a stem it starts with, or equals an exact word.
+ */
+const HINT_GROUPS: readonly { readonly stems: readonly string[]; readonly exact: readonly string[] }[] = [
+  { stems: ["nav", "menu", "breadcrumb", "topbar", "pagination", "pager"], exact: ["links", "tabs"] },
+  { stems: ["footer", "copyright", "legal", "bottom"], exact: ["foot"] },
+  { stems: ["share", "social", "facebook", "twitter", "sharing", "addthis", "pinterest"], exact: ["tweet"] },
+  { stems: ["related", "recommend", "popular", "trending", "most", "teaser", "outbrain", "taboola"], exact: ["more", "also"] },
+  { stems: ["comment", "reply", "disqus", "respond", "discussion"], exact: [] },
+  { stems: ["advert", "sponsor", "promo", "banner", "adsense", "dfp", "doubleclick", "gpt"], exact: ["ad", "ads", "adv", "advertisement"] },
+  { stems: ["cookie", "consent", "gdpr", "newsletter", "subscribe", "signup", "modal", "popup"], exact: [] },
+  { stems: ["sidebar", "widget", "aside", "rail", "sidebox"], exact: ["side"] },
+  { stems: ["header", "masthead", "logo", "branding", "topnav", "toolbar"], exact: ["top", "head"] },
+  { stems: ["article", "content", "post", "entry", "story", "body", "text", "main", "blog"], exact: [] },
+];
+
+const ATTRIBUTE_VALUE = /\b(?:class|id)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))/gi;
+const HINT_WORD = /[a-z0-9]+/g;
+/** Scale of the depth feature (elements); depths of real pages seldom pass 40. */
+const DEPTH_SCALE = 40;
+/** Cap of the words-per-sentence feature (words); longer runs are lists of words with no stops. */
+const MAX_WORDS_PER_SENTENCE = 100;
+/** Cap of the tags-per-word and density features, so tag soups do not dominate the normalisation. */
+const MAX_RATIO = 20;
+
+/** Per-block sums gathered before the features are formed; typed arrays indexed by block ordinal. */
+interface BlockCounts {
+  chars: Float64Array; ownChars: Float64Array; linkChars: Float64Array; words: Float64Array;
+  linkWords: Float64Array; punctuation: Float64Array; digits: Float64Array; letters: Float64Array;
+  capitals: Float64Array; sentences: Float64Array; crossEntropy: Float64Array; titleWords: Float64Array;
+  anchors: Float64Array; images: Float64Array; inputs: Float64Array; tags: Float64Array; children: Float64Array;
+}
+
+/** Computes the feature matrix of a page. */
+export function computeFeatures(page: PageModel): FeatureMatrix {
+  const count = page.blockCount;
+  const counts = emptyCounts(count);
+  const wordTable = countPageWords(page);
+  countText(page, counts, wordTable, titleWordSet(page.title));
+  countTags(page, counts);
+  for (let b = count - 1; b > 0; b--) addIntoParent(counts, b, page.blocks.parent[b]);
+  const data = new Float32Array(count * FEATURE_COUNT);
+  const repeats = textRepeats(page);
+  const tagGroup = new Uint8Array(count); // block ordinal → tag group
+  const containers = new Uint32Array(count); // block ordinal → container bits of the block and its ancestors
+  const hints = new Uint32Array(count); // block ordinal → hint bits of the block's own class/id
+  const inheritedHints = new Uint32Array(count); // block ordinal → hint bits of the block and its ancestors
+  describeStartTags(page, tagGroup, containers, hints, inheritedHints);
+  for (let b = 0; b < count; b++) {
+    writeRow(page, counts, b, data, b * FEATURE_COUNT, repeats[b]);
+    writeFlags(data, b * FEATURE_COUNT, tagGroup[b], containers[b], hints[b], inheritedHints[b], counts, b);
+  }
+  return { blockCount: count, featureCount: FEATURE_COUNT, data };
+}
+
+function emptyCounts(count: number): BlockCounts {
+  const make = (): Float64Array => new Float64Array(count);
+  return {
+    chars: make(), ownChars: make(), linkChars: make(), words: make(), linkWords: make(), punctuation: make(),
+    digits: make(), letters: make(), capitals: make(), sentences: make(), crossEntropy: make(), titleWords: make(),
+    anchors: make(), images: make(), inputs: make(), tags: make(), children: make(),
+  };
+}
+
+function addIntoParent(counts: BlockCounts, block: number, parent: number): void {
+  counts.chars[parent] += counts.chars[block];
+  counts.linkChars[parent] += counts.linkChars[block];
+  counts.words[parent] += counts.words[block];
+  counts.linkWords[parent] += counts.linkWords[block];
+  counts.punctuation[parent] += counts.punctuation[block];
+  counts.digits[parent] += counts.digits[block];
+  counts.letters[parent] += counts.letters[block];
+  counts.capitals[parent] += counts.capitals[block];
+  counts.sentences[parent] += counts.sentences[block];
+  counts.crossEntropy[parent] += counts.crossEntropy[block];
+  counts.titleWords[parent] += counts.titleWords[block];
+  counts.anchors[parent] += counts.anchors[block];
+  counts.images[parent] += counts.images[block];
+  counts.inputs[parent] += counts.inputs[block];
+  counts.tags[parent] += counts.tags[block];
+  counts.children[parent] += 1;
+}
+
+// ── words ────────────────────────────────────────────────────────────────────────────────────────────
+
+/** True for characters that belong to words: ASCII letters and digits, and letters past Latin-1 punctuation. */
+function isWordCode(code: number): boolean {
+  if (code < 0x80) return (code >= 48 && code <= 57) || ((code | 0x20) >= 97 && (code | 0x20) <= 122) || code === 95;
+  if (code < 0xc0) return false;
+  if (code >= 0x2000 && code <= 0x2bff) return false; // general punctuation, symbols, arrows, dingbats
+  if (code >= 0x3000 && code <= 0x303f) return false; // CJK punctuation
+  return code !== 0xd7 && code !== 0xf7;
+}
+
+/** 32-bit FNV-1a step over a case-folded character. */
+function hashStep(hash: number, code: number): number {
+  const folded = code >= 65 && code <= 90 ? code | 0x20 : code;
+  return Math.imul(hash ^ folded, 16777619) >>> 0;
+}
+const HASH_SEED = 2166136261;
+
+/** Word hash → occurrences on the page, plus the page's word total. */
+interface WordTable {
+  readonly frequency: Map<number, number>;
+  readonly total: number;
+}
+
+function countPageWords(page: PageModel): WordTable {
+  const frequency = new Map<number, number>();
+  const text = page.text;
+  let total = 0;
+  let hash = HASH_SEED;
+  let inWord = false;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 32;
+    if (isWordCode(code)) {
+      hash = hashStep(inWord ? hash : HASH_SEED, code);
+      inWord = true;
+    } else if (inWord) {
+      frequency.set(hash, (frequency.get(hash) ?? 0) + 1);
+      total++;
+      inWord = false;
+    }
+  }
+  return { frequency, total };
+}
+
+function titleWordSet(title: string): Set<number> {
+  const words = new Set<number>();
+  let hash = HASH_SEED;
+  let inWord = false;
+  for (let i = 0; i <= title.length; i++) {
+    const code = i < title.length ? title.charCodeAt(i) : 32;
+    if (isWordCode(code)) {
+      hash = hashStep(inWord ? hash : HASH_SEED, code);
+      inWord = true;
+    } else if (inWord) {
+      words.add(hash);
+      inWord = false;
+    }
+  }
+  return words;
+}
+
+/** One pass over every text node: character classes, words, sentence ends, word statistics. */
+function countText(page: PageModel, counts: BlockCounts, table: WordTable, title: Set<number>): void {
+  const { text, textNodes } = page;
+  const logTotal = Math.log(table.total + 1);
+  for (let t = 0; t < page.textNodeCount; t++) {
+    const block = textNodes.block[t];
+    const start = textNodes.textStart[t];
+    const end = textNodes.textEnd[t];
+    const linked = textNodes.inLink[t] === 1;
+    let words = 0;
+    let hash = HASH_SEED;
+    let inWord = false;
+    for (let i = start; i <= end; i++) {
+      const code = i < end ? text.charCodeAt(i) : 32;
+      if (isWordCode(code)) {
+        hash = hashStep(inWord ? hash : HASH_SEED, code);
+        inWord = true;
+        if (code >= 48 && code <= 57) counts.digits[block]++;
+        else {
+          counts.letters[block]++;
+          if (code >= 65 && code <= 90) counts.capitals[block]++;
+        }
+        continue;
+      }
+      if (inWord) {
+        words++;
+        counts.crossEntropy[block] += logTotal - Math.log(table.frequency.get(hash) ?? 1);
+        if (title.has(hash)) counts.titleWords[block]++;
+        inWord = false;
+      }
+      if (i === end || code === 32) continue;
+      counts.punctuation[block]++;
+      if ((code === 46 || code === 33 || code === 63) && (i + 1 >= end || text.charCodeAt(i + 1) === 32)) counts.sentences[block]++;
+    }
+    counts.chars[block] += end - start;
+    counts.ownChars[block] += end - start;
+    counts.words[block] += words;
+    if (linked) {
+      counts.linkChars[block] += end - start;
+      counts.linkWords[block] += words;
+    }
+  }
+}
+
+// ── markup ───────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * One pass over the start tags of the source: anchors, images, form inputs and all tags, each counted
+ * in the innermost block whose source range holds it (blocks are in source order; a stack tracks nesting).
+ * Comments are skipped, and so are the insides of script and style elements.
+ */
+function countTags(page: PageModel, counts: BlockCounts): void {
+  const { source, blocks } = page;
+  const stack = new Int32Array(page.blockCount + 1);
+  let depth = 0;
+  stack[0] = 0;
+  let nextBlock = 1;
+  let position = source.indexOf("<");
+  while (position >= 0 && position < source.length - 1) {
+    const after = source.charCodeAt(position + 1);
+    if (after === 33 && source.startsWith("<!--", position)) {
+      const close = source.indexOf("-->", position + 4);
+      position = close < 0 ? -1 : source.indexOf("<", close + 3);
+      continue;
+    }
+    if (((after | 0x20) < 97 || (after | 0x20) > 122)) {
+      position = source.indexOf("<", position + 1);
+      continue;
+    }
+    while (nextBlock < page.blockCount && blocks.sourceStart[nextBlock] <= position) {
+      while (depth > 0 && blocks.sourceEnd[stack[depth]] <= blocks.sourceStart[nextBlock]) depth--;
+      stack[++depth] = nextBlock++;
+    }
+    while (depth > 0 && blocks.sourceEnd[stack[depth]] <= position) depth--;
+    const block = stack[depth];
+    const name = tagNameAt(source, position + 1);
+    counts.tags[block]++;
+    if (name === "a") counts.anchors[block]++;
+    else if (name === "img" || name === "svg" || name === "picture") counts.images[block]++;
+    else if (name === "input" || name === "button" || name === "select" || name === "textarea") counts.inputs[block]++;
+    position = skipRawText(source, position, name);
+  }
+}
+
+function tagNameAt(source: string, start: number): string {
+  let end = start;
+  while (end < source.length) {
+    const code = source.charCodeAt(end);
+    if (code === 32 || code === 62 || code === 47 || code === 9 || code === 10 || code === 13 || code === 12) break;
+    end++;
+  }
+  return source.slice(start, Math.min(end, start + 12)).toLowerCase();
+}
+
+/** Next "<" to look at after the tag at `position`; past the end tag for script and style. */
+function skipRawText(source: string, position: number, name: string): number {
+  if (name === "script" || name === "style") {
+    const close = indexOfEndTag(source, name, position + 1);
+    return close < 0 ? -1 : source.indexOf("<", close + 2);
+  }
+  return source.indexOf("<", position + 1);
+}
+
+function indexOfEndTag(source: string, name: string, from: number): number {
+  let position = source.indexOf("</", from);
+  while (position >= 0) {
+    if (source.slice(position + 2, position + 2 + name.length).toLowerCase() === name) return position;
+    position = source.indexOf("</", position + 2);
+  }
+  return -1;
+}
+
+/** Tag group, container bits and class/id hint bits of every block, from its own start tag and ancestors. */
+function describeStartTags(page: PageModel, tagGroup: Uint8Array, containers: Uint32Array, hints: Uint32Array, inheritedHints: Uint32Array): void {
+  const { source, blocks } = page;
+  tagGroup[0] = GROUP_OTHER;
+  for (let b = 1; b < page.blockCount; b++) {
+    const name = source.slice(blocks.sourceStart[b] + 1, blocks.sourceNameEnd[b]).toLowerCase();
+    tagGroup[b] = TAG_GROUP_OF.get(name) ?? GROUP_OTHER;
+    const parent = blocks.parent[b];
+    containers[b] = containers[parent] | (CONTAINER_BIT_OF.get(name) ?? 0);
+    hints[b] = hintBits(source.slice(blocks.sourceNameEnd[b], blocks.startTagEnd[b]));
+    inheritedHints[b] = inheritedHints[parent] | hints[b];
+  }
+}
+
+function hintBits(attributes: string): number {
+  let bits = 0;
+  for (const match of attributes.matchAll(ATTRIBUTE_VALUE)) {
+    const value = (match[1] ?? match[2] ?? match[3] ?? "").toLowerCase();
+    for (const word of value.match(HINT_WORD) ?? []) {
+      for (let group = 0; group < HINT_GROUPS.length; group++) {
+        const { stems, exact } = HINT_GROUPS[group];
+        if (exact.includes(word) || stems.some((stem) => word.startsWith(stem))) bits |= 1 << group;
+      }
+    }
+  }
+  return bits;
+}
+
+// ── page-level comparisons ───────────────────────────────────────────────────────────────────────────
+
+/**
+ * Block ordinal → how many other blocks on the page have exactly the same text (blocks whose text range
+ * equals their parent's are the same text seen twice and are not counted). Polynomial prefix hashes
+ * (mod 2^32) give each block's text hash in constant time.
+ */
+function textRepeats(page: PageModel): Float64Array {
+  const { text, blocks } = page;
+  const prefix = new Uint32Array(text.length + 1); // offset → hash of text[0, offset)
+  const power = new Uint32Array(text.length + 1); // length → BASE^length mod 2^32
+  const BASE = 1000003;
+  power[0] = 1;
+  for (let i = 0; i < text.length; i++) {
+    prefix[i + 1] = (Math.imul(prefix[i], BASE) + text.charCodeAt(i)) >>> 0;
+    power[i + 1] = Math.imul(power[i], BASE) >>> 0;
+  }
+  const keys = new Float64Array(page.blockCount).fill(-1); // block ordinal → hash and length of its text; -1 if empty
+  const seen = new Map<number, number>(); // key → blocks with that text, nested same-text blocks once
+  for (let b = 1; b < page.blockCount; b++) {
+    const start = blocks.textStart[b];
+    const end = blocks.textEnd[b];
+    if (end <= start) continue;
+    const parent = blocks.parent[b];
+    if (parent > 0 && blocks.textStart[parent] === start && blocks.textEnd[parent] === end) {
+      keys[b] = keys[parent]; // the same text seen twice: parents come first, so its key is known
+      continue;
+    }
+    const hash = (prefix[end] - Math.imul(prefix[start], power[end - start])) >>> 0;
+    keys[b] = hash * 65536 + Math.min(end - start, 65535);
+    seen.set(keys[b], (seen.get(keys[b]) ?? 0) + 1);
+  }
+  const repeats = new Float64Array(page.blockCount);
+  for (let b = 1; b < page.blockCount; b++) repeats[b] = keys[b] >= 0 ? (seen.get(keys[b]) ?? 1) - 1 : 0;
+  return repeats;
+}
+
+// ── rows ─────────────────────────────────────────────────────────────────────────────────────────────
+
+function writeRow(page: PageModel, counts: BlockCounts, b: number, out: Float32Array, row: number, repeats: number): void {
+  const { blocks } = page;
+  const chars = counts.chars[b];
+  const words = counts.words[b];
+  const perWord = 1 / (words + 1);
+  const perChar = 1 / (chars + 1);
+  const pageChars = page.text.length + 1;
+  const parent = blocks.parent[b];
+  const sourceLength = blocks.sourceEnd[b] - blocks.sourceStart[b];
+  let column = row;
+  out[column++] = Math.log1p(chars);
+  out[column++] = Math.log1p(words);
+  out[column++] = Math.log1p(counts.ownChars[b]);
+  out[column++] = counts.linkChars[b] * perChar;
+  out[column++] = counts.linkWords[b] * perWord;
+  out[column++] = Math.min(MAX_RATIO, counts.anchors[b] * perWord);
+  out[column++] = Math.min(MAX_RATIO, counts.images[b] * perWord);
+  out[column++] = Math.min(MAX_RATIO, counts.inputs[b] * perWord);
+  out[column++] = counts.punctuation[b] * perChar;
+  out[column++] = counts.digits[b] * perChar;
+  out[column++] = counts.capitals[b] / (counts.letters[b] + 1);
+  out[column++] = Math.log1p(counts.sentences[b]);
+  out[column++] = Math.min(MAX_WORDS_PER_SENTENCE, words / (counts.sentences[b] + 1));
+  out[column++] = sourceLength > 0 ? Math.min(1, chars / sourceLength) : 0;
+  out[column++] = Math.min(MAX_RATIO, counts.tags[b] * perWord);
+  out[column++] = Math.log1p(counts.children[b]);
+  out[column++] = blocks.depth[b] / DEPTH_SCALE;
+  out[column++] = blocks.textStart[b] / pageChars;
+  out[column++] = blocks.textEnd[b] / pageChars;
+  out[column++] = chars / pageChars;
+  out[column++] = parent >= 0 ? chars / (counts.chars[parent] + 1) : 1;
+  out[column++] = counts.crossEntropy[b] * perWord;
+  out[column++] = Math.log1p(repeats);
+  out[column++] = counts.titleWords[b] * perWord;
+}
+
+/** Offset of the first tag* column in a row. */
+const TAG_COLUMN = FEATURE_NAMES.indexOf("tagParagraph");
+const CONTAINER_COLUMN = FEATURE_NAMES.indexOf("inNav");
+const IN_LINK_COLUMN = FEATURE_NAMES.indexOf("inLink");
+const HINT_COLUMN = FEATURE_NAMES.indexOf("hintNavigation");
+const INHERITED_HINT_COLUMN = FEATURE_NAMES.indexOf("inHintNavigation");
+
+function writeFlags(out: Float32Array, row: number, group: number, containers: number, hints: number, inherited: number, counts: BlockCounts, b: number): void {
+  out[row + TAG_COLUMN + group] = 1;
+  for (let bit = 0; bit < CONTAINER_GROUPS.length; bit++) out[row + CONTAINER_COLUMN + bit] = (containers >>> bit) & 1;
+  out[row + IN_LINK_COLUMN] = counts.chars[b] > 0 && counts.linkChars[b] === counts.chars[b] ? 1 : 0;
+  for (let bit = 0; bit < HINT_GROUPS.length; bit++) {
+    out[row + HINT_COLUMN + bit] = (hints >>> bit) & 1;
+    out[row + INHERITED_HINT_COLUMN + bit] = (inherited >>> bit) & 1;
+  }
+}
