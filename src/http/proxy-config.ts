@@ -8,6 +8,7 @@
  * proxy: a request whose host and path match no key is not the proxy's, so it is never an open proxy.
  */
 import { z } from "zod";
+import { parseUrl } from "./proxy-links";
 
 export interface ProxyEntry {
   /** "host" when the key is a host, "prefix" when it is a path prefix. */
@@ -69,11 +70,11 @@ export function parseProxyConfig(raw: string | undefined): ProxyConfigResult {
 }
 
 function parseEntry(key: string, value: string, problems: string[]): ProxyEntry | null {
-  if (!URL.canParse(value)) {
+  const origin = parseUrl(value);
+  if (origin === null) {
     problems.push(`${key}: origin ${JSON.stringify(value)} is not a URL`);
     return null;
   }
-  const origin = new URL(value);
   if ((origin.protocol !== "http:" && origin.protocol !== "https:") || (origin.pathname !== "/" && origin.pathname !== "") || origin.search !== "") {
     problems.push(`${key}: origin must be an http(s) URL with no path or query`);
     return null;

@@ -9,6 +9,14 @@ import type { ProxyEntry } from "./proxy-config";
 /** Attributes that hold one URL, on whichever element carries them (a, link, img, script, form, video…). */
 const URL_ATTRIBUTES = ["href", "src", "action", "formaction", "poster", "data"] as const;
 
+/** URL.canParse exists in workerd and Node 20+, but not in the Workers type declarations. */
+const URL_WITH_CAN_PARSE = URL as unknown as { canParse(url: string, base?: string | URL): boolean };
+
+/** A URL, or null when the value does not parse (no exception thrown, so safe inside HTMLRewriter handlers). */
+export function parseUrl(value: string, base?: URL): URL | null {
+  return URL_WITH_CAN_PARSE.canParse(value, base) ? new URL(value, base) : null;
+}
+
 /** The proxy path for an absolute URL on the origin host (any scheme), or null for another host. */
 export function proxyPathFor(entry: ProxyEntry, url: URL): string | null {
   if (url.protocol !== "http:" && url.protocol !== "https:") return null;
@@ -21,8 +29,8 @@ export function proxyPathFor(entry: ProxyEntry, url: URL): string | null {
 export function rewriteUrlValue(entry: ProxyEntry, value: string, pageUrl: URL): string | null {
   const trimmed = value.trim();
   if (trimmed.startsWith("//") || /^https?:/i.test(trimmed)) {
-    if (!URL.canParse(trimmed, pageUrl)) return null;
-    return proxyPathFor(entry, new URL(trimmed, pageUrl));
+    const url = parseUrl(trimmed, pageUrl);
+    return url === null ? null : proxyPathFor(entry, url);
   }
   if (trimmed.startsWith("/") && entry.kind === "prefix") return entry.key + trimmed;
   return null;
@@ -44,8 +52,8 @@ export function rewriteSrcset(entry: ProxyEntry, value: string, pageUrl: URL): s
 
 /** A redirect's Location as the client should follow it: on the proxy when it points at the origin. */
 export function rewriteLocation(entry: ProxyEntry, location: string, targetUrl: URL): string {
-  if (!URL.canParse(location, targetUrl)) return location;
-  return proxyPathFor(entry, new URL(location, targetUrl)) ?? location;
+  const url = parseUrl(location, targetUrl);
+  return (url === null ? null : proxyPathFor(entry, url)) ?? location;
 }
 
 /**
