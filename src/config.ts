@@ -36,6 +36,21 @@ export const SMOOTHING_SCORE_LEVELS = 32;
 
 // ── rewrite and formats (src/rewrite) ──────────────────────────────────────────────────────────────
 
+// ── feeds (src/feed, src/http/feed*) ───────────────────────────────────────────────────────────────
+
+/** Most items of one feed that are cleaned; later items go out as they came. Origin: large news feeds carry 50-100 items; 200 bounds the work per request. */
+export const FEED_MAX_ITEMS = 200;
+/** Items whose link is fetched for full text when the request gives no `limit`. Origin: feed readers show the newest 10-20. */
+export const FEED_FULLTEXT_DEFAULT_ITEMS = 10;
+/** Largest `limit` accepted for full text, in items. Origin: Workers allow 50 subrequests per request on the free plan; 30 leaves room for redirects. */
+export const FEED_FULLTEXT_MAX_ITEMS = 30;
+/** Item pages fetched at once. Origin: a Worker may hold 6 connections open at a time; one is the feed's own. */
+export const FEED_FULLTEXT_CONCURRENCY = 4;
+/** Time for one item page (headers and body), in milliseconds; a slow item is marked, the feed goes on. */
+export const FEED_ITEM_TIMEOUT_MS = 8_000;
+/** Time after which no further item page is started, in milliseconds from the request; the rest are marked skipped. */
+export const FEED_FULLTEXT_BUDGET_MS = 25_000;
+
 // ── pipeline limits (src/clean.ts) ─────────────────────────────────────────────────────────────────
 
 // ── mining (src/mining) ─────────────────────────────────────────────────────────────────────────────
