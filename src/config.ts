@@ -33,6 +33,17 @@ export const LABEL_TEMPLATE_COVER_SHARE = 0.85;
 export const LABEL_MIN_CHARS = 3;
 /** Smoothing: classifier scores are quantised to this many levels before smoothing (keeps the DP at O(blocks x levels); 32 costs ~0.7 ms on 3,000 blocks). */
 export const SMOOTHING_SCORE_LEVELS = 32;
+/** Logistic regression: full-batch Adam epochs, step size and L2 weight (chosen on out-of-fold log-loss; `npm run train`). */
+export const LOGISTIC_EPOCHS = 300;
+export const LOGISTIC_STEP = 0.05;
+export const LOGISTIC_L2 = 1e-4;
+/** Boosted trees: count, depth, shrinkage, leaf L2, least hessian per child, histogram bins (chosen on out-of-fold scores; `npm run train`). */
+export const BOOSTED_TREES = 80;
+export const BOOSTED_DEPTH = 3;
+export const BOOSTED_LEARNING_RATE = 0.2;
+export const BOOSTED_L2 = 1;
+export const BOOSTED_MIN_HESSIAN = 5;
+export const BOOSTED_BINS = 32;
 
 // ── rewrite and formats (src/rewrite) ──────────────────────────────────────────────────────────────
 
