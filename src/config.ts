@@ -44,6 +44,9 @@ export const BOOSTED_LEARNING_RATE = 0.2;
 export const BOOSTED_L2 = 1;
 export const BOOSTED_MIN_HESSIAN = 5;
 export const BOOSTED_BINS = 32;
+/** Training: folds of the cross-validation by site, and least pages for a dragnet site to give automatic labels (the data README's 8+). */
+export const TRAIN_FOLDS = 4;
+export const TRAIN_MIN_SITE_PAGES = 8;
 
 // ── rewrite and formats (src/rewrite) ──────────────────────────────────────────────────────────────
 
