@@ -274,7 +274,16 @@ function absoluteUrl(value: string | null, base: string | undefined): string | n
   const text = tidy(value);
   if (text === null) return null;
   if (base === undefined) return text;
-  return URL.canParse(text, base) ? new URL(text, base).href : text;
+  return resolveUrl(text, base)?.href ?? text;
+}
+
+/** The URL a (possibly relative) reference names, or null when it does not parse. */
+function resolveUrl(reference: string, base: string): URL | null {
+  try {
+    return new URL(reference, base);
+  } catch {
+    return null; // URL.canParse is missing from the Workers type declarations; the constructor is the test
+  }
 }
 
 // ── small scanning helpers ──────────────────────────────────────────────────────────────────────────
