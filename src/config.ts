@@ -82,7 +82,3 @@ export const HTTP_FETCH_BODY_TIMEOUT_MS = 15_000;
 export const HTTP_MAX_REDIRECTS = 5;
 /** Longest URL accepted as a target, in characters (beyond common browser and CDN limits of 2-8 KB). */
 export const HTTP_MAX_URL_LENGTH = 8192;
-/** How long a site's compiled rule set stays cached in an isolate, in milliseconds (a KV write shows after at most this long, plus KV's own propagation). */
-export const HTTP_RULES_CACHE_TTL_MS = 60_000;
-/** Most site rule sets kept compiled in one isolate; the least recently loaded goes first. */
-export const HTTP_RULES_CACHE_ENTRIES = 256;
