@@ -69,6 +69,28 @@ export const FEED_FULLTEXT_BUDGET_MS = 25_000;
 
 // ── mining (src/mining) ─────────────────────────────────────────────────────────────────────────────
 
+/** Strings of fewer tokens are not template candidates (paper 002, step 7: "less than two tokens"). */
+export const MINING_MIN_TOKENS = 2;
+/** Strings in fewer pages are dropped before the histogram (paper 002, step 7); 2 = "repeated across pages". */
+export const MINING_MIN_DOCUMENTS = 2;
+/** Bins of the document-frequency histogram (paper 002, step 9a). */
+export const MINING_HISTOGRAM_BINS = 100;
+/** Conservative cutoff: bin pairs whose eq. 3.1 energy is within this share of the least compete, and the lowest
+ * cut wins (the paper prefers keeping template to losing it). Calibrated on the dev sites with `npm run mine:e2e`. */
+export const MINING_CUTOFF_ENERGY_TOLERANCE = 0.1;
+/** Cross-site filter: n-gram length in tokens; an n-gram is shared when it is in template candidates of at least
+ * max(MIN_SITES, ceil(SITE_SHARE × sites)) sites. Calibrated on the 30 dev sites with 8+ pages. */
+export const MINING_CROSS_SITE_NGRAM_TOKENS = 3;
+export const MINING_CROSS_SITE_MIN_SITES = 3;
+export const MINING_CROSS_SITE_SITE_SHARE = 0.25;
+/** Longest rule in tokens; longer template strings become several rules (the Worker merges adjacent matches).
+ * 60 tokens with separators stay far below RULES_MAX_PATTERN_LENGTH. */
+export const MINING_MAX_RULE_TOKENS = 60;
+/** Most rules written per site (highest document frequency first); below RULES_MAX_RULE_COUNT. */
+export const MINING_MAX_RULES_PER_SITE = 1000;
+/** Sites with fewer pages are not mined by default (too few pages for a bimodal histogram). */
+export const MINING_MIN_PAGES_PER_SITE = 4;
+
 // ── HTTP (src/http) ─────────────────────────────────────────────────────────────────────────────────
 
 /** Largest request body or fetched page the API accepts, in bytes. Origin: the largest dev page is ~630 KB;
