@@ -19,7 +19,8 @@ export default defineConfig({
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
             // The tests' origin server listens on loopback, which the Worker refuses unless allowed.
-            miniflare: { bindings: { ALLOW_PRIVATE_TARGETS: "true" } },
+            // /v1/* needs an API key: tests send "test-key" (x-api-key or authorization: Bearer).
+            miniflare: { bindings: { ALLOW_PRIVATE_TARGETS: "true", API_KEYS: "test-key" } },
           }),
         ],
         test: {
