@@ -16,6 +16,8 @@ export interface ClassifyOptions {
   readonly charsPerUnit?: number;
   /** Features already computed for this page (skips computing them again). */
   readonly features?: FeatureMatrix;
+  /** Model scores already computed for this page (skips features and scoring; for calibration runs). */
+  readonly scores?: Float32Array;
 }
 
 export interface Classification {
@@ -58,9 +60,8 @@ function quantise(scores: Float32Array): Float32Array {
 /** Scores, smooths and decides; the plan removes top-most blocks whose (smoothed) score passes the threshold. */
 export function classifyPage(page: PageModel, model: ClassifierModel, options: ClassifyOptions = DEFAULT_OPTIONS): Classification {
   const json = model.json;
-  const threshold = options.threshold ?? json.threshold;
-  const features = options.features ?? computeFeatures(page);
-  const scores = scoreBlocks(features, model);
+  const threshold = options.threshold ?? (options.smoothing ? json.threshold : json.rawThreshold ?? json.threshold);
+  const scores = options.scores ? options.scores.slice() : scoreBlocks(options.features ?? computeFeatures(page), model);
   scores[0] = 0; // the document itself is never template
   if (!options.smoothing) {
     const smoothed = quantise(scores);
@@ -97,15 +98,58 @@ function planFromOwnScores(page: PageModel, scores: Float32Array, threshold: num
   }
   const removedBlocks = new Uint8Array(count);
   for (let b = 1; b < count; b++) if (allAbove[b] === 1 && allAbove[parent[b]] === 0) removedBlocks[b] = 1;
-  const ranges: number[] = [];
+  const ranges: number[] = []; // one [start, end) pair per removed text node, as src/rules plans have them
   for (let t = 0; t < page.textNodeCount; t++) {
     const block = page.textNodes.block[t];
     // allAbove[block] = 1 means the block lies in a subtree removed whole already.
     if (!(scores[block] > threshold) || allAbove[block] === 1) continue;
-    const start = page.textNodes.textStart[t];
-    const end = page.textNodes.textEnd[t];
-    if (ranges.length > 0 && ranges[ranges.length - 1] >= start - 1) ranges[ranges.length - 1] = end;
-    else ranges.push(start, end);
+    if (page.textNodes.textEnd[t] > page.textNodes.textStart[t]) ranges.push(page.textNodes.textStart[t], page.textNodes.textEnd[t]);
   }
   return { removedBlocks, removedText: Int32Array.from(ranges) };
+}
+
+/**
+ * Union of two plans of the same page: a block removed by either goes (top-most blocks only marked), and
+ * removed text is the union of both, clipped to the text nodes of blocks that stay.
+ */
+export function mergePlans(page: PageModel, first: RemovalPlan, second: RemovalPlan): RemovalPlan {
+  const count = page.blockCount;
+  const removedBlocks = new Uint8Array(count);
+  const hidden = new Uint8Array(count); // block ordinal → 1 if it or an ancestor is removed whole
+  for (let b = 1; b < count; b++) {
+    const parentHidden = hidden[page.blocks.parent[b]] === 1;
+    const removed = first.removedBlocks[b] === 1 || second.removedBlocks[b] === 1;
+    if (removed && !parentHidden) removedBlocks[b] = 1;
+    hidden[b] = removed || parentHidden ? 1 : 0;
+  }
+  const union = unionIntervals(first.removedText, second.removedText);
+  const ranges: number[] = [];
+  let pair = 0;
+  for (let t = 0; t < page.textNodeCount; t++) {
+    const start = page.textNodes.textStart[t];
+    const end = page.textNodes.textEnd[t];
+    if (hidden[page.textNodes.block[t]] === 1 || end <= start) continue;
+    while (pair < union.length && union[pair + 1] <= start) pair += 2;
+    for (let covering = pair; covering < union.length && union[covering] < end; covering += 2) {
+      ranges.push(Math.max(start, union[covering]), Math.min(end, union[covering + 1]));
+    }
+  }
+  return { removedBlocks, removedText: Int32Array.from(ranges) };
+}
+
+/** Sorted, merged union of two sorted lists of [start, end) pairs. */
+function unionIntervals(first: Int32Array, second: Int32Array): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < first.length || j < second.length) {
+    const takeFirst = j >= second.length || (i < first.length && first[i] <= second[j]);
+    const start = takeFirst ? first[i] : second[j];
+    const end = takeFirst ? first[i + 1] : second[j + 1];
+    if (takeFirst) i += 2;
+    else j += 2;
+    if (out.length > 0 && start <= out[out.length - 1]) out[out.length - 1] = Math.max(out[out.length - 1], end);
+    else out.push(start, end);
+  }
+  return out;
 }

@@ -27,8 +27,10 @@ const modelSchema = z.object({
   normalisation: z.object({ mean: z.array(finite), scale: z.array(finite) }),
   logistic: z.object({ weights: z.array(finite), bias: finite }).optional(),
   boosted: z.object({ base: finite, learningRate: finite, trees: z.array(treeSchema) }).optional(),
-  /** Smoothed (or raw) template score above which a block is removed. */
+  /** Smoothed template score above which a block is removed. */
   threshold: finite,
+  /** Template score above which a block's own text is removed when smoothing is off. */
+  rawThreshold: finite.optional(),
   smoothing: z.object({
     /** Penalty constant c of gamma_i = c * (page chars + 1) / (block chars + 1) (paper 003 sec. 5.3, text for area). */
     penaltyScale: z.number().min(0),
