@@ -1,0 +1,112 @@
+/**
+ * Mining several sites together: each site on its own (independent, could run in parallel), then the
+ * one cross-site reduce, then each site's RuleSet, validated with src/rules `parseRuleSet`.
+ */
+import {
+  MINING_CROSS_SITE_MIN_SITES,
+  MINING_CROSS_SITE_NGRAM_TOKENS,
+  MINING_CROSS_SITE_SITE_SHARE,
+  MINING_CUTOFF_ENERGY_TOLERANCE,
+  MINING_HISTOGRAM_BINS,
+  MINING_MAX_RULE_TOKENS,
+  MINING_MAX_RULES_PER_SITE,
+  MINING_MIN_DOCUMENTS,
+  MINING_MIN_TOKENS,
+} from "../config";
+import { parseRuleSet, type RuleSet } from "../rules/index";
+import { filterAcrossSites, type CrossSiteOptions } from "./cross-site";
+import { candidateKeys, mineSite, writeRuleSet, type SiteMining, type SiteMiningOptions, type StageTimings } from "./mine-site";
+
+export interface MiningOptions extends SiteMiningOptions, CrossSiteOptions {}
+
+export const DEFAULT_MINING_OPTIONS: MiningOptions = {
+  minimumTokens: MINING_MIN_TOKENS,
+  minimumDocuments: MINING_MIN_DOCUMENTS,
+  bins: MINING_HISTOGRAM_BINS,
+  energyTolerance: MINING_CUTOFF_ENERGY_TOLERANCE,
+  maximumTokens: MINING_MAX_RULE_TOKENS,
+  maximumRules: MINING_MAX_RULES_PER_SITE,
+  ngramTokens: MINING_CROSS_SITE_NGRAM_TOKENS,
+  minimumSites: MINING_CROSS_SITE_MIN_SITES,
+  siteShare: MINING_CROSS_SITE_SITE_SHARE,
+};
+
+export interface SiteInput {
+  /** KV key: lower-case host without "www." (see `siteKey`). */
+  readonly site: string;
+  /** Page texts as src/page produces them (blocks apart by "\n"). */
+  readonly pageTexts: readonly string[];
+}
+
+/** What the mine CLI's summary table shows for a site, and its rule set. */
+export interface SiteReport {
+  readonly site: string;
+  readonly pages: number;
+  /** Tokens in the corpus, separators excluded. */
+  readonly tokens: number;
+  /** Maximal repeats of 2+ tokens in 2+ pages: the strings the histogram is made of. */
+  readonly candidates: number;
+  /** Candidates at or above the cutoff. */
+  readonly aboveCutoff: number;
+  readonly cutoffShare: number;
+  readonly cutoffDocuments: number;
+  readonly droppedAcrossSites: number;
+  readonly contained: number;
+  readonly rules: number;
+  readonly timings: StageTimings;
+  readonly ruleSet: RuleSet;
+  /** Problems parseRuleSet found (none expected; a site with problems must not be written). */
+  readonly problems: readonly string[];
+}
+
+export interface MiningProgress {
+  readonly stage: "site" | "cross-site" | "rules";
+  readonly done: number;
+  readonly total: number;
+  readonly site?: string;
+}
+
+export function mineSites(
+  inputs: readonly SiteInput[],
+  options: MiningOptions = DEFAULT_MINING_OPTIONS,
+  onProgress: (progress: MiningProgress) => void = () => {},
+  minedAt: string = new Date().toISOString(),
+): SiteReport[] {
+  const minings: SiteMining[] = [];
+  inputs.forEach((input, index) => {
+    onProgress({ stage: "site", done: index, total: inputs.length, site: input.site });
+    minings.push(mineSite(input.pageTexts, options));
+  });
+  onProgress({ stage: "cross-site", done: inputs.length, total: inputs.length });
+  const dropped = filterAcrossSites(minings.map((mining) => ({ candidates: candidateKeys(mining) })), options);
+  return minings.map((mining, index) => {
+    onProgress({ stage: "rules", done: index, total: inputs.length, site: inputs[index]!.site });
+    const survivors = mining.candidates.filter((_repeat, k) => dropped[index]![k] === 0);
+    const written = writeRuleSet(mining, survivors, inputs[index]!.site, minedAt, options);
+    const parsed = parseRuleSet(written.ruleSet, { checkPatterns: true });
+    return {
+      site: inputs[index]!.site,
+      pages: mining.corpus.pageCount,
+      tokens: mining.corpus.tokens.length - mining.corpus.pageCount,
+      candidates: mining.repeats.size,
+      aboveCutoff: mining.candidates.length,
+      cutoffShare: mining.cutoff.share,
+      cutoffDocuments: mining.cutoff.minimumDocuments,
+      droppedAcrossSites: mining.candidates.length - survivors.length,
+      contained: written.contained,
+      rules: written.ruleSet.rules.length,
+      timings: mining.timings,
+      ruleSet: written.ruleSet,
+      problems: parsed.ok ? [] : parsed.problems,
+    };
+  });
+}
+
+/** KV key of a site label: lower case, without "www.", characters outside [a-z0-9.-] turned into "-". */
+export function siteKey(label: string): string {
+  return label
+    .toLowerCase()
+    .replace(/^www\./, "")
+    .replace(/[^a-z0-9.:-]+/g, "-")
+    .replace(/^[-.]+|[-.]+$/g, "");
+}
