@@ -1,0 +1,46 @@
+/**
+ * `GET /`: the demo page (see demo-page.ts). It holds no cleaning of its own: its script calls the keyed
+ * /v1/clean API, so it shows exactly what a client of the API gets.
+ *
+ * Vars (local default: set by `npm start`):
+ *   DEMO_SAMPLES  JSON array of sample pages, `[{"title": "…", "url": "http://…"}]` (absent: no samples);
+ *   DEMO_API_KEY  the key the form starts with: the documented local dev key, never a real one.
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import type { Env } from "../worker";
+import { demoPageHtml, type DemoSample } from "./demo-page";
+
+export interface DemoBindings extends Env {
+  DEMO_SAMPLES?: string;
+  DEMO_API_KEY?: string;
+}
+
+const SAMPLES_SCHEMA = z.array(z.object({ title: z.string().min(1), url: z.string().min(1) }));
+
+export const demoApp = new Hono<{ Bindings: DemoBindings }>();
+
+demoApp.get("/", (context) => {
+  const html = demoPageHtml({ samples: parseSamples(context.env.DEMO_SAMPLES), apiKey: context.env.DEMO_API_KEY ?? "" });
+  return context.html(html, 200, { "cache-control": "no-store" });
+});
+
+/** The configured samples; a malformed var gives none (and a log line), not a broken page. */
+function parseSamples(raw: string | undefined): readonly DemoSample[] {
+  if (raw === undefined || raw.trim() === "") return [];
+  const parsed = SAMPLES_SCHEMA.safeParse(parseJson(raw));
+  if (!parsed.success) {
+    console.error("DEMO_SAMPLES ignored: expected a JSON array of {title, url}");
+    return [];
+  }
+  return parsed.data;
+}
+
+function parseJson(raw: string): unknown {
+  // JSON.parse has no non-throwing form; a malformed var becomes "no samples".
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return undefined;
+  }
+}
