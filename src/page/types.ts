@@ -19,7 +19,32 @@ export interface PageModel {
   readonly blocks: BlockTable;
   readonly textNodeCount: number;
   readonly textNodes: TextNodeTable;
+  /**
+   * End tags that HTML5 implies where pass 1 closed an element at a start tag (`<p>a<p>b`, `<li>a<li>b`,
+   * `<td>a<td>b`…). lol-html (inside HTMLRewriter) implies none, so pass 2 writes these end tags into the
+   * page it streams: then lol-html's open elements equal pass 1's at every point and both agree where
+   * every element ends.
+   */
+  readonly impliedEndCount: number;
+  readonly impliedEnds: ImpliedEndTable;
 }
+
+/** Implied end tags in source order (several may share an offset: write them in ordinal order). */
+export interface ImpliedEndTable {
+  /** Implied end ordinal → source offset (the "<" of the start tag that closed the element). */
+  readonly offset: Int32Array;
+  /** Implied end ordinal → tag id of the closed element (see tags.ts). */
+  readonly tag: Uint8Array;
+}
+
+/** How an element was closed (BlockTable.closeKind). */
+export const CLOSED_BY_OWN_END_TAG = 0;
+/** By a start tag that implies its end; an implied end tag is recorded at sourceEnd. */
+export const CLOSED_BY_IMPLIED_END = 1;
+/** By the end tag of an enclosing element, which starts at sourceEnd (lol-html would remove that end tag with it). */
+export const CLOSED_BY_ANCESTOR_END_TAG = 2;
+/** Never closed: it runs to the end of the page. */
+export const CLOSED_BY_END_OF_PAGE = 3;
 
 /**
  * Blocks are block-level elements (div, p, li, td, h1…, nav, section…) in document order of their start
@@ -43,6 +68,16 @@ export interface BlockTable {
   /** Block ordinal → [textStart, textEnd): range of the page text covered by the block and its descendants. */
   readonly textStart: Int32Array;
   readonly textEnd: Int32Array;
+  /** Block ordinal → CLOSED_BY_* constant above. */
+  readonly closeKind: Uint8Array;
+  /**
+   * Block ordinal → for CLOSED_BY_ANCESTOR_END_TAG, how many end tags of the block's name close it at
+   * sourceEnd (1 + open elements of the same name inside it); 0 otherwise.
+   */
+  readonly closeRepeat: Uint16Array;
+  /** Block ordinal → [firstTextNode, endTextNode): the text nodes inside the block and its descendants. */
+  readonly firstTextNode: Int32Array;
+  readonly endTextNode: Int32Array;
 }
 
 /** Text nodes: maximal runs of character data (after entity decoding) with non-white-space content. */

@@ -1,0 +1,432 @@
+/**
+ * Pass 1: the decoded page string → PageModel, in one scan (scanner.ts) with a stack of open elements.
+ *
+ * The tree follows lol-html (the parser inside HTMLRewriter) so that pass 2 removes exactly the elements
+ * pass 1 describes: every start tag of a non-void element opens an element (no element is dropped or
+ * moved), and an end tag closes the nearest open element of its name with everything above it (a stray
+ * end tag is ignored). On top of that, the start tags that close an element in HTML5 do so here too
+ * (`<p>` by blocks, `<li>` by `<li>`, cells and rows, options, `<head>` by `<body>`): each such close is
+ * recorded as an implied end tag, which pass 2 writes into the page so that lol-html sees it as well.
+ */
+import { decodeEntityAt, entityEnd } from "./entities";
+import { readAttribute } from "./attributes";
+import { scanHtml, TEXT_DATA, TEXT_RCDATA, type ScanHandler } from "./scanner";
+import {
+  FLAG_BLOCK, FLAG_BUTTON_SCOPE, FLAG_CLOSES_P, FLAG_HEADING, FLAG_SPECIAL, FLAG_TABLE_SCOPE, FLAG_VOID, TAG_A,
+  TAG_BODY, TAG_BR, TAG_DD, TAG_DT, TAG_FLAGS, TAG_HEAD, TAG_HTML, TAG_LI, TAG_OPTGROUP, TAG_OPTION, TAG_OTHER, TAG_P,
+  TAG_ROOT, TAG_TBODY, TAG_TD, TAG_TFOOT, TAG_TH, TAG_THEAD, TAG_TITLE, TAG_TR, TAG_DIV, TAG_ADDRESS, tagId,
+} from "./tags";
+import {
+  CLOSED_BY_ANCESTOR_END_TAG, CLOSED_BY_END_OF_PAGE, CLOSED_BY_IMPLIED_END, CLOSED_BY_OWN_END_TAG, type PageModel,
+} from "./types";
+
+/** Builds the page model of a decoded HTML string. Never throws on malformed HTML. */
+export function analysePage(html: string): PageModel {
+  const builder = new PageBuilder(html);
+  scanHtml(html, builder);
+  return builder.finish();
+}
+
+/** Upper bound of elements and text runs: one per "<", plus one. */
+function countTagOpenings(html: string): number {
+  let count = 1;
+  for (let position = html.indexOf("<"); position >= 0; position = html.indexOf("<", position + 1)) count++;
+  return count;
+}
+
+function isCollapsibleSpace(code: number): boolean {
+  return code === 32 || code === 10 || code === 9 || code === 13 || code === 12 || code === 0xa0;
+}
+
+class PageBuilder implements ScanHandler {
+  private readonly source: string;
+  // Open elements, bottom (0) to top (openCount - 1).
+  private openCount = 0;
+  private readonly openNames: string[] = [];
+  private readonly openTag: Uint8Array; // open element index → tag id (TAG_OTHER for foreign elements)
+  private readonly openBlock: Int32Array; // open element index → its block ordinal, or -1 if not a block
+  private readonly openInnermostBlock: Int32Array; // open element index → innermost block at or below it
+  private readonly openForeign: Uint8Array; // open element index → 1 if in the svg or math namespace
+  private foreignOpen = 0;
+  private linkOpen = 0;
+  // Blocks (ordinal 0 is the root).
+  private blockCount = 1;
+  private readonly blockParent: Int32Array;
+  private readonly blockTag: Uint8Array;
+  private readonly blockDepth: Uint16Array;
+  private readonly blockSourceStart: Int32Array;
+  private readonly blockNameEnd: Int32Array;
+  private readonly blockStartTagEnd: Int32Array;
+  private readonly blockSourceEnd: Int32Array;
+  private readonly blockCloseKind: Uint8Array;
+  private readonly blockCloseRepeat: Uint16Array;
+  private readonly blockFirstText: Int32Array;
+  private readonly blockEndText: Int32Array;
+  // Text nodes and the page text.
+  private textNodeCount = 0;
+  private readonly nodeBlock: Int32Array;
+  private readonly nodeTextStart: Int32Array;
+  private readonly nodeTextEnd: Int32Array;
+  private readonly nodeSourceStart: Int32Array;
+  private readonly nodeSourceEnd: Int32Array;
+  private readonly nodeInLink: Uint8Array;
+  private readonly textParts: string[] = [];
+  private textLength = 0;
+  private pendingSpace = false;
+  private lastTextBlock = -1;
+  // Implied end tags.
+  private impliedCount = 0;
+  private readonly impliedOffset: Int32Array;
+  private readonly impliedTag: Uint8Array;
+  // Metadata.
+  private title = "";
+  private titleSeen = false;
+  private lang = "";
+
+  constructor(source: string) {
+    this.source = source;
+    const capacity = countTagOpenings(source) + 1;
+    this.openTag = new Uint8Array(capacity);
+    this.openBlock = new Int32Array(capacity);
+    this.openInnermostBlock = new Int32Array(capacity);
+    this.openForeign = new Uint8Array(capacity);
+    this.blockParent = new Int32Array(capacity);
+    this.blockTag = new Uint8Array(capacity);
+    this.blockDepth = new Uint16Array(capacity);
+    this.blockSourceStart = new Int32Array(capacity);
+    this.blockNameEnd = new Int32Array(capacity);
+    this.blockStartTagEnd = new Int32Array(capacity);
+    this.blockSourceEnd = new Int32Array(capacity);
+    this.blockCloseKind = new Uint8Array(capacity);
+    this.blockCloseRepeat = new Uint16Array(capacity);
+    this.blockFirstText = new Int32Array(capacity);
+    this.blockEndText = new Int32Array(capacity);
+    this.nodeBlock = new Int32Array(capacity);
+    this.nodeTextStart = new Int32Array(capacity);
+    this.nodeTextEnd = new Int32Array(capacity);
+    this.nodeSourceStart = new Int32Array(capacity);
+    this.nodeSourceEnd = new Int32Array(capacity);
+    this.nodeInLink = new Uint8Array(capacity);
+    this.impliedOffset = new Int32Array(capacity);
+    this.impliedTag = new Uint8Array(capacity);
+    this.blockParent[0] = -1;
+    this.blockTag[0] = TAG_ROOT;
+  }
+
+  private currentBlock(): number {
+    return this.openCount === 0 ? 0 : this.openInnermostBlock[this.openCount - 1];
+  }
+
+  startTag(name: string, tagStart: number, nameEnd: number, tagEnd: number, selfClosing: boolean, foreign: boolean): void {
+    const tag = foreign ? TAG_OTHER : tagId(name);
+    if (!foreign) this.implyEnds(tag, tagStart);
+    if (tag === TAG_HTML && this.lang === "") this.lang = (readAttribute(this.source, nameEnd, tagEnd, "lang") ?? "").trim();
+    if (tag === TAG_BR) this.pendingSpace = true;
+    if (foreign ? selfClosing : (TAG_FLAGS[tag] & FLAG_VOID) !== 0) return;
+    this.push(name, tag, foreign, tagStart, nameEnd, tagEnd);
+  }
+
+  private push(name: string, tag: number, foreign: boolean, tagStart: number, nameEnd: number, tagEnd: number): void {
+    const parentBlock = this.currentBlock();
+    const index = this.openCount++;
+    this.openNames[index] = name;
+    this.openTag[index] = tag;
+    this.openForeign[index] = foreign ? 1 : 0;
+    if (foreign) this.foreignOpen++;
+    if (tag === TAG_A) this.linkOpen++;
+    if ((TAG_FLAGS[tag] & FLAG_BLOCK) === 0) {
+      this.openBlock[index] = -1;
+      this.openInnermostBlock[index] = parentBlock;
+      return;
+    }
+    const block = this.blockCount++;
+    this.openBlock[index] = block;
+    this.openInnermostBlock[index] = block;
+    this.blockParent[block] = parentBlock;
+    this.blockTag[block] = tag;
+    this.blockDepth[block] = Math.min(index + 1, 0xffff);
+    this.blockSourceStart[block] = tagStart;
+    this.blockNameEnd[block] = nameEnd;
+    this.blockStartTagEnd[block] = tagEnd;
+    this.blockFirstText[block] = this.textNodeCount;
+  }
+
+  endTag(name: string, tagStart: number, tagEnd: number): void {
+    for (let index = this.openCount - 1; index >= 0; index--) {
+      if (this.openNames[index] === name) {
+        this.closeAbove(index, tagStart);
+        this.closeElement(index, tagEnd, CLOSED_BY_OWN_END_TAG);
+        this.openCount = index;
+        return;
+      }
+    }
+    if (name === "br") this.pendingSpace = true; // "</br>" is read as "<br>"
+  }
+
+  /** Closes the elements above `index`, ended by an ancestor's end tag starting at `offset`. */
+  private closeAbove(index: number, offset: number): void {
+    const top = this.openCount - 1;
+    if (top === index) return;
+    const sameName = new Map<string, number>(); // tag name → open elements of that name seen from the top down
+    for (let above = top; above > index; above--) {
+      const name = this.openNames[above];
+      const repeat = (sameName.get(name) ?? 0) + 1;
+      sameName.set(name, repeat);
+      this.closeElement(above, offset, CLOSED_BY_ANCESTOR_END_TAG);
+      const block = this.openBlock[above];
+      if (block >= 0) this.blockCloseRepeat[block] = Math.min(repeat, 0xffff);
+    }
+  }
+
+  private closeElement(index: number, sourceEnd: number, kind: number): void {
+    if (this.openTag[index] === TAG_A && this.openForeign[index] === 0) this.linkOpen--;
+    if (this.openForeign[index] === 1) this.foreignOpen--;
+    const block = this.openBlock[index];
+    if (block < 0) return;
+    this.blockSourceEnd[block] = sourceEnd;
+    this.blockCloseKind[block] = kind;
+    this.blockEndText[block] = this.textNodeCount;
+  }
+
+  /** Closes the element at `index` (and those above it) at a start tag, recording the implied end tag. */
+  private implyEnd(index: number, offset: number): void {
+    this.impliedOffset[this.impliedCount] = offset;
+    this.impliedTag[this.impliedCount++] = this.openTag[index];
+    for (let above = this.openCount - 1; above >= index; above--) this.closeElement(above, offset, CLOSED_BY_IMPLIED_END);
+    this.openCount = index;
+  }
+
+  /** The HTML5 start-tag rules that close open elements. */
+  private implyEnds(tag: number, offset: number): void {
+    const flags = TAG_FLAGS[tag];
+    if (tag === TAG_LI) this.closeListItem(offset, TAG_LI, TAG_LI);
+    else if (tag === TAG_DD || tag === TAG_DT) this.closeListItem(offset, TAG_DD, TAG_DT);
+    if ((flags & FLAG_CLOSES_P) !== 0) {
+      const paragraph = this.findOpen(TAG_P, TAG_P, FLAG_BUTTON_SCOPE);
+      if (paragraph >= 0) this.implyEnd(paragraph, offset);
+    }
+    const top = this.openCount - 1;
+    if ((flags & FLAG_HEADING) !== 0 && top >= 0 && (TAG_FLAGS[this.openTag[top]] & FLAG_HEADING) !== 0) this.implyEnd(top, offset);
+    if (tag === TAG_TD || tag === TAG_TH) this.closeTablePart(offset, TAG_TD, TAG_TH, TAG_TD);
+    else if (tag === TAG_TR) this.closeTablePart(offset, TAG_TR, TAG_TR, TAG_TD);
+    else if (tag === TAG_TBODY || tag === TAG_THEAD || tag === TAG_TFOOT) this.closeTableSection(offset);
+    else if (tag === TAG_OPTION || tag === TAG_OPTGROUP) this.closeOption(offset, tag);
+    else if (tag === TAG_BODY) {
+      const head = this.findOpen(TAG_HEAD, TAG_HEAD, 0);
+      if (head >= 0) this.implyEnd(head, offset);
+    }
+  }
+
+  /** Nearest open element with tag `first` or `second`, not looking past an element with `boundary` flags. */
+  private findOpen(first: number, second: number, boundary: number): number {
+    for (let index = this.openCount - 1; index >= 0; index--) {
+      const tag = this.openTag[index];
+      if ((tag === first || tag === second) && this.openForeign[index] === 0) return index;
+      if ((TAG_FLAGS[tag] & boundary) !== 0) return -1;
+    }
+    return -1;
+  }
+
+  /** `<li>` closes an open `<li>` (and `<dd>`/`<dt>` one of those) unless a special element other than address, div or p is in between. */
+  private closeListItem(offset: number, first: number, second: number): void {
+    for (let index = this.openCount - 1; index >= 0; index--) {
+      const tag = this.openTag[index];
+      if ((tag === first || tag === second) && this.openForeign[index] === 0) {
+        this.implyEnd(index, offset);
+        return;
+      }
+      if ((TAG_FLAGS[tag] & FLAG_SPECIAL) !== 0 && tag !== TAG_P && tag !== TAG_DIV && tag !== TAG_ADDRESS) return;
+    }
+  }
+
+  /** A cell closes the open cell; a row the open row (or a cell outside a row): within the nearest table. */
+  private closeTablePart(offset: number, first: number, second: number, fallback: number): void {
+    const part = this.findOpen(first, second, FLAG_TABLE_SCOPE);
+    if (part >= 0) {
+      this.implyEnd(part, offset);
+      return;
+    }
+    const cell = this.findOpen(fallback, TAG_TH, FLAG_TABLE_SCOPE);
+    if (cell >= 0) this.implyEnd(cell, offset);
+  }
+
+  /** A table section closes the open section, or else the open row, within the nearest table. */
+  private closeTableSection(offset: number): void {
+    let section = this.findOpen(TAG_TBODY, TAG_THEAD, FLAG_TABLE_SCOPE);
+    const footer = this.findOpen(TAG_TFOOT, TAG_TFOOT, FLAG_TABLE_SCOPE);
+    section = Math.max(section, footer);
+    if (section >= 0) this.implyEnd(section, offset);
+    else this.closeTablePart(offset, TAG_TR, TAG_TR, TAG_TD);
+  }
+
+  private closeOption(offset: number, tag: number): void {
+    let top = this.openCount - 1;
+    if (top >= 0 && this.openTag[top] === TAG_OPTION) this.implyEnd(top--, offset);
+    if (tag === TAG_OPTGROUP && top >= 0 && this.openTag[top] === TAG_OPTGROUP) this.implyEnd(top, offset);
+  }
+
+  text(start: number, end: number, kind: number): void {
+    if (kind === TEXT_RCDATA) {
+      const top = this.openCount - 1;
+      if (!this.titleSeen && top >= 0 && this.openTag[top] === TAG_TITLE) {
+        this.titleSeen = true;
+        this.title = collapseText(this.source, start, end);
+      }
+      return;
+    }
+    if (kind !== TEXT_DATA || this.foreignOpen > 0) return;
+    this.appendText(start, end);
+  }
+
+  /** Appends one run of character data to the page text: entities decoded, white space collapsed. */
+  private appendText(start: number, end: number): void {
+    const source = this.source;
+    const block = this.currentBlock();
+    let nodeStart = -1; // page-text offset where this node's text starts; -1 until a visible character
+    let sourceFirst = -1;
+    let sourceLast = -1;
+    let segment = -1; // start of the raw run of visible characters being copied
+    let position = start;
+    while (position < end) {
+      const code = source.charCodeAt(position);
+      if (code === 38) {
+        const decoded = decodeEntityAt(source, position, end);
+        if (decoded !== null) {
+          if (segment >= 0) sourceLast = this.copySegment(segment, position);
+          segment = -1;
+          const after = entityEnd();
+          if (decoded.length === 1 && isCollapsibleSpace(decoded.charCodeAt(0))) this.pendingSpace = true;
+          else {
+            if (nodeStart < 0) [nodeStart, sourceFirst] = [this.beginNode(block), position];
+            else this.writeSpaceIfPending();
+            this.textParts.push(decoded);
+            this.textLength += decoded.length;
+            sourceLast = after;
+          }
+          position = after;
+          continue;
+        }
+      }
+      if (isCollapsibleSpace(code)) {
+        if (segment >= 0) sourceLast = this.copySegment(segment, position);
+        segment = -1;
+        this.pendingSpace = true;
+      } else if (segment < 0) {
+        if (nodeStart < 0) [nodeStart, sourceFirst] = [this.beginNode(block), position];
+        else this.writeSpaceIfPending();
+        segment = position;
+      }
+      position++;
+    }
+    if (segment >= 0) sourceLast = this.copySegment(segment, end);
+    if (nodeStart >= 0) this.addTextNode(block, nodeStart, sourceFirst, sourceLast);
+  }
+
+  private copySegment(start: number, end: number): number {
+    this.textParts.push(this.source.slice(start, end));
+    this.textLength += end - start;
+    return end;
+  }
+
+  /** Writes the separator before a new text node: "\n" between blocks, " " after white space; returns the node's start. */
+  private beginNode(block: number): number {
+    if (this.textLength > 0) {
+      const separator = this.lastTextBlock !== block ? "\n" : this.pendingSpace ? " " : "";
+      this.textParts.push(separator);
+      this.textLength += separator.length;
+    }
+    this.pendingSpace = false;
+    return this.textLength;
+  }
+
+  private writeSpaceIfPending(): void {
+    if (!this.pendingSpace) return;
+    this.textParts.push(" ");
+    this.textLength++;
+    this.pendingSpace = false;
+  }
+
+  private addTextNode(block: number, textStart: number, sourceStart: number, sourceEnd: number): void {
+    const node = this.textNodeCount++;
+    this.nodeBlock[node] = block;
+    this.nodeTextStart[node] = textStart;
+    this.nodeTextEnd[node] = this.textLength;
+    this.nodeSourceStart[node] = sourceStart;
+    this.nodeSourceEnd[node] = sourceEnd;
+    this.nodeInLink[node] = this.linkOpen > 0 ? 1 : 0;
+    this.lastTextBlock = block;
+  }
+
+  finish(): PageModel {
+    for (let index = this.openCount - 1; index >= 0; index--) this.closeElement(index, this.source.length, CLOSED_BY_END_OF_PAGE);
+    this.openCount = 0;
+    const text = this.textParts.join("");
+    const count = this.blockCount;
+    this.blockSourceEnd[0] = this.source.length;
+    this.blockCloseKind[0] = CLOSED_BY_END_OF_PAGE;
+    this.blockEndText[0] = this.textNodeCount;
+    const { textStart, textEnd } = this.blockTextRanges(count, text.length);
+    const nodes = this.textNodeCount;
+    return {
+      source: this.source, text, title: this.title, lang: this.lang,
+      blockCount: count,
+      blocks: {
+        parent: this.blockParent.slice(0, count), tag: this.blockTag.slice(0, count), depth: this.blockDepth.slice(0, count),
+        sourceStart: this.blockSourceStart.slice(0, count), sourceNameEnd: this.blockNameEnd.slice(0, count),
+        startTagEnd: this.blockStartTagEnd.slice(0, count), sourceEnd: this.blockSourceEnd.slice(0, count),
+        textStart, textEnd, closeKind: this.blockCloseKind.slice(0, count), closeRepeat: this.blockCloseRepeat.slice(0, count),
+        firstTextNode: this.blockFirstText.slice(0, count), endTextNode: this.blockEndText.slice(0, count),
+      },
+      textNodeCount: nodes,
+      textNodes: {
+        block: this.nodeBlock.slice(0, nodes), textStart: this.nodeTextStart.slice(0, nodes), textEnd: this.nodeTextEnd.slice(0, nodes),
+        sourceStart: this.nodeSourceStart.slice(0, nodes), sourceEnd: this.nodeSourceEnd.slice(0, nodes), inLink: this.nodeInLink.slice(0, nodes),
+      },
+      impliedEndCount: this.impliedCount,
+      impliedEnds: { offset: this.impliedOffset.slice(0, this.impliedCount), tag: this.impliedTag.slice(0, this.impliedCount) },
+    };
+  }
+
+  /** A block's text range runs from its first text node's start to its last one's end (empty blocks: where they would be). */
+  private blockTextRanges(count: number, textLength: number): { textStart: Int32Array; textEnd: Int32Array } {
+    const textStart = new Int32Array(count);
+    const textEnd = new Int32Array(count);
+    for (let block = 0; block < count; block++) {
+      const first = this.blockFirstText[block];
+      const end = this.blockEndText[block];
+      if (first < end) {
+        textStart[block] = this.nodeTextStart[first];
+        textEnd[block] = this.nodeTextEnd[end - 1];
+      } else {
+        const at = first < this.textNodeCount ? this.nodeTextStart[first] : textLength;
+        textStart[block] = at;
+        textEnd[block] = at;
+      }
+    }
+    return { textStart, textEnd };
+  }
+}
+
+/** Title-style text: entities decoded, white space collapsed and trimmed. */
+function collapseText(source: string, start: number, end: number): string {
+  let result = "";
+  let pending = false;
+  for (let position = start; position < end; position++) {
+    const code = source.charCodeAt(position);
+    let piece = source[position];
+    if (code === 38) {
+      const decoded = decodeEntityAt(source, position, end);
+      if (decoded !== null) {
+        piece = decoded;
+        position = entityEnd() - 1;
+      }
+    }
+    if (piece.length === 1 && isCollapsibleSpace(piece.charCodeAt(0))) {
+      pending = result.length > 0;
+      continue;
+    }
+    result += (pending ? " " : "") + piece;
+    pending = false;
+  }
+  return result;
+}

@@ -1,0 +1,53 @@
+/**
+ * Reading one attribute of a start tag, with the same attribute states as the scanner (quoted values may
+ * hold ">" or spaces; names are case-insensitive). Used for the few attributes pass 1 needs (lang, charset).
+ */
+import { decodeEntities } from "./entities";
+
+function isTagSpace(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 12 || code === 13;
+}
+
+/** Value range [start, end) of the attribute `lowercaseName` in source[from, to), or null when absent. */
+export function findAttribute(source: string, from: number, to: number, lowercaseName: string): [number, number] | null {
+  let i = from;
+  while (i < to) {
+    const code = source.charCodeAt(i);
+    if (isTagSpace(code) || code === 47 || code === 62) {
+      i++;
+      continue;
+    }
+    const nameStart = i;
+    i++; // the first character of a name may be "="
+    while (i < to && !isTagSpace(source.charCodeAt(i)) && source.charCodeAt(i) !== 47 && source.charCodeAt(i) !== 61 && source.charCodeAt(i) !== 62) i++;
+    const nameEnd = i;
+    while (i < to && isTagSpace(source.charCodeAt(i))) i++;
+    let valueStart = i;
+    let valueEnd = i;
+    if (i < to && source.charCodeAt(i) === 61) {
+      i++;
+      while (i < to && isTagSpace(source.charCodeAt(i))) i++;
+      const quote = source.charCodeAt(i);
+      if (quote === 34 || quote === 39) {
+        const close = source.indexOf(quote === 34 ? '"' : "'", i + 1);
+        valueStart = i + 1;
+        valueEnd = close < 0 || close > to ? to : close;
+        i = valueEnd + 1;
+      } else {
+        valueStart = i;
+        while (i < to && !isTagSpace(source.charCodeAt(i)) && source.charCodeAt(i) !== 62) i++;
+        valueEnd = i;
+      }
+    }
+    if (nameEnd - nameStart === lowercaseName.length && source.slice(nameStart, nameEnd).toLowerCase() === lowercaseName) {
+      return [valueStart, valueEnd];
+    }
+  }
+  return null;
+}
+
+/** Decoded value of an attribute, or null when absent. */
+export function readAttribute(source: string, from: number, to: number, lowercaseName: string): string | null {
+  const range = findAttribute(source, from, to, lowercaseName);
+  return range === null ? null : decodeEntities(source, range[0], range[1]);
+}

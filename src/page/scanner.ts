@@ -1,0 +1,340 @@
+/**
+ * The low-level HTML scanner of pass 1: one left-to-right walk over the decoded page string with indexOf and
+ * charCodeAt, calling back with offsets for start tags, end tags and text runs. It tokenizes like lol-html
+ * (the HTML parser inside HTMLRewriter): comments (including "<!-->" and "--!>"), doctype and bogus
+ * comments, raw-text elements (script with its escape states, style, xmp, iframe, noembed, noframes,
+ * noscript), RCDATA (textarea, title), plaintext, quoted attribute values holding ">", and CDATA sections
+ * and self-closing tags inside svg and math. It builds no tree and allocates only tag names.
+ */
+
+/** Kinds of text runs. */
+export const TEXT_DATA = 0; // ordinary character data (entities to decode)
+export const TEXT_RCDATA = 1; // content of textarea and title (entities to decode, no tags)
+export const TEXT_RAW = 2; // content of script, style and the other raw-text elements (no entities)
+export const TEXT_CDATA = 3; // a CDATA section inside svg or math
+
+export interface ScanHandler {
+  /**
+   * A start tag: lowercase name, offset of "<", offset after the name, offset after ">", whether it ended
+   * with "/>", and whether the element is in the svg or math namespace.
+   */
+  startTag(name: string, tagStart: number, nameEnd: number, tagEnd: number, selfClosing: boolean, foreign: boolean): void;
+  /** An end tag: lowercase name, offset of "<", offset after ">". */
+  endTag(name: string, tagStart: number, tagEnd: number): void;
+  /** A run of text [start, end) of the given TEXT_* kind. */
+  text(start: number, end: number, kind: number): void;
+}
+
+const RAW_TEXT_NAMES = new Set(["style", "xmp", "iframe", "noembed", "noframes", "noscript"]);
+const RCDATA_NAMES = new Set(["textarea", "title"]);
+const SVG_INTEGRATION_POINTS = new Set(["foreignobject", "desc", "title"]);
+const MATH_INTEGRATION_POINTS = new Set(["mi", "mo", "mn", "ms", "mtext", "annotation-xml"]);
+
+const NAMESPACE_HTML = 0;
+const NAMESPACE_SVG = 1;
+const NAMESPACE_MATH = 2;
+
+/**
+ * Namespace frames: where svg or math content starts, and where HTML content starts again inside it
+ * (integration points). A frame ends at the end tag of the element that opened it.
+ */
+class NamespaceFrames {
+  private readonly names: string[] = [];
+  private readonly namespaces: number[] = [];
+  /** Open elements with the frame's name inside the frame (nested svg in svg). */
+  private readonly counts: number[] = [];
+
+  current(): number {
+    const top = this.namespaces.length - 1;
+    return top < 0 ? NAMESPACE_HTML : this.namespaces[top];
+  }
+
+  /** Namespace of an element with this start tag, given the current content namespace. */
+  elementNamespace(name: string): number {
+    const current = this.current();
+    if (current !== NAMESPACE_HTML) return current;
+    if (name === "svg") return NAMESPACE_SVG;
+    if (name === "math") return NAMESPACE_MATH;
+    return NAMESPACE_HTML;
+  }
+
+  /** Updates the frames for a start tag that opens an element (not self-closed, not void). */
+  open(name: string, elementNamespace: number): void {
+    const current = this.current();
+    const top = this.names.length - 1;
+    if (top >= 0 && this.names[top] === name) {
+      this.counts[top]++;
+      return;
+    }
+    if (current === NAMESPACE_HTML && elementNamespace !== NAMESPACE_HTML) this.push(name, elementNamespace);
+    else if (current === NAMESPACE_SVG && SVG_INTEGRATION_POINTS.has(name)) this.push(name, NAMESPACE_HTML);
+    else if (current === NAMESPACE_MATH && MATH_INTEGRATION_POINTS.has(name)) this.push(name, NAMESPACE_HTML);
+  }
+
+  /** Updates the frames for an end tag: it closes the innermost frame opened by an element of that name. */
+  close(name: string): void {
+    for (let frame = this.names.length - 1; frame >= 0; frame--) {
+      if (this.names[frame] !== name) continue;
+      if (frame === this.names.length - 1 && --this.counts[frame] > 0) return;
+      this.names.length = frame;
+      this.namespaces.length = frame;
+      this.counts.length = frame;
+      return;
+    }
+  }
+
+  private push(name: string, namespace: number): void {
+    this.names.push(name);
+    this.namespaces.push(namespace);
+    this.counts.push(1);
+  }
+}
+
+/** Set by tagEndAt: whether the tag just read ended with "/>". */
+let lastTagSelfClosing = false;
+
+/** Scans `html`, calling the handler for each tag and text run in document order. */
+export function scanHtml(html: string, handler: ScanHandler): void {
+  const length = html.length;
+  const frames = new NamespaceFrames();
+  let textStart = 0;
+  let position = html.indexOf("<");
+  while (position >= 0 && position < length - 1) {
+    const next = html.charCodeAt(position + 1);
+    let resume = -1; // where text starts again after a markup construct at `position`; -1: "<" is text
+    if (isAsciiLetter(next)) {
+      if (textStart < position) handler.text(textStart, position, TEXT_DATA);
+      resume = startTagAt(html, position, handler, frames);
+    } else if (next === 47) {
+      const after = position + 2 < length ? html.charCodeAt(position + 2) : -1;
+      if (textStart < position) handler.text(textStart, position, TEXT_DATA);
+      if (isAsciiLetter(after)) resume = endTagAt(html, position, handler, frames);
+      else resume = after === 62 ? position + 3 : bogusCommentEnd(html, position + 2);
+    } else if (next === 33 || next === 63) {
+      if (textStart < position) handler.text(textStart, position, TEXT_DATA);
+      resume = markupDeclarationEnd(html, position, handler, frames.current() !== NAMESPACE_HTML);
+    }
+    if (resume < 0) {
+      position = html.indexOf("<", position + 1);
+      continue;
+    }
+    textStart = resume;
+    position = resume >= length ? -1 : html.indexOf("<", resume);
+  }
+  if (textStart < length) handler.text(textStart, length, TEXT_DATA);
+}
+
+function isAsciiLetter(code: number): boolean {
+  const lower = code | 0x20;
+  return lower >= 97 && lower <= 122;
+}
+
+function isTagSpace(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 12 || code === 13;
+}
+
+/** Offset just after the tag name that starts at `start`, and its lowercase text. */
+function readTagName(html: string, start: number): [string, number] {
+  let end = start;
+  let upper = false;
+  while (end < html.length) {
+    const code = html.charCodeAt(end);
+    if (isTagSpace(code) || code === 47 || code === 62) break;
+    if (code >= 65 && code <= 90) upper = true;
+    end++;
+  }
+  const name = html.slice(start, end);
+  return [upper ? name.toLowerCase() : name, end];
+}
+
+/** Reads the start tag at `position`, reports it, then its raw content if any; returns where text resumes. */
+function startTagAt(html: string, position: number, handler: ScanHandler, frames: NamespaceFrames): number {
+  const [name, nameEnd] = readTagName(html, position + 1);
+  const tagEnd = tagEndAt(html, nameEnd);
+  if (tagEnd < 0) return html.length; // an unfinished tag at the end of the page is dropped, as lol-html does
+  const namespace = frames.elementNamespace(name);
+  const foreign = namespace !== NAMESPACE_HTML;
+  const selfClosing = lastTagSelfClosing;
+  handler.startTag(name, position, nameEnd, tagEnd, selfClosing, foreign);
+  if (foreign) {
+    if (!selfClosing) frames.open(name, namespace);
+    return tagEnd;
+  }
+  frames.open(name, namespace);
+  return rawContentEnd(html, name, tagEnd, handler);
+}
+
+/** For raw-text, RCDATA, script and plaintext elements: reports their content and returns where it ends. */
+function rawContentEnd(html: string, name: string, contentStart: number, handler: ScanHandler): number {
+  let kind = -1;
+  let contentEnd = -1;
+  if (name === "script") {
+    kind = TEXT_RAW;
+    contentEnd = scriptEnd(html, contentStart);
+  } else if (RAW_TEXT_NAMES.has(name)) {
+    kind = TEXT_RAW;
+    contentEnd = appropriateEndTag(html, name, contentStart);
+  } else if (RCDATA_NAMES.has(name)) {
+    kind = TEXT_RCDATA;
+    contentEnd = appropriateEndTag(html, name, contentStart);
+  } else if (name === "plaintext") {
+    kind = TEXT_RAW;
+    contentEnd = html.length;
+  }
+  if (kind < 0) return contentStart;
+  if (contentEnd < 0) contentEnd = html.length;
+  if (contentStart < contentEnd) handler.text(contentStart, contentEnd, kind);
+  return contentEnd;
+}
+
+/** Offset of the next "</name" (any case) followed by a tag delimiter, or -1. */
+function appropriateEndTag(html: string, name: string, from: number): number {
+  let position = html.indexOf("</", from);
+  while (position >= 0) {
+    if (matchesEndTagName(html, position + 2, name)) return position;
+    position = html.indexOf("</", position + 2);
+  }
+  return -1;
+}
+
+function matchesEndTagName(html: string, start: number, name: string): boolean {
+  if (start + name.length >= html.length) return false;
+  for (let i = 0; i < name.length; i++) {
+    if ((html.charCodeAt(start + i) | 0x20) !== name.charCodeAt(i)) return false;
+  }
+  const after = html.charCodeAt(start + name.length);
+  return isTagSpace(after) || after === 47 || after === 62;
+}
+
+/**
+ * End of script content, with the HTML5 script-data escape states: after "<!--" a "<script" enters the
+ * double-escaped state, where "</script" does not end the element until "-->" leaves it.
+ */
+function scriptEnd(html: string, from: number): number {
+  let escaped = false;
+  let doubleEscaped = false;
+  let position = from;
+  while (position < html.length) {
+    const less = html.indexOf("<", position);
+    const dashes = escaped ? html.indexOf("-->", position) : -1;
+    if (dashes >= 0 && (less < 0 || dashes < less)) {
+      escaped = false;
+      doubleEscaped = false;
+      position = dashes + 3;
+      continue;
+    }
+    if (less < 0) return -1;
+    if (html.startsWith("<!--", less) && !escaped) {
+      escaped = true;
+      position = less + 2; // so that "<!-->" leaves the escaped state again at once
+      continue;
+    }
+    if (html.charCodeAt(less + 1) === 47 && matchesEndTagName(html, less + 2, "script")) {
+      if (!doubleEscaped) return less;
+      doubleEscaped = false;
+    } else if (escaped && !doubleEscaped && matchesEndTagName(html, less + 1, "script")) {
+      doubleEscaped = true;
+    }
+    position = less + 1;
+  }
+  return -1;
+}
+
+/** Reads the end tag at `position`, reports it; returns the offset after it. */
+function endTagAt(html: string, position: number, handler: ScanHandler, frames: NamespaceFrames): number {
+  const [name, nameEnd] = readTagName(html, position + 2);
+  const tagEnd = tagEndAt(html, nameEnd);
+  if (tagEnd < 0) return html.length;
+  handler.endTag(name, position, tagEnd);
+  frames.close(name);
+  return tagEnd;
+}
+
+/** Comments, doctype, CDATA and bogus comments starting with "<!" or "<?"; returns the offset after them. */
+function markupDeclarationEnd(html: string, position: number, handler: ScanHandler, foreign: boolean): number {
+  if (html.startsWith("<!--", position)) return commentEnd(html, position + 4);
+  if (foreign && html.startsWith("<![CDATA[", position)) {
+    const close = html.indexOf("]]>", position + 9);
+    const contentEnd = close < 0 ? html.length : close;
+    if (position + 9 < contentEnd) handler.text(position + 9, contentEnd, TEXT_CDATA);
+    return close < 0 ? html.length : close + 3;
+  }
+  return bogusCommentEnd(html, position + 2);
+}
+
+/** Offset after a comment whose text starts at `start` (after "<!--"). */
+function commentEnd(html: string, start: number): number {
+  if (html.charCodeAt(start) === 62) return start + 1; // "<!-->"
+  if (html.charCodeAt(start) === 45 && html.charCodeAt(start + 1) === 62) return start + 2; // "<!--->"
+  let position = html.indexOf("--", start);
+  while (position >= 0) {
+    const after = html.charCodeAt(position + 2);
+    if (after === 62) return position + 3;
+    if (after === 33 && html.charCodeAt(position + 3) === 62) return position + 4;
+    position = html.indexOf("--", position + 1);
+  }
+  return html.length;
+}
+
+function bogusCommentEnd(html: string, from: number): number {
+  const close = html.indexOf(">", from);
+  return close < 0 ? html.length : close + 1;
+}
+
+const BEFORE_ATTRIBUTE = 0;
+const ATTRIBUTE_NAME = 1;
+const AFTER_ATTRIBUTE_NAME = 2;
+const BEFORE_VALUE = 3;
+const UNQUOTED_VALUE = 4;
+const AFTER_QUOTED_VALUE = 5;
+
+/**
+ * Offset after the ">" that ends a tag whose attributes start at `from` (the HTML5 attribute states, so a
+ * quoted ">" does not end it), or -1 at the end of the page. Sets lastTagSelfClosing.
+ */
+function tagEndAt(html: string, from: number): number {
+  let state = BEFORE_ATTRIBUTE;
+  lastTagSelfClosing = false;
+  for (let i = from; i < html.length; i++) {
+    const code = html.charCodeAt(i);
+    if (state === BEFORE_VALUE) {
+      if (isTagSpace(code)) continue;
+      if (code === 34 || code === 39) {
+        const close = html.indexOf(code === 34 ? '"' : "'", i + 1);
+        if (close < 0) return -1;
+        i = close;
+        state = AFTER_QUOTED_VALUE;
+        continue;
+      }
+      if (code === 62) return i + 1;
+      state = UNQUOTED_VALUE;
+      continue;
+    }
+    if (code === 62) return i + 1;
+    if (state === UNQUOTED_VALUE) {
+      if (isTagSpace(code)) state = BEFORE_ATTRIBUTE;
+      continue;
+    }
+    if (code === 47) {
+      if (html.charCodeAt(i + 1) === 62) {
+        lastTagSelfClosing = true;
+        return i + 2;
+      }
+      state = BEFORE_ATTRIBUTE;
+      continue;
+    }
+    state = nextAttributeState(state, code);
+  }
+  return -1;
+}
+
+function nextAttributeState(state: number, code: number): number {
+  const space = isTagSpace(code);
+  if (state === ATTRIBUTE_NAME) {
+    if (space) return AFTER_ATTRIBUTE_NAME;
+    return code === 61 ? BEFORE_VALUE : ATTRIBUTE_NAME;
+  }
+  if (space) return state === AFTER_QUOTED_VALUE ? BEFORE_ATTRIBUTE : state;
+  if (code === 61 && state === AFTER_ATTRIBUTE_NAME) return BEFORE_VALUE;
+  return ATTRIBUTE_NAME;
+}
