@@ -14,5 +14,3 @@ export type { BlockTable, ImpliedEndTable, PageModel, RemovalPlan, TextNodeTable
 export { extractMetadata, type PageMetadata } from "./metadata";
 export { computeFeatures, FEATURE_COUNT, FEATURE_NAMES } from "./features";
 export type { FeatureMatrix, FeatureName } from "./features";
-export { extractMetadata } from "./metadata";
-export type { PageMetadata } from "./metadata";
