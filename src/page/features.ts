@@ -377,8 +377,8 @@ function writeRow(page: PageModel, counts: BlockCounts, b: number, out: Float32A
   const { blocks } = page;
   const chars = counts.chars[b];
   const words = counts.words[b];
-  const perWord = 1 / (words + 1);
-  const perChar = 1 / (chars + 1);
+  const perWord = 1 / Math.max(1, words);
+  const perChar = 1 / Math.max(1, chars);
   const pageChars = page.text.length + 1;
   const parent = blocks.parent[b];
   const sourceLength = blocks.sourceEnd[b] - blocks.sourceStart[b];

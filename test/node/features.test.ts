@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { DATA_SETS, hasData, loadDataset } from "../../src/evaluation/index";
+import { analysePage, computeFeatures, FEATURE_COUNT, FEATURE_NAMES, type FeatureMatrix, type FeatureName, type PageModel } from "../../src/page/index";
+
+function value(matrix: FeatureMatrix, block: number, name: FeatureName): number {
+  return matrix.data[block * matrix.featureCount + FEATURE_NAMES.indexOf(name)];
+}
+
+/** A small page the project wrote: header navigation, an article, a share bar, a footer. */
+const SAMPLE = `<!doctype html><html><head><title>Otters return to the river Wey</title></head><body>
+<header class="site-header"><nav id="main-nav"><ul><li><a href="/">Home</a></li><li><a href="/news">News</a></li><li><a href="/about">About</a></li></ul></nav></header>
+<article class="post-content"><h1>Otters return to the river Wey</h1>
+<p>Otters have returned to the river Wey after forty years, volunteers said on Tuesday. The animals were seen near Guildford in 2024.</p>
+<p>Local groups counted 12 sightings. "It is a good sign for the whole river," one of them said.</p></article>
+<div class="share-bar social"><a href="/s/1">Share</a> <a href="/s/2">Tweet</a></div>
+<footer><p>Copyright 2026 River News. <a href="/terms">Terms</a></p></footer>
+</body></html>`;
+
+function blockWithText(page: PageModel, start: string): number {
+  for (let b = page.blockCount - 1; b > 0; b--) if (page.text.slice(page.blocks.textStart[b], page.blocks.textEnd[b]).startsWith(start)) return b;
+  return -1;
+}
+
+describe("block features", () => {
+  const page = analysePage(SAMPLE);
+  const matrix = computeFeatures(page);
+
+  it("gives one row per block and one column per feature name", () => {
+    expect(matrix.featureCount).toBe(FEATURE_COUNT);
+    expect(matrix.data.length).toBe(page.blockCount * FEATURE_COUNT);
+    expect(new Set(FEATURE_NAMES).size).toBe(FEATURE_COUNT);
+  });
+
+  it("describes links, containers, class hints and the title on a written page", () => {
+    const navItem = blockWithText(page, "Home");
+    expect(value(matrix, navItem, "linkCharRatio")).toBe(1);
+    expect(value(matrix, navItem, "inNav")).toBe(1);
+    expect(value(matrix, navItem, "inHeader")).toBe(1);
+    expect(value(matrix, navItem, "inHintNavigation")).toBe(1);
+    expect(value(matrix, navItem, "tagListItem")).toBe(1);
+    const paragraph = blockWithText(page, "Otters have returned");
+    expect(value(matrix, paragraph, "linkCharRatio")).toBe(0);
+    expect(value(matrix, paragraph, "inArticle")).toBe(1);
+    expect(value(matrix, paragraph, "inHintContent")).toBe(1);
+    expect(value(matrix, paragraph, "tagParagraph")).toBe(1);
+    expect(value(matrix, paragraph, "logSentences")).toBeCloseTo(Math.log1p(2), 5);
+    expect(value(matrix, paragraph, "titleWordRatio")).toBeGreaterThan(0);
+    const share = blockWithText(page, "Share");
+    expect(value(matrix, share, "hintShare")).toBe(1);
+    expect(value(matrix, share, "linksPerWord")).toBe(1);
+    const footer = blockWithText(page, "Copyright");
+    expect(value(matrix, footer, "inFooter")).toBe(1);
+    expect(value(matrix, footer, "digitRatio")).toBeGreaterThan(0);
+    const heading = blockWithText(page, "Otters return");
+    expect(value(matrix, heading, "tagHeading")).toBe(1);
+    expect(value(matrix, heading, "textRepeats")).toBeCloseTo(Math.log1p(0), 5);
+    expect(value(matrix, 0, "pageTextShare")).toBeGreaterThan(0.9);
+  });
+
+  it("counts repeats of the same text on the page", () => {
+    const repeated = analysePage("<body><div><p>Read more</p></div><p>Other text here</p><div><p>Read more</p></div></body>");
+    const features = computeFeatures(repeated);
+    const block = blockWithText(repeated, "Read more");
+    expect(value(features, block, "textRepeats")).toBeCloseTo(Math.log1p(1), 5);
+  });
+});
+
+describe.skipIf(!hasData())("block features on every dev page (skipped without ../shared/data)", () => {
+  for (const set of DATA_SETS) {
+    it(`${set}: finite values, characters and link share equal a per-block recount`, () => {
+      const { pages } = loadDataset(set);
+      for (const source of pages) {
+        const page = analysePage(source.html);
+        const matrix = computeFeatures(page);
+        expect(matrix.data.every(Number.isFinite), source.id).toBe(true);
+        // Reference: sum each text node into every ancestor block (quadratic, fine for a test).
+        const chars = new Float64Array(page.blockCount);
+        const linked = new Float64Array(page.blockCount);
+        for (let t = 0; t < page.textNodeCount; t++) {
+          const length = page.textNodes.textEnd[t] - page.textNodes.textStart[t];
+          for (let b = page.textNodes.block[t]; b >= 0; b = page.blocks.parent[b]) {
+            chars[b] += length;
+            if (page.textNodes.inLink[t] === 1) linked[b] += length;
+          }
+        }
+        for (let b = 0; b < page.blockCount; b++) {
+          expect(value(matrix, b, "logChars"), `${source.id} block ${b}`).toBeCloseTo(Math.fround(Math.log1p(chars[b])), 5);
+          expect(value(matrix, b, "linkCharRatio"), `${source.id} block ${b}`).toBeCloseTo(Math.fround(chars[b] > 0 ? linked[b] / chars[b] : 0), 5);
+        }
+      }
+    });
+  }
+});
