@@ -76,7 +76,7 @@ export const MINING_MIN_DOCUMENTS = 2;
 /** Bins of the document-frequency histogram (paper 002, step 9a). */
 export const MINING_HISTOGRAM_BINS = 100;
 /** Conservative cutoff: bin pairs whose eq. 3.1 energy is within this share of the least compete, and the lowest
- * cut wins (the paper prefers keeping template to losing it). Calibrated on the dev sites with `npm run mine:e2e`. */
+ * cut wins (the paper prefers keeping template to losing it). Calibrated on the dev sites with `npm run mine:eval`. */
 export const MINING_CUTOFF_ENERGY_TOLERANCE = 0.1;
 /** Cross-site filter: n-gram length in tokens; an n-gram is shared when it is in template candidates of at least
  * max(MIN_SITES, ceil(SITE_SHARE × sites)) sites. Calibrated on the 30 dev sites with 8+ pages. */
