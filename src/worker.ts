@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { handleError, handleNotFound, healthRoutes, requireApiKey } from "./http";
+import { adminRoutes, handleError, handleNotFound, healthRoutes, requireApiKey, rulesRoutes } from "./http";
 
 /** The Worker's bindings (wrangler.toml, `wrangler dev --var`, secrets). Read only in src/http. */
 export interface Env {
@@ -24,5 +24,7 @@ app.notFound(handleNotFound);
 app.use("/v1/*", requireApiKey);
 
 app.route("/", healthRoutes);
+app.route("/admin", adminRoutes);
+app.route("/v1/rules", rulesRoutes);
 
 export default app;

@@ -18,10 +18,11 @@ export type ErrorCode =
   | "origin-unreachable" // no connection to the origin (refused, DNS, TLS, too many redirects)
   | "origin-error" // the origin answered with an error status
   | "origin-timeout" // the origin did not answer in time
+  | "invalid-rules" // an uploaded rule set fails validation or has unsafe patterns
   | "rules-unavailable" // KV could not be read
   | "internal"; // anything unforeseen (never with a stack in the body)
 
-const STATUS_BY_CODE: Readonly<Record<ErrorCode, 400 | 401 | 403 | 404 | 413 | 415 | 500 | 502 | 503 | 504>> = {
+const STATUS_BY_CODE: Readonly<Record<ErrorCode, 400 | 401 | 403 | 404 | 413 | 415 | 422 | 500 | 502 | 503 | 504>> = {
   "not-found": 404,
   "bad-request": 400,
   "invalid-url": 400,
@@ -34,6 +35,7 @@ const STATUS_BY_CODE: Readonly<Record<ErrorCode, 400 | 401 | 403 | 404 | 413 | 4
   "origin-unreachable": 502,
   "origin-error": 502,
   "origin-timeout": 504,
+  "invalid-rules": 422,
   "rules-unavailable": 503,
   internal: 500,
 };

@@ -1,8 +1,10 @@
 // The HTTP layer: routes (as Hono sub-apps), input guards, keys, and the one mapping of error codes to statuses.
+export { adminRoutes } from "./admin-routes";
 export { handleError, handleNotFound, ServiceError, statusForCode, type ErrorCode } from "./errors";
 export { healthRoutes } from "./health-routes";
 export { requireAdminKey, requireApiKey } from "./keys";
 export { fetchOrigin, type OriginFetch } from "./origin-fetch";
+export { rulesRoutes } from "./rules-routes";
 export { resolveSettings, type HttpSettings } from "./settings";
 export { checkTarget, type TargetCheck } from "./target";
 export { readBodyLimited, isHtmlBody, type BodyRead } from "./body";

@@ -62,3 +62,40 @@ describe("API keys on /v1/*", () => {
     expect(((await missing.json()) as { error: { code: string } }).error.code).toBe("not-found");
   });
 });
+
+describe("admin routes take ADMIN_KEY only", () => {
+  const site = "admin-upload.keys.example";
+  const ruleSet = (patterns: string[]) =>
+    JSON.stringify({
+      version: 1,
+      site,
+      minedAt: "2026-03-01T00:00:00Z",
+      pages: 4,
+      cutoff: 0.5,
+      mutablePatterns: [],
+      rules: patterns.map((pattern) => ({ pattern, docFreq: 4, count: 4, tokens: 2 })),
+    });
+  const put = (body: string, headers: Record<string, string>) => call(`/admin/rules/${site}`, { method: "PUT", body, headers }, KEYS);
+
+  it("refuses a missing key (401) and an API key (403)", async () => {
+    expect((await put(ruleSet(["Share this"]), {})).status).toBe(401);
+    expect((await put(ruleSet(["Share this"]), { authorization: "Bearer alpha-key" })).status).toBe(403);
+  });
+
+  it("stores a valid rule set, which the rules route then reports", async () => {
+    const stored = await put(ruleSet(["Share this story", "Most read"]), { authorization: "Bearer admin-secret" });
+    expect(stored.status).toBe(200);
+    const report = await call(`/v1/rules/${site}`, { headers: { "x-api-key": "alpha-key" } }, KEYS);
+    expect(report.status).toBe(200);
+    const body = (await report.json()) as { status: string; rulesUsed: number };
+    expect(body).toMatchObject({ status: "applied", rulesUsed: 2 });
+  });
+
+  it("refuses with 422 a rule set with an unsafe pattern, or for another site", async () => {
+    const unsafe = await put(ruleSet(["(a+)+b"]), { "x-api-key": "admin-secret" });
+    expect(unsafe.status).toBe(422);
+    expect(((await unsafe.json()) as { error: { code: string; message: string } }).error.message).toContain("unsafe");
+    const other = await call("/admin/rules/other.keys.example", { method: "PUT", body: ruleSet(["Most read"]), headers: { "x-api-key": "admin-secret" } }, KEYS);
+    expect(other.status).toBe(422);
+  });
+});

@@ -1,0 +1,43 @@
+import { Hono } from "hono";
+import { parseRuleSetText } from "../rules";
+import type { Env } from "../worker";
+import { ServiceError } from "./errors";
+import { requireAdminKey } from "./keys";
+import { parseSite } from "./site";
+
+/**
+ * Admin routes, behind ADMIN_KEY (never an API key):
+ *   PUT    /admin/rules/:site   body: a RuleSet (JSON). Refused with 422 and the problems if it fails the
+ *                              schema or any pattern is unsafe, or if its `site` is not the route's site.
+ *   DELETE /admin/rules/:site
+ * Isolates pick a change up within the rule cache's TTL (and KV's own propagation delay).
+ */
+export const adminRoutes = new Hono<{ Bindings: Env }>();
+
+/** Largest rule set accepted, in bytes (KV values may be 25 MiB; mined sets are tens of kilobytes). */
+const MAX_RULE_SET_BYTES = 1024 * 1024;
+
+adminRoutes.use("*", requireAdminKey);
+
+adminRoutes.put("/rules/:site", async (context) => {
+  const site = requireSite(context.req.param("site"));
+  const text = await context.req.text();
+  if (text.length > MAX_RULE_SET_BYTES) throw new ServiceError("payload-too-large", `a rule set is limited to ${MAX_RULE_SET_BYTES} bytes`);
+  const parsed = parseRuleSetText(text, { checkPatterns: true });
+  if (!parsed.ok) throw new ServiceError("invalid-rules", parsed.problems.slice(0, 20).join("; "));
+  if (parsed.ruleSet.site !== site) throw new ServiceError("invalid-rules", `the rule set is for ${parsed.ruleSet.site}, not ${site}`);
+  await context.env.RULES.put(site, text);
+  return context.json({ site, stored: true, rules: parsed.ruleSet.rules.length, minedAt: parsed.ruleSet.minedAt });
+});
+
+adminRoutes.delete("/rules/:site", async (context) => {
+  const site = requireSite(context.req.param("site"));
+  await context.env.RULES.delete(site);
+  return context.json({ site, deleted: true });
+});
+
+function requireSite(value: string): string {
+  const site = parseSite(value);
+  if (site === null) throw new ServiceError("bad-request", `"${value}" is not a host name`);
+  return site;
+}

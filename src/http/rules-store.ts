@@ -1,0 +1,73 @@
+import { compileRuleSet, createRuleSetCache, parseRuleSetText, type CompiledRuleSet, type RuleSet } from "../rules";
+
+/**
+ * A site's rule set from KV (key = site), validated and compiled once per isolate and cached with a TTL
+ * (the rules module's cache). Whatever is wrong with it, the page is still cleaned, without rules; `status`
+ * says why and goes out as the `x-clean-rules` header.
+ */
+export type RulesStatus =
+  | "applied" // a valid rule set, every rule compiled
+  | "unsafe-skipped" // a valid rule set, some patterns refused (unsafe, invalid, duplicate, over the limit)
+  | "missing" // no rule set for this site
+  | "invalid" // the stored value is not JSON, or fails the RuleSet schema
+  | "unavailable" // KV could not be read
+  | "no-site"; // the request named no site
+
+export interface SiteRules {
+  readonly site: string;
+  readonly status: RulesStatus;
+  /** The compiled rules to clean with; null when none apply. */
+  readonly compiled: CompiledRuleSet | null;
+  /** Schema problems (invalid), refused patterns with their reasons (unsafe-skipped), or the KV failure. */
+  readonly problems: readonly string[];
+}
+
+/** One cache per isolate: rule sets are compiled once and re-read from KV after the rules module's TTL. */
+const cache = createRuleSetCache();
+
+export async function loadSiteRules(namespace: KVNamespace, site: string): Promise<SiteRules> {
+  if (site === "") return { site, status: "no-site", compiled: null, problems: [] };
+  const read = await readValue(namespace, site, () => cache.load(site, () => namespace.get(site, "text")));
+  if (!read.ok) return { site, status: "unavailable", compiled: null, problems: [read.message] };
+  const load = read.value;
+  if (load.status === "missing") return { site, status: "missing", compiled: null, problems: [] };
+  if (load.status === "invalid") return { site, status: "invalid", compiled: null, problems: load.problems };
+  const { compiled } = load;
+  return {
+    site,
+    status: compiled.skipped.length > 0 ? "unsafe-skipped" : "applied",
+    compiled: compiled.rules.length > 0 ? compiled : null,
+    problems: compiled.skipped.map((rule) => `rule ${rule.index} skipped (${rule.reason}): ${rule.pattern}`),
+  };
+}
+
+/** The debugging view: the stored rule set read afresh (no cache), with what validation and compiling say of it. */
+export interface SiteRulesReport extends SiteRules {
+  readonly ruleSet: RuleSet | null;
+}
+
+export async function inspectSiteRules(namespace: KVNamespace, site: string): Promise<SiteRulesReport> {
+  const read = await readValue(namespace, site, () => namespace.get(site, "text"));
+  if (!read.ok) return { site, status: "unavailable", compiled: null, problems: [read.message], ruleSet: null };
+  if (read.value === null) return { site, status: "missing", compiled: null, problems: [], ruleSet: null };
+  const parsed = parseRuleSetText(read.value);
+  if (!parsed.ok) return { site, status: "invalid", compiled: null, problems: parsed.problems, ruleSet: null };
+  const compiled = compileRuleSet(parsed.ruleSet);
+  return {
+    site,
+    status: compiled.skipped.length > 0 ? "unsafe-skipped" : "applied",
+    compiled,
+    problems: compiled.skipped.map((rule) => `rule ${rule.index} skipped (${rule.reason}): ${rule.pattern}`),
+    ruleSet: parsed.ruleSet,
+  };
+}
+
+/** A KV read that failed (an outage, a limit) is reported, not thrown; the page is then cleaned without rules. */
+async function readValue<T>(namespace: KVNamespace, site: string, read: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; message: string }> {
+  try {
+    return { ok: true, value: await read() };
+  } catch (error) {
+    console.error("KV read failed", site, error);
+    return { ok: false, message: `reading the rules of ${site} from KV failed` };
+  }
+}
