@@ -92,7 +92,7 @@ async function waitUntilReady(url: string, worker: ChildProcess): Promise<boolea
 
 function printTryLines(): void {
   const api = `http://${HOST}:${workerPort}`;
-  const page = `http://${HOST}:${samplesPort}/news/harbour-dredging-approved.html`;
+  const page = `http://${HOST}:${samplesPort}/harbour-dredging-approved.html`;
   const lines = [
     "",
     `The cleaner runs on ${api} (local workerd, local KV); the sample site on http://${HOST}:${samplesPort}/`,
@@ -103,9 +103,9 @@ function printTryLines(): void {
     `  curl -si '${api}/v1/clean?url=${page}&format=html' -H 'authorization: Bearer ${DEV_API_KEY}' | head -20`,
     `  curl -s '${api}/v1/clean?url=${page}&format=json' -H 'x-api-key: ${DEV_API_KEY}'`,
     `  curl -s '${api}/v1/clean?site=${SAMPLE_SITE}&format=text' -H 'x-api-key: ${DEV_API_KEY}' \\`,
-    `       -H 'content-type: text/html' --data-binary @samples/${SAMPLE_SITE}/community/library-reopens.html`,
+    `       -H 'content-type: text/html' --data-binary @samples/${SAMPLE_SITE}/library-reopens.html`,
     `  curl -s '${api}/v1/rules/${SAMPLE_SITE}' -H 'x-api-key: ${DEV_API_KEY}'`,
-    `  open ${api}/sample/news/harbour-dredging-approved.html   (proxy mode: the sample site, cleaned)`,
+    `  open ${api}/sample/harbour-dredging-approved.html   (proxy mode: the sample site, cleaned)`,
     "",
   ];
   console.log(lines.join("\n"));
