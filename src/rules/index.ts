@@ -1,0 +1,36 @@
+/**
+ * Site rules: the RuleSet format and its validation, the linear-time pattern check, compiled rule sets with
+ * an isolate cache, the order-free interval union (paper 002, 3.4.1), and the removal plan it implies.
+ */
+export {
+  RULESET_VERSION,
+  parseRuleSet,
+  parseRuleSetText,
+  type MutablePattern,
+  type ParseRuleSetOptions,
+  type Rule,
+  type RuleSet,
+  type RuleSetParse,
+} from "./rule-set";
+export { checkPatternSafety, type PatternSafety } from "./pattern-safety";
+export {
+  compileRuleSet,
+  createRuleSetCache,
+  DEFAULT_COMPILE_OPTIONS,
+  RULE_FLAGS,
+  type CompiledRule,
+  type CompiledRuleSet,
+  type CompileOptions,
+  type RuleSetCache,
+  type RuleSetCacheOptions,
+  type RuleSetLoad,
+  type SkippedRule,
+} from "./compile";
+export {
+  DEFAULT_INTERVAL_OPTIONS,
+  EMPTY_INTERVALS,
+  findRuleIntervals,
+  isSeparatorCode,
+  type IntervalOptions,
+} from "./intervals";
+export { planFromIntervals } from "./plan";
