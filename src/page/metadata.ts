@@ -2,9 +2,13 @@
  * Reader metadata of a page: title, byline, published date, language, lead image and site name, from
  * <title>, <meta> (Open Graph, Twitter, article:, name=author, Dublin Core, itemprop), <html lang>,
  * <link rel=image_src> and JSON-LD (Article, NewsArticle, BlogPosting… with headline, author, datePublished,
- * image, publisher). One indexOf pass over the source that looks only at the few tags it needs; the
- * content of scripts, styles and comments is skipped whole (conditional comments hide stale <html> tags).
+ * image, publisher). One pass of the page scanner, listening only to the few tags it needs; comments are
+ * skipped whole (conditional comments hide stale <html> tags), script content is raw text.
  */
+
+import { findAttribute, readAttribute } from "./attributes";
+import { decodeEntities as decodeAllEntities } from "./entities";
+import { scanHtml, TEXT_DATA, TEXT_RAW, TEXT_RCDATA, type ScanHandler } from "./scanner";
 
 export interface PageMetadata {
   readonly title: string | null;
@@ -62,45 +66,59 @@ export function extractMetadata(html: string, pageUrl?: string): PageMetadata {
 }
 
 function scanHead(html: string): HeadFacts {
-  const facts: HeadFacts = {
-    meta: new Map(), title: "", htmlLang: "", imageLink: "", authorLink: "", timePublished: "", jsonLd: [],
-  };
-  let position = html.indexOf("<");
-  while (position >= 0) {
-    position = readTag(html, position, facts);
-    position = html.indexOf("<", position);
-  }
-  return facts;
+  const collector = new MetadataCollector(html);
+  scanHtml(html, collector);
+  return collector.facts;
 }
 
-/** Reads the tag at `start` if it is one of ours; returns where scanning goes on. */
-function readTag(html: string, start: number, facts: HeadFacts): number {
-  if (html.startsWith("<!--", start)) return skipPast(html, start + 4, "-->");
-  const nameEnd = tagNameEnd(html, start + 1);
-  if (nameEnd === start + 1) return start + 1;
-  const name = html.slice(start + 1, nameEnd).toLowerCase();
-  const end = tagEnd(html, nameEnd);
-  if (name === "meta") readMeta(html, nameEnd, end, facts);
-  else if (name === "html" && facts.htmlLang === "") facts.htmlLang = attribute(html, nameEnd, end, "lang") ?? "";
-  else if (name === "link") readLink(html, nameEnd, end, facts);
-  else if (name === "a" && facts.authorLink === "") readAuthorLink(html, nameEnd, end, facts);
-  else if (name === "time" && facts.timePublished === "") readTime(html, nameEnd, end, facts);
-  else if (name === "title" || name === "script" || name === "style" || name === "textarea") {
-    const close = indexOfEndTag(html, end, name);
-    if (name === "title" && facts.title === "") facts.title = decodeEntities(html.slice(end, close));
-    if (name === "script" && isJsonLd(html, nameEnd, end) && facts.jsonLd.length < MAX_JSON_LD_SCRIPTS) {
-      facts.jsonLd.push(html.slice(end, close));
-    }
-    return close;
+/** Listens to the page scanner for the few tags metadata needs. */
+class MetadataCollector implements ScanHandler {
+  readonly facts: HeadFacts = {
+    meta: new Map(), title: "", htmlLang: "", imageLink: "", authorLink: "", timePublished: "", jsonLd: [],
+  };
+  private inJsonLd = false;
+  private titleSeen = false;
+  /** Text of an open <a rel="author">, null when none is open. */
+  private authorText: string | null = null;
+
+  constructor(private readonly html: string) {}
+
+  startTag(name: string, _tagStart: number, nameEnd: number, tagEnd: number, _selfClosing: boolean, foreign: boolean): void {
+    if (foreign) return;
+    const html = this.html;
+    const facts = this.facts;
+    if (name === "meta") readMeta(html, nameEnd, tagEnd, facts);
+    else if (name === "html" && facts.htmlLang === "") facts.htmlLang = readAttribute(html, nameEnd, tagEnd, "lang") ?? "";
+    else if (name === "link") readLink(html, nameEnd, tagEnd, facts);
+    else if (name === "a" && facts.authorLink === "" && isAuthorLink(html, nameEnd, tagEnd)) this.authorText = "";
+    else if (name === "time" && facts.timePublished === "") readTime(html, nameEnd, tagEnd, facts);
+    else if (name === "script") this.inJsonLd = isJsonLd(html, nameEnd, tagEnd) && facts.jsonLd.length < MAX_JSON_LD_SCRIPTS;
   }
-  return end;
+
+  endTag(name: string): void {
+    if (name === "script") this.inJsonLd = false;
+    if (name !== "a" || this.authorText === null) return;
+    const text = this.authorText.replace(/\s+/g, " ").trim();
+    if (text.length <= MAX_AUTHOR_LINK_CHARS) this.facts.authorLink = text;
+    this.authorText = null;
+  }
+
+  text(start: number, end: number, kind: number): void {
+    if (kind === TEXT_RAW && this.inJsonLd) this.facts.jsonLd.push(this.html.slice(start, end));
+    else if (kind === TEXT_RCDATA && !this.titleSeen) {
+      this.titleSeen = true;
+      this.facts.title = decodeAllEntities(this.html, start, end);
+    } else if (kind === TEXT_DATA && this.authorText !== null) {
+      this.authorText += ` ${decodeAllEntities(this.html, start, end)}`;
+    }
+  }
 }
 
 function readMeta(html: string, from: number, to: number, facts: HeadFacts): void {
-  const key = attribute(html, from, to, "property") ?? attribute(html, from, to, "name") ??
-    attribute(html, from, to, "itemprop") ?? attribute(html, from, to, "http-equiv");
+  const key = readAttribute(html, from, to, "property") ?? readAttribute(html, from, to, "name") ??
+    readAttribute(html, from, to, "itemprop") ?? readAttribute(html, from, to, "http-equiv");
   if (key === null) return;
-  const content = attribute(html, from, to, "content");
+  const content = readAttribute(html, from, to, "content");
   if (content === null || content.length > MAX_META_VALUE_CHARS) return;
   const normalisedKey = key.trim().toLowerCase();
   if (!facts.meta.has(normalisedKey) && content.trim() !== "") facts.meta.set(normalisedKey, content);
@@ -108,26 +126,23 @@ function readMeta(html: string, from: number, to: number, facts: HeadFacts): voi
 
 function readLink(html: string, from: number, to: number, facts: HeadFacts): void {
   if (facts.imageLink !== "") return;
-  const rel = attribute(html, from, to, "rel");
-  if (rel !== null && rel.toLowerCase() === "image_src") facts.imageLink = attribute(html, from, to, "href") ?? "";
+  const rel = readAttribute(html, from, to, "rel");
+  if (rel !== null && rel.trim().toLowerCase() === "image_src") facts.imageLink = readAttribute(html, from, to, "href") ?? "";
 }
 
-function readAuthorLink(html: string, from: number, to: number, facts: HeadFacts): void {
-  const rel = attribute(html, from, to, "rel");
-  if (rel === null || !/(?:^|\s)author(?:\s|$)/i.test(rel)) return;
-  const close = indexOfEndTag(html, to, "a");
-  const text = decodeEntities(html.slice(to, close).replace(/<[^>]*>/g, " ")).replace(/\s+/g, " ").trim();
-  if (text.length <= MAX_AUTHOR_LINK_CHARS) facts.authorLink = text;
+function isAuthorLink(html: string, from: number, to: number): boolean {
+  const rel = readAttribute(html, from, to, "rel");
+  return rel !== null && /(?:^|\s)author(?:\s|$)/i.test(rel);
 }
 
 function readTime(html: string, from: number, to: number, facts: HeadFacts): void {
-  const tag = html.slice(from, to);
-  if (!/\spubdate\b|itemprop\s*=\s*["']?datePublished/i.test(tag)) return;
-  facts.timePublished = attribute(html, from, to, "datetime") ?? "";
+  const itemprop = readAttribute(html, from, to, "itemprop");
+  const published = findAttribute(html, from, to, "pubdate") !== null || (itemprop !== null && itemprop.trim().toLowerCase() === "datepublished");
+  if (published) facts.timePublished = readAttribute(html, from, to, "datetime") ?? "";
 }
 
 function isJsonLd(html: string, from: number, to: number): boolean {
-  const type = attribute(html, from, to, "type");
+  const type = readAttribute(html, from, to, "type");
   return type !== null && type.trim().toLowerCase() === "application/ld+json";
 }
 
@@ -286,75 +301,6 @@ function resolveUrl(reference: string, base: string): URL | null {
   }
 }
 
-// ── small scanning helpers ──────────────────────────────────────────────────────────────────────────
-
-function skipPast(html: string, from: number, terminator: string): number {
-  const at = html.indexOf(terminator, from);
-  return at < 0 ? html.length : at + terminator.length;
-}
-
-function tagNameEnd(html: string, from: number): number {
-  let position = from;
-  for (;;) {
-    const code = html.charCodeAt(position);
-    const letter = (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
-    if (!(letter || (position > from && ((code >= 0x30 && code <= 0x39) || code === 0x2d || code === 0x3a)))) return position;
-    position++;
-  }
-}
-
-/** Just after the ">" of a tag (quoted values may hold ">"); the end of the source if unterminated. */
-function tagEnd(html: string, from: number): number {
-  let position = from;
-  while (position < html.length) {
-    const code = html.charCodeAt(position);
-    if (code === 0x3e) return position + 1;
-    if (code === 0x22 || code === 0x27) {
-      const close = html.indexOf(code === 0x22 ? '"' : "'", position + 1);
-      if (close < 0) return html.length;
-      position = close + 1;
-    } else {
-      position++;
-    }
-  }
-  return html.length;
-}
-
-/** Offset of the "<" of `</name` after `from` (any case); the end of the source if missing. */
-function indexOfEndTag(html: string, from: number, name: string): number {
-  let position = html.indexOf("</", from);
-  while (position >= 0) {
-    if (html.slice(position + 2, position + 2 + name.length).toLowerCase() === name) return position;
-    position = html.indexOf("</", position + 2);
-  }
-  return html.length;
-}
-
-const ATTRIBUTE_CACHE = new Map<string, RegExp>();
-
-/** The value of an attribute in the tag text [from, to), or null. */
-function attribute(html: string, from: number, to: number, name: string): string | null {
-  let pattern = ATTRIBUTE_CACHE.get(name);
-  if (pattern === undefined) {
-    pattern = new RegExp(`[\\s"'/]${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s"'>]+))`, "i");
-    ATTRIBUTE_CACHE.set(name, pattern);
-  }
-  const match = pattern.exec(html.slice(from - 1, to));
-  return match === null ? null : decodeEntities(match[1] ?? match[2] ?? match[3] ?? "");
-}
-
-const NAMED_ENTITIES: Readonly<Record<string, string>> = {
-  amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0", mdash: "\u2014", ndash: "\u2013",
-  hellip: "\u2026", rsquo: "\u2019", lsquo: "\u2018", rdquo: "\u201d", ldquo: "\u201c", middot: "\u00b7",
-  raquo: "\u00bb", laquo: "\u00ab", copy: "\u00a9", reg: "\u00ae", trade: "\u2122", eacute: "\u00e9",
-};
-const ENTITY = /&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});/g;
-
 function decodeEntities(text: string): string {
-  if (text.indexOf("&") < 0) return text;
-  return text.replace(ENTITY, (whole, body: string) => {
-    if (body.charCodeAt(0) !== 0x23) return NAMED_ENTITIES[body] ?? NAMED_ENTITIES[body.toLowerCase()] ?? whole;
-    const code = body.charCodeAt(1) === 0x78 || body.charCodeAt(1) === 0x58 ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
-    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-  });
+  return text.indexOf("&") < 0 ? text : decodeAllEntities(text, 0, text.length);
 }
