@@ -1,0 +1,177 @@
+/** RuleSet validation, compiling, and the isolate cache. */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  compileRuleSet,
+  createRuleSetCache,
+  parseRuleSet,
+  parseRuleSetText,
+  RULESET_VERSION,
+  type RuleSet,
+} from "../../src/rules/index";
+
+const REPOSITORY_ROOT = resolve(import.meta.dirname, "../..");
+
+function validRuleSet(overrides: Partial<RuleSet> = {}): RuleSet {
+  return {
+    version: RULESET_VERSION,
+    site: "news.example",
+    minedAt: "2026-11-21T12:00:00.000Z",
+    pages: 10,
+    cutoff: 0.4,
+    mutablePatterns: [{ name: "integer", pattern: "\\d+" }],
+    rules: [
+      { pattern: "Home\\s+News\\s+Sport", docFreq: 10, count: 10, tokens: 3 },
+      { pattern: "Share\\s+this\\s+story", docFreq: 8, count: 9, tokens: 3 },
+    ],
+    ...overrides,
+  };
+}
+
+describe("parseRuleSet", () => {
+  it("accepts a valid rule set and returns it", () => {
+    const parsed = parseRuleSet(validRuleSet());
+    expect(parsed).toEqual({ ok: true, ruleSet: validRuleSet() });
+  });
+
+  it("accepts every rule set the project ships in rules/, with safe patterns", () => {
+    const files = readdirSync(join(REPOSITORY_ROOT, "rules")).filter((name) => name.endsWith(".json") && name !== "model.json");
+    for (const file of files) {
+      const parsed = parseRuleSetText(readFileSync(join(REPOSITORY_ROOT, "rules", file), "utf8"), { checkPatterns: true });
+      expect(parsed.ok ? [] : parsed.problems, file).toEqual([]);
+    }
+  });
+
+  it("reports an unknown version as a problem", () => {
+    const parsed = parseRuleSet({ ...validRuleSet(), version: 2 });
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.problems[0]).toMatch(/unsupported rule set version 2/);
+  });
+
+  it("reports every bad field with its path, without throwing", () => {
+    const bad = {
+      ...validRuleSet(),
+      site: "www.News.example",
+      minedAt: "yesterday",
+      pages: -1,
+      cutoff: 3,
+      rules: [{ pattern: "", docFreq: 1.5, count: 1, tokens: 0 }],
+    };
+    const parsed = parseRuleSet(bad);
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    const paths = parsed.problems.map((problem) => problem.split(":")[0]);
+    expect(paths).toEqual(
+      expect.arrayContaining(["site", "minedAt", "pages", "cutoff", "rules.0.pattern", "rules.0.docFreq", "rules.0.tokens"]),
+    );
+  });
+
+  it.each([null, 42, "text", [], undefined])("reports a non-object value (%s)", (value) => {
+    expect(parseRuleSet(value).ok).toBe(false);
+  });
+
+  it("reports inconsistent statistics and, when asked, unsafe patterns", () => {
+    const ruleSet = validRuleSet({
+      rules: [
+        { pattern: "Home\\s+News", docFreq: 11, count: 11, tokens: 2 },
+        { pattern: "Home\\s*\\s*News", docFreq: 5, count: 4, tokens: 2 },
+      ],
+    });
+    const lenient = parseRuleSet(ruleSet);
+    expect(lenient.ok ? [] : lenient.problems).toEqual([
+      "rules.0.docFreq: 11 exceeds pages (10)",
+      "rules.1.count: 4 is below docFreq (5)",
+    ]);
+    const strict = parseRuleSet(ruleSet, { checkPatterns: true });
+    expect(strict.ok ? [] : strict.problems).toHaveLength(3);
+  });
+
+  it("reports text that is not JSON", () => {
+    const parsed = parseRuleSetText("{ not json");
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.problems[0]).toMatch(/^not JSON/);
+  });
+});
+
+describe("compileRuleSet", () => {
+  it("compiles safe rules once and lists the skipped ones with reasons", () => {
+    const compiled = compileRuleSet(
+      validRuleSet({
+        rules: [
+          { pattern: "Home\\s+News", docFreq: 5, count: 5, tokens: 2 },
+          { pattern: "(a+)+$", docFreq: 5, count: 5, tokens: 1 },
+          { pattern: "Home\\s+News", docFreq: 5, count: 5, tokens: 2 },
+          { pattern: "Share\\s+this", docFreq: 5, count: 5, tokens: 2 },
+          { pattern: "Sign\\s+up", docFreq: 5, count: 5, tokens: 2 },
+        ],
+      }),
+      { maxRules: 2 },
+    );
+    expect(compiled.rules.map((rule) => rule.index)).toEqual([0, 3]);
+    expect(compiled.rules[0].regex.flags).toBe("g");
+    expect(compiled.skipped.map((rule) => [rule.index, rule.reason.split(/[: ]/)[0]])).toEqual([
+      [1, "unsafe"],
+      [2, "duplicate"],
+      [4, "over"],
+    ]);
+  });
+
+  it("skips a pattern over the length limit", () => {
+    const compiled = compileRuleSet(validRuleSet(), { maxPatternLength: 12 });
+    expect(compiled.rules).toHaveLength(0);
+    expect(compiled.skipped.every((rule) => rule.reason.includes("exceeds 12"))).toBe(true);
+  });
+});
+
+describe("createRuleSetCache", () => {
+  function clock() {
+    const state = { now: 1_000 };
+    return { state, now: () => state.now };
+  }
+
+  it("serves an entry until its TTL ends, then reads again", async () => {
+    const { state, now } = clock();
+    const cache = createRuleSetCache({ ttlMilliseconds: 500, maxEntries: 4, now });
+    let reads = 0;
+    const read = async () => {
+      reads += 1;
+      return JSON.stringify(validRuleSet());
+    };
+    const first = await cache.load("news.example", read);
+    expect(first.status).toBe("compiled");
+    state.now += 499;
+    expect(await cache.load("news.example", read)).toBe(first);
+    expect(reads).toBe(1);
+    state.now += 1;
+    expect(cache.lookup("news.example")).toBeUndefined();
+    const again = await cache.load("news.example", read);
+    expect(reads).toBe(2);
+    // Same site, version and minedAt: the compiled rules are reused, not rebuilt.
+    expect(again).toBe(first);
+  });
+
+  it("recompiles when minedAt changes, and remembers missing and invalid rule sets", () => {
+    const { now } = clock();
+    const cache = createRuleSetCache({ ttlMilliseconds: 500, maxEntries: 4, now });
+    const first = cache.store("news.example", JSON.stringify(validRuleSet()));
+    const second = cache.store("news.example", JSON.stringify(validRuleSet({ minedAt: "2026-11-22T00:00:00.000Z" })));
+    expect(second).not.toBe(first);
+    expect(second.status === "compiled" && second.compiled.minedAt).toBe("2026-11-22T00:00:00.000Z");
+    expect(cache.store("none.example", null)).toEqual({ status: "missing" });
+    expect(cache.lookup("none.example")).toEqual({ status: "missing" });
+    const invalid = cache.store("bad.example", "{}");
+    expect(invalid.status).toBe("invalid");
+  });
+
+  it("keeps at most maxEntries sites, dropping the oldest", () => {
+    const { now } = clock();
+    const cache = createRuleSetCache({ ttlMilliseconds: 500, maxEntries: 2, now });
+    cache.store("a.example", null);
+    cache.store("b.example", null);
+    cache.store("c.example", null);
+    expect(cache.size).toBe(2);
+    expect(cache.lookup("a.example")).toBeUndefined();
+    expect(cache.lookup("c.example")).toEqual({ status: "missing" });
+  });
+});

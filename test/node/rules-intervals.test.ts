@@ -1,0 +1,342 @@
+/**
+ * Order-free cleaning with rules (paper 002, 3.4.1): on random texts and random rule sets, what is removed is
+ * exactly the union of all rule matches, gap-merged, whatever the rule order; checked against a naive
+ * reference that marks characters in an array. Then through planFromIntervals on synthetic page models.
+ */
+import { describe, expect, it } from "vitest";
+import type { PageModel } from "../../src/page/index";
+import {
+  checkPatternSafety,
+  compileRuleSet,
+  findRuleIntervals,
+  planFromIntervals,
+  RULESET_VERSION,
+  type Rule,
+  type RuleSet,
+} from "../../src/rules/index";
+import { RULES_MERGE_GAP_MAX_CHARACTERS } from "../../src/config";
+
+/** Seeded pseudo-random numbers (mulberry32). A failing seed is printed; set REPLAY_SEED to rerun only it. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let value = state;
+    value = Math.imul(value ^ (value >>> 15), value | 1);
+    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
+    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const pick = <T>(next: () => number, items: readonly T[]): T => items[Math.floor(next() * items.length)];
+
+const WORDS = ["home", "news", "a", "ab", "b", "share", "this", "café", "12", "3", "Ω"];
+const SEPARATORS = [" ", " ", "  ", "\n", " | ", ", ", ". ", " · ", "—", " \u00a0"];
+const SEPARATOR_PATTERNS = ["\\s+", "\\s*", "[^\\S\\n]+", "\\s*\\|\\s*", "[\\s,.]+"];
+
+function randomText(next: () => number, words: number): string {
+  let text = pick(next, WORDS);
+  for (let index = 1; index < words; index += 1) text += pick(next, SEPARATORS) + pick(next, WORDS);
+  return text;
+}
+
+function escapeLiteral(word: string): string {
+  return word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** A rule shaped like the miner's: a literal word first, then words or mutable classes joined by separators. */
+function randomRule(next: () => number): Rule {
+  const tokens = 1 + Math.floor(next() * 3);
+  let pattern = escapeLiteral(pick(next, WORDS.filter((word) => !/\d/.test(word))));
+  for (let index = 1; index < tokens; index += 1) {
+    const token = next() < 0.2 ? "\\d+" : escapeLiteral(pick(next, WORDS));
+    pattern += pick(next, SEPARATOR_PATTERNS) + token;
+  }
+  return { pattern, docFreq: 1, count: 1, tokens };
+}
+
+function ruleSetOf(rules: readonly Rule[]): RuleSet {
+  return { version: RULESET_VERSION, site: "random.example", minedAt: "2026-11-21T00:00:00Z", pages: 1, cutoff: 0, mutablePatterns: [], rules };
+}
+
+/** Reference: marks every matched character, then the short separator-only gaps between marked runs. */
+function referenceMarks(rules: readonly Rule[], text: string, gap: number): Uint8Array {
+  const marks = new Uint8Array(text.length);
+  for (const rule of rules) {
+    for (const match of text.matchAll(new RegExp(rule.pattern, "g"))) {
+      marks.fill(1, match.index, match.index + match[0].length);
+    }
+  }
+  let previousEnd = -1;
+  for (let position = 0; position < text.length; position += 1) {
+    if (marks[position] === 0) continue;
+    const between = text.slice(previousEnd, position);
+    if (previousEnd >= 0 && position > previousEnd && between.length <= gap && !/[\p{L}\p{N}\p{M}]/u.test(between)) {
+      marks.fill(1, previousEnd, position);
+    }
+    while (position < text.length && marks[position] === 1) position += 1;
+    previousEnd = position;
+  }
+  return marks;
+}
+
+function marksToPairs(marks: Uint8Array): number[] {
+  const pairs: number[] = [];
+  for (let position = 0; position < marks.length; position += 1) {
+    if (marks[position] === 1 && (position === 0 || marks[position - 1] === 0)) pairs.push(position);
+    if (marks[position] === 1 && (position === marks.length - 1 || marks[position + 1] === 0)) pairs.push(position + 1);
+  }
+  return pairs;
+}
+
+function shuffled<T>(items: readonly T[], next: () => number): T[] {
+  const copy = items.slice();
+  for (let index = copy.length - 1; index > 0; index -= 1) {
+    const other = Math.floor(next() * (index + 1));
+    [copy[index], copy[other]] = [copy[other], copy[index]];
+  }
+  return copy;
+}
+
+const ROUNDS = 400;
+const replaySeed = process.env.REPLAY_SEED === undefined ? null : Number(process.env.REPLAY_SEED);
+const seeds = replaySeed === null ? Array.from({ length: ROUNDS }, (_, index) => index + 1) : [replaySeed];
+
+describe("findRuleIntervals", () => {
+  it("removes t = 'aabb' whole with rules 'aabb' and 'ab' in either order (paper 002, 3.4.1)", () => {
+    const rules = [
+      { pattern: "aabb", docFreq: 1, count: 1, tokens: 1 },
+      { pattern: "ab", docFreq: 1, count: 1, tokens: 1 },
+    ];
+    expect([...findRuleIntervals(compileRuleSet(ruleSetOf(rules)), "xx aabb yy")]).toEqual([3, 7]);
+    expect([...findRuleIntervals(compileRuleSet(ruleSetOf(rules.reverse())), "xx aabb yy")]).toEqual([3, 7]);
+  });
+
+  it("merges across short separator-only gaps, never across a letter or digit or a long gap", () => {
+    const rules = [
+      { pattern: "Home", docFreq: 1, count: 1, tokens: 1 },
+      { pattern: "News", docFreq: 1, count: 1, tokens: 1 },
+    ];
+    const compiled = compileRuleSet(ruleSetOf(rules));
+    expect([...findRuleIntervals(compiled, "Home | News")]).toEqual([0, 11]);
+    expect([...findRuleIntervals(compiled, "Home\n\u00a0· News")]).toEqual([0, 12]);
+    expect([...findRuleIntervals(compiled, "Home a News")]).toEqual([0, 4, 7, 11]);
+    expect([...findRuleIntervals(compiled, "Home 1 News")]).toEqual([0, 4, 7, 11]);
+    const far = `Home${" ".repeat(RULES_MERGE_GAP_MAX_CHARACTERS + 1)}News`;
+    expect([...findRuleIntervals(compiled, far)]).toEqual([0, 4, far.length - 4, far.length]);
+    expect([...findRuleIntervals(compiled, far, { mergeGap: 64 })]).toEqual([0, far.length]);
+  });
+
+  it("returns an empty result when nothing matches, and when the match limit is passed", () => {
+    const compiled = compileRuleSet(ruleSetOf([{ pattern: "Home", docFreq: 1, count: 1, tokens: 1 }]));
+    expect(findRuleIntervals(compiled, "nothing here")).toHaveLength(0);
+    expect(findRuleIntervals(compiled, "Home Home Home")).toHaveLength(2);
+    expect(findRuleIntervals(compiled, "Home x Home x Home", { maxMatches: 2 })).toHaveLength(0);
+  });
+
+  it("draws random cases that match, overlap and merge", () => {
+    let matching = 0;
+    let joined = 0;
+    for (const seed of seeds) {
+      const next = random(seed);
+      const rules = Array.from({ length: 1 + Math.floor(next() * 8) }, () => randomRule(next));
+      const text = randomText(next, 5 + Math.floor(next() * 120));
+      const matches = rules.flatMap((rule) => [...text.matchAll(new RegExp(rule.pattern, "g"))]).length;
+      const pairs = marksToPairs(referenceMarks(rules, text, RULES_MERGE_GAP_MAX_CHARACTERS)).length / 2;
+      if (matches > 0) matching += 1;
+      if (pairs < matches) joined += 1;
+    }
+    expect(matching).toBeGreaterThan(seeds.length / 2);
+    expect(joined).toBeGreaterThan(seeds.length / 4);
+  });
+
+  it.each(seeds)("equals the naive union, whatever the rule order (seed %i)", (seed) => {
+    const next = random(seed);
+    const rules = Array.from({ length: 1 + Math.floor(next() * 8) }, () => randomRule(next)).filter(
+      (rule) => checkPatternSafety(rule.pattern).safe,
+    );
+    const text = randomText(next, 5 + Math.floor(next() * 120));
+    const gap = pick(next, [0, 1, 3, RULES_MERGE_GAP_MAX_CHARACTERS]);
+    const expected = marksToPairs(referenceMarks(rules, text, gap));
+    for (let order = 0; order < 3; order += 1) {
+      const compiled = compileRuleSet(ruleSetOf(order === 0 ? rules : shuffled(rules, next)));
+      expect([...findRuleIntervals(compiled, text, { mergeGap: gap })], `seed ${seed}`).toEqual(expected);
+    }
+  });
+});
+
+// ── planFromIntervals ──────────────────────────────────────────────────────────────────────────────
+
+/**
+ * A page model of the given sections, each a list of lines: root → one block per section → one block per
+ * line, one text node per line; page text is the lines joined by "\n" (as pass 1 writes it).
+ */
+function pageOf(sections: readonly (readonly string[])[]): PageModel {
+  const lines = sections.flat();
+  const text = lines.join("\n");
+  const blockCount = 1 + sections.length + lines.length;
+  const parent = new Int32Array(blockCount).fill(0);
+  const textStart = new Int32Array(blockCount);
+  const textEnd = new Int32Array(blockCount);
+  const nodeBlock = new Int32Array(lines.length);
+  const nodeStart = new Int32Array(lines.length);
+  const nodeEnd = new Int32Array(lines.length);
+  parent[0] = -1;
+  textEnd[0] = text.length;
+  let block = 1;
+  let offset = 0;
+  let line = 0;
+  for (const section of sections) {
+    const sectionBlock = block;
+    block += 1;
+    textStart[sectionBlock] = offset;
+    for (const content of section) {
+      parent[block] = sectionBlock;
+      textStart[block] = offset;
+      textEnd[block] = offset + content.length;
+      nodeBlock[line] = block;
+      nodeStart[line] = offset;
+      nodeEnd[line] = offset + content.length;
+      offset += content.length + 1;
+      block += 1;
+      line += 1;
+    }
+    textEnd[sectionBlock] = offset - 1;
+  }
+  const zeros = new Int32Array(blockCount);
+  return {
+    source: "",
+    text,
+    title: "",
+    lang: "",
+    blockCount,
+    blocks: {
+      parent,
+      tag: new Uint8Array(blockCount),
+      depth: new Uint16Array(blockCount),
+      sourceStart: zeros,
+      sourceNameEnd: zeros,
+      startTagEnd: zeros,
+      sourceEnd: zeros,
+      textStart,
+      textEnd,
+    },
+    textNodeCount: lines.length,
+    textNodes: {
+      block: nodeBlock,
+      textStart: nodeStart,
+      textEnd: nodeEnd,
+      sourceStart: new Int32Array(lines.length),
+      sourceEnd: new Int32Array(lines.length),
+      inLink: new Uint8Array(lines.length),
+    },
+  };
+}
+
+describe("planFromIntervals", () => {
+  const page = pageOf([
+    ["Home News Sport", "Search"],
+    ["Storm hits the harbour", "Share this story on the quay"],
+  ]);
+  // Blocks: 0 root, 1 section, 2 "Home News Sport", 3 "Search", 4 section, 5 "Storm…", 6 "Share…".
+
+  it("removes a wholly covered block whole and leaves its descendants unmarked", () => {
+    const plan = planFromIntervals(page, new Int32Array([0, page.blocks.textEnd[1]]));
+    expect([...plan.removedBlocks]).toEqual([0, 1, 0, 0, 0, 0, 0]);
+    expect([...plan.removedText]).toEqual([]);
+  });
+
+  it("keeps a partly covered block and removes only the covered text, clipped to text nodes", () => {
+    const share = page.text.indexOf("Share this story");
+    const search = page.text.indexOf("Search");
+    // One interval from the middle of block 2 to inside block 6: block 3 and 5 are whole inside it.
+    const plan = planFromIntervals(page, new Int32Array([5, share + 16]));
+    expect([...plan.removedBlocks]).toEqual([0, 0, 0, 1, 0, 1, 0]);
+    expect([...plan.removedText]).toEqual([5, page.blocks.textEnd[2], share, share + 16]);
+    expect(page.text.slice(5, page.blocks.textEnd[2])).toBe("News Sport");
+    expect(search).toBe(page.blocks.textStart[3]);
+  });
+
+  it.each([
+    [0, -1],
+    [1, 0],
+  ])("keeps a block whose text is covered all but one character (start %i, end %i)", (startShift, endShift) => {
+    const start = page.blocks.textStart[2] + startShift;
+    const end = page.blocks.textEnd[2] + endShift;
+    const plan = planFromIntervals(page, new Int32Array([start, end]));
+    expect([...plan.removedBlocks]).toEqual([0, 0, 0, 0, 0, 0, 0]);
+    expect([...plan.removedText]).toEqual([start, end]);
+  });
+
+  it("never removes the root, even when the whole page text is covered", () => {
+    const plan = planFromIntervals(page, new Int32Array([0, page.text.length]));
+    expect([...plan.removedBlocks]).toEqual([0, 1, 0, 0, 1, 0, 0]);
+  });
+
+  it("returns an empty plan for no intervals", () => {
+    const plan = planFromIntervals(page, new Int32Array(0));
+    expect(plan.removedBlocks.every((value) => value === 0)).toBe(true);
+    expect(plan.removedText).toHaveLength(0);
+  });
+
+  it.each(seeds)("removes exactly the union's text on random pages (seed %i)", (seed) => {
+    const next = random(seed * 31);
+    const sections = Array.from({ length: 1 + Math.floor(next() * 4) }, () =>
+      Array.from({ length: 1 + Math.floor(next() * 4) }, () => randomText(next, 1 + Math.floor(next() * next() * 6)).replace(/\n/g, " ")),
+    );
+    const randomPage = pageOf(sections);
+    const rules = Array.from({ length: 1 + Math.floor(next() * 6) }, () => randomRule(next)).filter(
+      (rule) => checkPatternSafety(rule.pattern).safe,
+    );
+    const intervals = findRuleIntervals(compileRuleSet(ruleSetOf(rules)), randomPage.text);
+    const plan = planFromIntervals(randomPage, intervals);
+    const marks = referenceMarks(rules, randomPage.text, RULES_MERGE_GAP_MAX_CHARACTERS);
+    expect(removedCharacters(randomPage, plan), `seed ${seed}`).toEqual(textNodeMarks(randomPage, marks));
+    checkPlanShape(randomPage, plan, marks);
+  });
+});
+
+/** Text-node character → 1 if the plan removes it (inside a removed block, or in removedText). */
+function removedCharacters(page: PageModel, plan: ReturnType<typeof planFromIntervals>): number[] {
+  const removed = new Uint8Array(page.text.length);
+  for (let block = 0; block < page.blockCount; block += 1) {
+    if (plan.removedBlocks[block] === 1) removed.fill(1, page.blocks.textStart[block], page.blocks.textEnd[block]);
+  }
+  for (let index = 0; index < plan.removedText.length; index += 2) removed.fill(1, plan.removedText[index], plan.removedText[index + 1]);
+  return textNodeMarks(page, removed);
+}
+
+function textNodeMarks(page: PageModel, marks: Uint8Array): number[] {
+  const result: number[] = [];
+  for (let node = 0; node < page.textNodeCount; node += 1) {
+    for (let position = page.textNodes.textStart[node]; position < page.textNodes.textEnd[node]; position += 1) result.push(marks[position]);
+  }
+  return result;
+}
+
+/** Whole blocks go whole (and only those), no marks under a removed block, removedText sorted, disjoint, in kept nodes. */
+function checkPlanShape(page: PageModel, plan: ReturnType<typeof planFromIntervals>, marks: Uint8Array): void {
+  const hidden = new Uint8Array(page.blockCount);
+  for (let block = 1; block < page.blockCount; block += 1) {
+    const parentHidden = hidden[page.blocks.parent[block]] === 1;
+    const start = page.blocks.textStart[block];
+    const end = page.blocks.textEnd[block];
+    const covered = end > start && marks.subarray(start, end).every((mark) => mark === 1);
+    expect(plan.removedBlocks[block]).toBe(!parentHidden && covered ? 1 : 0);
+    hidden[block] = parentHidden || covered ? 1 : 0;
+  }
+  for (let index = 0; index < plan.removedText.length; index += 2) {
+    expect(plan.removedText[index]).toBeLessThan(plan.removedText[index + 1]);
+    if (index > 0) expect(plan.removedText[index]).toBeGreaterThanOrEqual(plan.removedText[index - 1]);
+    const node = nodeAt(page, plan.removedText[index]);
+    expect(hidden[page.textNodes.block[node]]).toBe(0);
+    expect(plan.removedText[index + 1]).toBeLessThanOrEqual(page.textNodes.textEnd[node]);
+  }
+}
+
+function nodeAt(page: PageModel, position: number): number {
+  for (let node = 0; node < page.textNodeCount; node += 1) {
+    if (page.textNodes.textStart[node] <= position && position < page.textNodes.textEnd[node]) return node;
+  }
+  return -1;
+}
