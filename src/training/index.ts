@@ -5,3 +5,4 @@ export { fitModel, normalisation, type DecisionSettings, type ExampleSet, type M
 export { calibrate, CALIBRATION_SET, classifierScore, compileModel, foldModels, labelMetrics, MODEL_KINDS, modelFor, trainAndSelect, type CandidateResult } from "./train";
 export { benchmarkSmoothing, type SmoothingBenchmark } from "./smoothing-benchmark";
 export { classifierScores, evaluationPlan, prepareEvaluation, scoreSystem, type EvaluationCorpus } from "./evaluate";
+export { siteRulePlans } from "./site-rules";
