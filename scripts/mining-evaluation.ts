@@ -38,7 +38,16 @@ export interface MiningEvaluation {
   readonly allCleaned: AggregateScore;
 }
 
-const FOLDS = 2;
+/** Folds of the evaluation (see isMined). */
+export const DEFAULT_FOLDS = 2;
+
+/**
+ * Whether page `index` is mined in `fold`. With 2 folds, fold 0 mines the even pages and holds out the odd
+ * ones, fold 1 the reverse; with k folds, fold f holds out the pages whose index mod k is f.
+ */
+function isMined(index: number, fold: number, folds: number): boolean {
+  return folds === 2 ? index % 2 === fold : index % folds !== fold;
+}
 
 /** KV key of a site's rules in one fold: fold 0 uses the site itself, fold 1 a sub-domain of it. */
 export function foldKey(site: string, fold: number): string {
@@ -50,14 +59,15 @@ export async function evaluateMinedRules(
   cleaner: RuleCleaner,
   options: MiningOptions = DEFAULT_MINING_OPTIONS,
   onSite: (site: string, fold: number) => void = () => {},
+  folds: number = DEFAULT_FOLDS,
 ): Promise<MiningEvaluation> {
   const texts = sites.map((site) => site.pages.map((page) => pageTextOf(page.html)));
   const uncleaned: PageScore[][] = sites.map(() => []);
   const cleaned: PageScore[][] = sites.map(() => []);
   const rules: number[][] = sites.map(() => []);
-  for (let fold = 0; fold < FOLDS; fold++) {
+  for (let fold = 0; fold < folds; fold++) {
     const reports = mineSites(
-      sites.map((site, s) => ({ site: site.site, pageTexts: texts[s]!.filter((_text, index) => index % FOLDS === fold) })),
+      sites.map((site, s) => ({ site: site.site, pageTexts: texts[s]!.filter((_text, index) => isMined(index, fold, folds)) })),
       options,
     );
     for (let s = 0; s < sites.length; s++) {
@@ -68,7 +78,7 @@ export async function evaluateMinedRules(
       rules[s]!.push(ruleSet.rules.length);
       await cleaner.install(key, ruleSet);
       for (let index = 0; index < site.pages.length; index++) {
-        if (index % FOLDS === fold) continue;
+        if (isMined(index, fold, folds)) continue;
         const page = site.pages[index]!;
         uncleaned[s]!.push(scoreText(texts[s]![index]!, page.gold));
         cleaned[s]!.push(scoreText(await cleaner.clean(key, page), page.gold));

@@ -10,10 +10,11 @@ import { buildLcpArray } from "./longest-common-prefix";
 import { findMaximalRepeats, type RepeatTable } from "./maximal-repeats";
 import type { MutablePattern } from "./mutable-patterns";
 import { writePatterns, type PatternOptions } from "./rule-writer";
+import { filterRepeats, type StringFilterOptions } from "./string-filters";
 import { buildSuffixArray } from "./suffix-array";
 import { TOKEN_CLASS } from "./tokens";
 
-export interface SiteMiningOptions extends CutoffOptions, PatternOptions {
+export interface SiteMiningOptions extends CutoffOptions, PatternOptions, StringFilterOptions {
   /** Repeats found in fewer pages are dropped before the histogram (paper 002, step 7). */
   readonly minimumDocuments: number;
   /** Most rules written for one site (the highest document frequencies first). */
@@ -36,6 +37,8 @@ export interface SiteMining {
   readonly corpus: SiteCorpus;
   readonly suffixArray: Int32Array;
   readonly repeats: RepeatTable;
+  /** Repeats that passed the string filters: the strings the histogram counts. */
+  readonly strings: number;
   readonly histogram: Float64Array;
   readonly cutoff: Cutoff;
   /** Repeat ordinals at or above the cutoff: the template candidates. */
@@ -62,13 +65,16 @@ export function mineSite(pageTexts: readonly string[], options: SiteMiningOption
     { tokens: corpus.tokens, documentOf: corpus.documentOf, documentCount: corpus.pageCount, suffixArray, lcp },
     { minimumTokens: options.minimumTokens, minimumDocuments: Math.min(options.minimumDocuments, corpus.pageCount) },
   );
+  const relevant = filterRepeats(corpus, suffixArray, repeats, options);
+  const strings: number[] = [];
+  for (let r = 0; r < repeats.size; r++) if (relevant[r] === 1) strings.push(r);
   lap("repeats");
-  const histogram = documentHistogram(repeats.documents, corpus.pageCount, options.bins);
+  const documents = Int32Array.from(strings, (r) => repeats.documents[r]!);
+  const histogram = documentHistogram(documents, corpus.pageCount, options.bins);
   const cutoff = findCutoff(histogram, corpus.pageCount, options);
-  const above: number[] = [];
-  for (let r = 0; r < repeats.size; r++) if (repeats.documents[r]! >= cutoff.minimumDocuments) above.push(r);
+  const above = strings.filter((r) => repeats.documents[r]! >= cutoff.minimumDocuments);
   lap("cutoff");
-  return { corpus, suffixArray, repeats, histogram, cutoff, candidates: Int32Array.from(above), timings };
+  return { corpus, suffixArray, repeats, strings: strings.length, histogram, cutoff, candidates: Int32Array.from(above), timings };
 }
 
 /** Candidate ordinal → its tokens as keys comparable across sites (literal text; classes as "\u0000name"). */

@@ -12,6 +12,9 @@ import {
   MINING_MAX_RULES_PER_SITE,
   MINING_MIN_DOCUMENTS,
   MINING_MIN_TOKENS,
+  MINING_MIN_WORD_TOKENS,
+  MINING_MIN_BOUNDARY_SHARE,
+  MINING_BOUNDARY_SAMPLE,
 } from "../config";
 import { parseRuleSet, type RuleSet } from "../rules/index";
 import { filterAcrossSites, type CrossSiteOptions } from "./cross-site";
@@ -22,6 +25,9 @@ export interface MiningOptions extends SiteMiningOptions, CrossSiteOptions {}
 export const DEFAULT_MINING_OPTIONS: MiningOptions = {
   minimumTokens: MINING_MIN_TOKENS,
   minimumDocuments: MINING_MIN_DOCUMENTS,
+  minimumWordTokens: MINING_MIN_WORD_TOKENS,
+  minimumBoundaryShare: MINING_MIN_BOUNDARY_SHARE,
+  boundarySample: MINING_BOUNDARY_SAMPLE,
   bins: MINING_HISTOGRAM_BINS,
   energyTolerance: MINING_CUTOFF_ENERGY_TOLERANCE,
   maximumTokens: MINING_MAX_RULE_TOKENS,
@@ -44,7 +50,7 @@ export interface SiteReport {
   readonly pages: number;
   /** Tokens in the corpus, separators excluded. */
   readonly tokens: number;
-  /** Maximal repeats of 2+ tokens in 2+ pages: the strings the histogram is made of. */
+  /** Maximal repeats of 2+ words in 2+ pages that pass the string filters: the strings the histogram counts. */
   readonly candidates: number;
   /** Candidates at or above the cutoff. */
   readonly aboveCutoff: number;
@@ -88,7 +94,7 @@ export function mineSites(
       site: inputs[index]!.site,
       pages: mining.corpus.pageCount,
       tokens: mining.corpus.tokens.length - mining.corpus.pageCount,
-      candidates: mining.repeats.size,
+      candidates: mining.strings,
       aboveCutoff: mining.candidates.length,
       cutoffShare: mining.cutoff.share,
       cutoffDocuments: mining.cutoff.minimumDocuments,

@@ -48,8 +48,9 @@ function plantedSites(siteCount: number, pagesPerSite: number): SiteInput[] {
     const footer = `Copyright site${s} ${sentence(6)}`;
     const pageTexts = Array.from({ length: pagesPerSite }, (_page, p) => {
       const paragraphs = [sentence(150), sentence(150)];
-      if (p % 5 !== 0) paragraphs.splice(1, 0, `${sentence(8)} ${IDIOM} ${sentence(8)}`);
-      if (s === 0 && p % 5 !== 0) paragraphs.push(`${sentence(4)} ${LOCAL_PHRASE} ${sentence(4)}`);
+      // Both phrases open a paragraph, as a phrase must (touch a block edge) to be a template candidate at all.
+      if (p % 5 !== 0) paragraphs.splice(1, 0, `${IDIOM} ${sentence(8)}`);
+      if (s === 0 && p % 5 !== 0) paragraphs.push(`${LOCAL_PHRASE} ${sentence(4)}`);
       return [navigation, ...paragraphs, footer].join("\n");
     });
     return { site: `site${s}.example`, pageTexts };
