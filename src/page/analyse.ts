@@ -74,6 +74,8 @@ class PageBuilder implements ScanHandler {
   private textLength = 0;
   private pendingSpace = false;
   private lastTextBlock = -1;
+  /** A block started or ended since the last text node (an empty block between two texts still separates them). */
+  private blockBoundary = false;
   // Implied end tags.
   private impliedCount = 0;
   private readonly impliedOffset: Int32Array;
@@ -140,6 +142,7 @@ class PageBuilder implements ScanHandler {
       return;
     }
     const block = this.blockCount++;
+    this.blockBoundary = true;
     this.openBlock[index] = block;
     this.openInnermostBlock[index] = block;
     this.blockParent[block] = parentBlock;
@@ -183,6 +186,7 @@ class PageBuilder implements ScanHandler {
     if (this.openForeign[index] === 1) this.foreignOpen--;
     const block = this.openBlock[index];
     if (block < 0) return;
+    this.blockBoundary = true;
     this.blockSourceEnd[block] = sourceEnd;
     this.blockCloseKind[block] = kind;
     this.blockEndText[block] = this.textNodeCount;
@@ -331,11 +335,12 @@ class PageBuilder implements ScanHandler {
   /** Writes the separator before a new text node: "\n" between blocks, " " after white space; returns the node's start. */
   private beginNode(block: number): number {
     if (this.textLength > 0) {
-      const separator = this.lastTextBlock !== block ? "\n" : this.pendingSpace ? " " : "";
+      const separator = this.lastTextBlock !== block || this.blockBoundary ? "\n" : this.pendingSpace ? " " : "";
       this.textParts.push(separator);
       this.textLength += separator.length;
     }
     this.pendingSpace = false;
+    this.blockBoundary = false;
     return this.textLength;
   }
 

@@ -12,6 +12,8 @@ export interface RewriterElement {
   removeAttribute(name: string): void;
   /** Removes the element with its content; the HTML parser decides where the element ends. */
   remove(): void;
+  /** Replaces the element and its content with text (escaped), or with HTML if `options.html`. */
+  replace(content: string, options?: { html?: boolean }): void;
 }
 
 /** A chunk of a text node; a text node may arrive in several chunks, the last with `lastInTextNode`. */

@@ -1,0 +1,160 @@
+/**
+ * Pass 2 for html output: the page streamed through HTMLRewriter with what the plan removes taken out,
+ * with one call into JavaScript per removed element.
+ *
+ * Before the page goes in, a few edits are written into the source string at offsets pass 1 recorded:
+ * - a mark attribute in the start tag of every top-most removed block; one selector on the mark removes
+ *   them, and lol-html (the parser inside HTMLRewriter) decides where each ends;
+ * - the end tags HTML5 implies (`<p>a<p>b`), which lol-html does not imply: with them, lol-html's open
+ *   elements equal pass 1's at every point, so both end every element at the same place;
+ * - for a removed block that an ancestor's end tag closes, its own end tag(s) just before it, so that
+ *   lol-html does not remove the ancestor's end tag with the block;
+ * - the removed parts of partly removed text nodes are cut out (page-text offsets mapped back to source
+ *   offsets, entities and collapsed white space included), with an empty comment where the text on both
+ *   sides of a cut would otherwise join into a tag or a character reference.
+ */
+import type { HtmlRewriterBackend } from "../runtime";
+import {
+  CLOSED_BY_ANCESTOR_END_TAG, sourceOffsetOfText, tagName, type PageModel, type RemovalPlan,
+} from "../page";
+
+/**
+ * A removed block is replaced by one space, not by nothing: the block boundary separated the text before
+ * it from the text after it, and without it "Personal<ul>…</ul>Resources" would read "PersonalResources".
+ */
+
+/** Attribute that marks the start tags of removed blocks; a suffix is added if the page already uses it. */
+export const REMOVE_MARK_ATTRIBUTE = "data-clean-remove";
+
+export type RewriteHtmlResult =
+  | { readonly ok: true; readonly html: string; /** elements HTMLRewriter removed (calls into JavaScript) */ readonly removedElements: number }
+  | { readonly ok: false; readonly reason: "rewriter-error" | "handler-error"; readonly detail: string };
+
+/** Runs pass 2: the page without the plan's removed blocks and text, as HTML that still renders. */
+export async function rewriteHtml(page: PageModel, plan: RemovalPlan, backend: HtmlRewriterBackend): Promise<RewriteHtmlResult> {
+  const removedWithAncestor = new Uint8Array(page.blockCount); // block ordinal → 1 if it or an ancestor is removed
+  const topRemoved = topRemovedBlocks(page, plan, removedWithAncestor);
+  const mark = chooseMarkAttribute(page.source);
+  const edits = new SourceEdits();
+  addImpliedEnds(page, edits);
+  addRemovedBlocks(page, topRemoved, mark, edits);
+  addTextCuts(page, plan, removedWithAncestor, edits);
+  const input = edits.apply(page.source);
+  let removedElements = 0;
+  const outcome = await backend.rewrite(input, [{ selector: `[${mark}]`, element: (element) => { removedElements++; element.replace(" "); } }]);
+  if (!outcome.ok) return outcome;
+  return { ok: true, html: outcome.html, removedElements };
+}
+
+/** Ordinals of removed blocks with no removed ancestor, in document order; fills `removedWithAncestor`. */
+function topRemovedBlocks(page: PageModel, plan: RemovalPlan, removedWithAncestor: Uint8Array): number[] {
+  const top: number[] = [];
+  const parent = page.blocks.parent;
+  for (let block = 1; block < page.blockCount; block++) {
+    const inherited = removedWithAncestor[parent[block]] === 1;
+    const removed = plan.removedBlocks[block] === 1;
+    removedWithAncestor[block] = inherited || removed ? 1 : 0;
+    if (removed && !inherited) top.push(block);
+  }
+  return top;
+}
+
+function chooseMarkAttribute(source: string): string {
+  let mark = REMOVE_MARK_ATTRIBUTE;
+  for (let suffix = 2; new RegExp(mark, "i").test(source); suffix++) mark = `${REMOVE_MARK_ATTRIBUTE}-${suffix}`;
+  return mark;
+}
+
+function addImpliedEnds(page: PageModel, edits: SourceEdits): void {
+  const { offset, tag } = page.impliedEnds;
+  for (let index = 0; index < page.impliedEndCount; index++) edits.insert(offset[index], `</${tagName(tag[index])}>`);
+}
+
+function addRemovedBlocks(page: PageModel, topRemoved: readonly number[], mark: string, edits: SourceEdits): void {
+  const blocks = page.blocks;
+  for (const block of topRemoved) {
+    edits.insert(blocks.sourceNameEnd[block], ` ${mark}`);
+    if (blocks.closeKind[block] === CLOSED_BY_ANCESTOR_END_TAG) {
+      edits.insert(blocks.sourceEnd[block], `</${tagName(blocks.tag[block])}>`.repeat(blocks.closeRepeat[block]));
+    }
+  }
+}
+
+/** Cuts the plan's removed text out of the text nodes of kept blocks. */
+function addTextCuts(page: PageModel, plan: RemovalPlan, removedWithAncestor: Uint8Array, edits: SourceEdits): void {
+  const intervals = plan.removedText;
+  const nodes = page.textNodes;
+  let node = 0;
+  for (let index = 0; index + 1 < intervals.length; index += 2) {
+    const start = intervals[index];
+    const end = intervals[index + 1];
+    while (node < page.textNodeCount && nodes.textEnd[node] <= start) node++;
+    for (let current = node; current < page.textNodeCount && nodes.textStart[current] < end; current++) {
+      if (removedWithAncestor[nodes.block[current]] === 1) continue;
+      const cutStart = Math.max(start, nodes.textStart[current]);
+      const cutEnd = Math.min(end, nodes.textEnd[current]);
+      if (cutEnd <= cutStart) continue;
+      const sourceStart = sourceOffsetOfText(page, current, cutStart);
+      const sourceEnd = sourceOffsetOfText(page, current, cutEnd);
+      edits.replace(sourceStart, sourceEnd, joinsIntoMarkup(page.source, nodes.sourceStart[current], sourceStart) ? EMPTY_COMMENT : "");
+    }
+  }
+}
+
+/** Written where a cut would otherwise join the text around it into a tag or a character reference. */
+const EMPTY_COMMENT = "<!---->";
+/** Longest run of name characters after "&" that could still become a reference, in characters. */
+const REFERENCE_REACH = 32;
+
+/**
+ * True when the raw text before a cut ends with "<" or an unfinished "&name", which the text after the
+ * cut could complete ("<< Home" less " H" would read "<<ome": a tag).
+ */
+function joinsIntoMarkup(source: string, nodeStart: number, cutStart: number): boolean {
+  if (cutStart <= nodeStart) return false;
+  if (source.charCodeAt(cutStart - 1) === 60) return true;
+  for (let position = cutStart - 1; position >= nodeStart && position >= cutStart - REFERENCE_REACH; position--) {
+    const code = source.charCodeAt(position);
+    if (code === 38) return true;
+    const lower = code | 0x20;
+    if (!((code >= 48 && code <= 57) || (lower >= 97 && lower <= 122) || code === 35)) return false;
+  }
+  return false;
+}
+
+/**
+ * Edits to a source string: insertions and replaced ranges, applied in one join. Edits are recorded in
+ * any order; equal offsets keep the order they were recorded in.
+ */
+class SourceEdits {
+  private readonly offsets: number[] = []; // edit ordinal → source offset where it applies
+  private readonly ends: number[] = []; // edit ordinal → end of the replaced range (= offset for insertions)
+  private readonly texts: string[] = []; // edit ordinal → text written at the offset
+
+  insert(offset: number, text: string): void {
+    this.offsets.push(offset);
+    this.ends.push(offset);
+    this.texts.push(text);
+  }
+
+  /** Replaces source[start, end) with `text`. */
+  replace(start: number, end: number, text: string): void {
+    if (end <= start) return;
+    this.offsets.push(start);
+    this.ends.push(end);
+    this.texts.push(text);
+  }
+
+  apply(source: string): string {
+    const order = Array.from(this.offsets.keys()).sort((a, b) => this.offsets[a] - this.offsets[b] || a - b);
+    const pieces: string[] = [];
+    let cursor = 0;
+    for (const edit of order) {
+      const offset = Math.max(this.offsets[edit], cursor);
+      pieces.push(source.slice(cursor, offset), this.texts[edit]);
+      cursor = Math.max(offset, this.ends[edit]);
+    }
+    pieces.push(source.slice(cursor));
+    return pieces.join("");
+  }
+}
