@@ -67,6 +67,13 @@ export const FEED_FULLTEXT_BUDGET_MS = 25_000;
 
 // ── pipeline limits (src/clean.ts) ─────────────────────────────────────────────────────────────────
 
+/** Largest page clean() works on, in UTF-8 bytes; past it the result is a "too-large" bailout. Same as the HTTP
+ * body limit (5 MiB), so a page the API accepts is never refused by the pipeline. */
+export const CLEAN_MAX_BYTES = 5 * 1024 * 1024;
+/** Most blocks clean() works on; past it a "too-many-blocks" bailout. The largest dev page has about 4,000
+ * blocks; 60,000 bounds the smoothing and the rewrite on hostile pages (a few ms per 10,000 blocks). */
+export const CLEAN_MAX_BLOCKS = 60_000;
+
 // ── mining (src/mining) ─────────────────────────────────────────────────────────────────────────────
 
 /** Strings of fewer tokens are not template candidates (paper 002, step 7: "less than two tokens"). */
