@@ -1,0 +1,248 @@
+/**
+ * The one cleaning pipeline that the Worker, the CLI, the evaluation and the tests call:
+ *   1 analyse   pass 1: the decoded page → page model (blocks, text nodes, page text)
+ *   2 rules     the site's rules over the page text → intervals → a plan
+ *   3 classify  block features → model scores (sites without rules, or as a second opinion)
+ *   4 smooth    scores smoothed over the block tree → a plan
+ *   5 decide    the plan that applies (rules, classifier, their union, or nothing)
+ *   6 rewrite   pass 2: the page through HTMLRewriter without what the plan removes (html and json)
+ *   7 format    html, text, markdown or json
+ * Limits are options; past one, or on any internal error, the result is a bailout (never a throw), and
+ * the caller passes the original bytes through with the reason.
+ *
+ * Timings are per stage in milliseconds from performance.now(). In workerd the clock only advances across
+ * I/O, so there they read 0 for a page cleaned without I/O: use `npm run bench` for workerd figures.
+ */
+import type { ClassifierModel } from "./classify";
+import { classifyPage, mergePlans, scoreBlocks } from "./classify";
+import { CLEAN_MAX_BLOCKS, CLEAN_MAX_BYTES } from "./config";
+import { analysePage, computeFeatures, type PageModel, type RemovalPlan } from "./page";
+import { rewriteHtml } from "./rewrite";
+import { findRuleIntervals, planFromIntervals, type CompiledRuleSet } from "./rules";
+import type { HtmlRewriterBackend } from "./runtime";
+
+export type OutputFormat = "html" | "text" | "markdown" | "json";
+export type CleanMode = "rules" | "classifier" | "rules+classifier" | "none";
+export type CleanBailout = "too-large" | "too-many-blocks" | "rewrite-failed" | "internal-error";
+
+export interface CleanOptions {
+  /** Largest page cleaned, in UTF-8 bytes. */
+  readonly maxBytes: number;
+  /** Most blocks cleaned. */
+  readonly maxBlocks: number;
+  /** What cleans a site that has rules when a model is loaded too: the rules alone, or rules plus the classifier. */
+  readonly withRules: "rules" | "rules+classifier";
+  /** Forces a mode (for evaluation); "auto" picks from what is loaded. */
+  readonly mode: CleanMode | "auto";
+}
+
+export const DEFAULT_CLEAN_OPTIONS: CleanOptions = Object.freeze({
+  maxBytes: CLEAN_MAX_BYTES,
+  maxBlocks: CLEAN_MAX_BLOCKS,
+  withRules: "rules",
+  mode: "auto",
+});
+
+export interface CleanInput {
+  readonly html: string;
+  readonly url?: string;
+  /** The site whose rules apply ("" for none). */
+  readonly site: string;
+  readonly format: OutputFormat;
+  readonly ruleSet: CompiledRuleSet | null;
+  readonly model: ClassifierModel | null;
+  readonly rewriter: HtmlRewriterBackend;
+  readonly options?: Partial<CleanOptions>;
+}
+
+export type CleanResult =
+  | {
+      readonly ok: true;
+      readonly body: string;
+      readonly contentType: string;
+      readonly mode: CleanMode;
+      readonly site: string;
+      readonly title: string;
+      readonly lang: string;
+      /** Top-most blocks removed whole, and characters of page text removed in all. */
+      readonly removed: { readonly blocks: number; readonly chars: number };
+      /** Stage name → milliseconds (coarse in workerd: see above). */
+      readonly timings: Readonly<Record<string, number>>;
+    }
+  | { readonly ok: false; readonly bailout: CleanBailout; readonly detail: string };
+
+const CONTENT_TYPES: Readonly<Record<OutputFormat, string>> = {
+  html: "text/html; charset=utf-8",
+  text: "text/plain; charset=utf-8",
+  markdown: "text/markdown; charset=utf-8",
+  json: "application/json; charset=utf-8",
+};
+
+/** Cleans one page. Never throws: failures come back as bailouts. */
+export async function clean(input: CleanInput): Promise<CleanResult> {
+  try {
+    return await runPipeline(input, { ...DEFAULT_CLEAN_OPTIONS, ...input.options });
+  } catch (error) {
+    return { ok: false, bailout: "internal-error", detail: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+  }
+}
+
+function now(): number {
+  return typeof performance === "undefined" ? Date.now() : performance.now();
+}
+
+/** Stage timer: each call records the time since the previous one under the stage's name. */
+class StageClock {
+  readonly timings: Record<string, number> = {};
+  private last = now();
+
+  lap(stage: string): void {
+    const time = now();
+    this.timings[stage] = (this.timings[stage] ?? 0) + (time - this.last);
+    this.last = time;
+  }
+}
+
+async function runPipeline(input: CleanInput, options: CleanOptions): Promise<CleanResult> {
+  const clock = new StageClock();
+  const size = utf8Length(input.html, options.maxBytes);
+  if (size > options.maxBytes) return { ok: false, bailout: "too-large", detail: `page over ${options.maxBytes} bytes` };
+  // 1 analyse
+  const page = analysePage(input.html);
+  clock.lap("analyse");
+  if (page.blockCount > options.maxBlocks) {
+    return { ok: false, bailout: "too-many-blocks", detail: `${page.blockCount} blocks, limit ${options.maxBlocks}` };
+  }
+  const mode = chooseMode(input, options);
+  // 2 rules
+  const rulesPlan = mode === "rules" || mode === "rules+classifier" ? planFromRules(page, input.ruleSet) : null;
+  clock.lap("rules");
+  // 3 classify, 4 smooth
+  const classifierPlan = mode === "classifier" || mode === "rules+classifier" ? planFromModel(page, input.model, clock) : null;
+  // 5 decide
+  const plan = decide(page, rulesPlan, classifierPlan);
+  const removed = countRemoved(page, plan);
+  clock.lap("decide");
+  // 6 rewrite
+  let html = page.source;
+  if ((input.format === "html" || input.format === "json") && removed.blocks + removed.chars > 0) {
+    const rewritten = await rewriteHtml(page, plan, input.rewriter);
+    if (!rewritten.ok) return { ok: false, bailout: "rewrite-failed", detail: `${rewritten.reason}: ${rewritten.detail}` };
+    html = rewritten.html;
+  }
+  clock.lap("rewrite");
+  // 7 format
+  const body = formatOutput(input, page, plan, html, mode, removed, clock.timings);
+  clock.lap("format");
+  return {
+    ok: true, body, contentType: CONTENT_TYPES[input.format], mode, site: input.site, title: page.title, lang: page.lang,
+    removed, timings: clock.timings,
+  };
+}
+
+/** UTF-8 length of a string, counted only as far as needed to know whether it passes `limit`. */
+function utf8Length(text: string, limit: number): number {
+  if (text.length * 3 <= limit) return text.length; // even all three-byte characters would fit
+  if (text.length > limit) return text.length;
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code >= 0xd800 && code <= 0xdbff ? 2 : 3; // a surrogate pair: 2 + 2
+  }
+  return bytes;
+}
+
+function chooseMode(input: CleanInput, options: CleanOptions): CleanMode {
+  const hasRules = input.ruleSet !== null && input.ruleSet.rules.length > 0;
+  const hasModel = input.model !== null;
+  if (options.mode !== "auto") {
+    const needsRules = options.mode === "rules" || options.mode === "rules+classifier";
+    const needsModel = options.mode === "classifier" || options.mode === "rules+classifier";
+    return (needsRules && !hasRules) || (needsModel && !hasModel) ? "none" : options.mode;
+  }
+  if (hasRules) return hasModel && options.withRules === "rules+classifier" ? "rules+classifier" : "rules";
+  return hasModel ? "classifier" : "none";
+}
+
+function planFromRules(page: PageModel, ruleSet: CompiledRuleSet | null): RemovalPlan | null {
+  if (ruleSet === null) return null;
+  return planFromIntervals(page, findRuleIntervals(ruleSet, page.text));
+}
+
+function planFromModel(page: PageModel, model: ClassifierModel | null, clock: StageClock): RemovalPlan | null {
+  if (model === null) return null;
+  const scores = scoreBlocks(computeFeatures(page), model);
+  clock.lap("classify");
+  const { plan } = classifyPage(page, model, { smoothing: true, scores });
+  clock.lap("smooth");
+  return plan;
+}
+
+function decide(page: PageModel, rulesPlan: RemovalPlan | null, classifierPlan: RemovalPlan | null): RemovalPlan {
+  if (rulesPlan !== null && classifierPlan !== null) return mergePlans(page, rulesPlan, classifierPlan);
+  return rulesPlan ?? classifierPlan ?? { removedBlocks: new Uint8Array(page.blockCount), removedText: new Int32Array(0) };
+}
+
+/** Top-most removed blocks, and page-text characters removed (blocks' text and cut text). */
+function countRemoved(page: PageModel, plan: RemovalPlan): { blocks: number; chars: number } {
+  let blocks = 0;
+  let chars = 0;
+  let coveredUntil = -1; // source offset up to which an already counted block reaches
+  for (let block = 1; block < page.blockCount; block++) {
+    if (plan.removedBlocks[block] !== 1 || page.blocks.sourceStart[block] < coveredUntil) continue;
+    coveredUntil = page.blocks.sourceEnd[block];
+    blocks++;
+    chars += page.blocks.textEnd[block] - page.blocks.textStart[block];
+  }
+  for (let index = 0; index + 1 < plan.removedText.length; index += 2) chars += plan.removedText[index + 1] - plan.removedText[index];
+  return { blocks, chars };
+}
+
+function formatOutput(
+  input: CleanInput, page: PageModel, plan: RemovalPlan, html: string, mode: CleanMode,
+  removed: { blocks: number; chars: number }, timings: Readonly<Record<string, number>>,
+): string {
+  switch (input.format) {
+    case "html":
+      return html;
+    case "text":
+      return keptParagraphs(page, plan);
+    case "markdown":
+      return keptParagraphs(page, plan);
+    case "json":
+      return JSON.stringify({ url: input.url ?? null, site: input.site, title: page.title, lang: page.lang, text: keptParagraphs(page, plan), html, mode, removed, timings });
+  }
+}
+
+/** Kept text, blocks as paragraphs (interim text writer until the formats module's writers land). */
+function keptParagraphs(page: PageModel, plan: RemovalPlan): string {
+  const hidden = new Uint8Array(page.blockCount); // block ordinal → 1 if it or an ancestor is removed
+  for (let block = 1; block < page.blockCount; block++) hidden[block] = plan.removedBlocks[block] | hidden[page.blocks.parent[block]];
+  const paragraphs: string[] = [];
+  let current = "";
+  let currentBlock = -1;
+  let cut = 0;
+  for (let node = 0; node < page.textNodeCount; node++) {
+    const block = page.textNodes.block[node];
+    if (hidden[block] === 1) continue;
+    let text = "";
+    let position = page.textNodes.textStart[node];
+    const end = page.textNodes.textEnd[node];
+    while (cut < plan.removedText.length && plan.removedText[cut + 1] <= position) cut += 2;
+    for (let index = cut; index < plan.removedText.length && plan.removedText[index] < end; index += 2) {
+      text += page.text.slice(position, Math.max(position, plan.removedText[index]));
+      position = Math.max(position, plan.removedText[index + 1]);
+    }
+    if (position < end) text += page.text.slice(position, end);
+    text = text.trim();
+    if (text === "") continue;
+    if (block !== currentBlock && current !== "") {
+      paragraphs.push(current);
+      current = "";
+    }
+    current = current === "" ? text : `${current} ${text}`;
+    currentBlock = block;
+  }
+  if (current !== "") paragraphs.push(current);
+  return paragraphs.join("\n\n");
+}
