@@ -15,6 +15,7 @@ import {
   type RuleSet,
 } from "../../src/rules/index";
 import { RULES_MERGE_GAP_MAX_CHARACTERS } from "../../src/config";
+import { checkPlanShape, referenceMarks, removedCharacters, textNodeMarks } from "./rules-support";
 
 /** Seeded pseudo-random numbers (mulberry32). A failing seed is printed; set REPLAY_SEED to rerun only it. */
 function random(seed: number): () => number {
@@ -57,27 +58,6 @@ function randomRule(next: () => number): Rule {
 
 function ruleSetOf(rules: readonly Rule[]): RuleSet {
   return { version: RULESET_VERSION, site: "random.example", minedAt: "2026-11-21T00:00:00Z", pages: 1, cutoff: 0, mutablePatterns: [], rules };
-}
-
-/** Reference: marks every matched character, then the short separator-only gaps between marked runs. */
-function referenceMarks(rules: readonly Rule[], text: string, gap: number): Uint8Array {
-  const marks = new Uint8Array(text.length);
-  for (const rule of rules) {
-    for (const match of text.matchAll(new RegExp(rule.pattern, "g"))) {
-      marks.fill(1, match.index, match.index + match[0].length);
-    }
-  }
-  let previousEnd = -1;
-  for (let position = 0; position < text.length; position += 1) {
-    if (marks[position] === 0) continue;
-    const between = text.slice(previousEnd, position);
-    if (previousEnd >= 0 && position > previousEnd && between.length <= gap && !/[\p{L}\p{N}\p{M}]/u.test(between)) {
-      marks.fill(1, previousEnd, position);
-    }
-    while (position < text.length && marks[position] === 1) position += 1;
-    previousEnd = position;
-  }
-  return marks;
 }
 
 function marksToPairs(marks: Uint8Array): number[] {
@@ -181,6 +161,9 @@ function pageOf(sections: readonly (readonly string[])[]): PageModel {
   const nodeBlock = new Int32Array(lines.length);
   const nodeStart = new Int32Array(lines.length);
   const nodeEnd = new Int32Array(lines.length);
+  const firstTextNode = new Int32Array(blockCount);
+  const endTextNode = new Int32Array(blockCount);
+  endTextNode[0] = lines.length;
   parent[0] = -1;
   textEnd[0] = text.length;
   let block = 1;
@@ -190,7 +173,10 @@ function pageOf(sections: readonly (readonly string[])[]): PageModel {
     const sectionBlock = block;
     block += 1;
     textStart[sectionBlock] = offset;
+    firstTextNode[sectionBlock] = line;
     for (const content of section) {
+      firstTextNode[block] = line;
+      endTextNode[block] = line + 1;
       parent[block] = sectionBlock;
       textStart[block] = offset;
       textEnd[block] = offset + content.length;
@@ -202,6 +188,7 @@ function pageOf(sections: readonly (readonly string[])[]): PageModel {
       line += 1;
     }
     textEnd[sectionBlock] = offset - 1;
+    endTextNode[sectionBlock] = line;
   }
   const zeros = new Int32Array(blockCount);
   return {
@@ -220,6 +207,10 @@ function pageOf(sections: readonly (readonly string[])[]): PageModel {
       sourceEnd: zeros,
       textStart,
       textEnd,
+      closeKind: new Uint8Array(blockCount),
+      closeRepeat: new Uint16Array(blockCount),
+      firstTextNode,
+      endTextNode,
     },
     textNodeCount: lines.length,
     textNodes: {
@@ -230,6 +221,8 @@ function pageOf(sections: readonly (readonly string[])[]): PageModel {
       sourceEnd: new Int32Array(lines.length),
       inLink: new Uint8Array(lines.length),
     },
+    impliedEndCount: 0,
+    impliedEnds: { offset: new Int32Array(0), tag: new Uint8Array(0) },
   };
 }
 
@@ -295,48 +288,3 @@ describe("planFromIntervals", () => {
     checkPlanShape(randomPage, plan, marks);
   });
 });
-
-/** Text-node character → 1 if the plan removes it (inside a removed block, or in removedText). */
-function removedCharacters(page: PageModel, plan: ReturnType<typeof planFromIntervals>): number[] {
-  const removed = new Uint8Array(page.text.length);
-  for (let block = 0; block < page.blockCount; block += 1) {
-    if (plan.removedBlocks[block] === 1) removed.fill(1, page.blocks.textStart[block], page.blocks.textEnd[block]);
-  }
-  for (let index = 0; index < plan.removedText.length; index += 2) removed.fill(1, plan.removedText[index], plan.removedText[index + 1]);
-  return textNodeMarks(page, removed);
-}
-
-function textNodeMarks(page: PageModel, marks: Uint8Array): number[] {
-  const result: number[] = [];
-  for (let node = 0; node < page.textNodeCount; node += 1) {
-    for (let position = page.textNodes.textStart[node]; position < page.textNodes.textEnd[node]; position += 1) result.push(marks[position]);
-  }
-  return result;
-}
-
-/** Whole blocks go whole (and only those), no marks under a removed block, removedText sorted, disjoint, in kept nodes. */
-function checkPlanShape(page: PageModel, plan: ReturnType<typeof planFromIntervals>, marks: Uint8Array): void {
-  const hidden = new Uint8Array(page.blockCount);
-  for (let block = 1; block < page.blockCount; block += 1) {
-    const parentHidden = hidden[page.blocks.parent[block]] === 1;
-    const start = page.blocks.textStart[block];
-    const end = page.blocks.textEnd[block];
-    const covered = end > start && marks.subarray(start, end).every((mark) => mark === 1);
-    expect(plan.removedBlocks[block]).toBe(!parentHidden && covered ? 1 : 0);
-    hidden[block] = parentHidden || covered ? 1 : 0;
-  }
-  for (let index = 0; index < plan.removedText.length; index += 2) {
-    expect(plan.removedText[index]).toBeLessThan(plan.removedText[index + 1]);
-    if (index > 0) expect(plan.removedText[index]).toBeGreaterThanOrEqual(plan.removedText[index - 1]);
-    const node = nodeAt(page, plan.removedText[index]);
-    expect(hidden[page.textNodes.block[node]]).toBe(0);
-    expect(plan.removedText[index + 1]).toBeLessThanOrEqual(page.textNodes.textEnd[node]);
-  }
-}
-
-function nodeAt(page: PageModel, position: number): number {
-  for (let node = 0; node < page.textNodeCount; node += 1) {
-    if (page.textNodes.textStart[node] <= position && position < page.textNodes.textEnd[node]) return node;
-  }
-  return -1;
-}
