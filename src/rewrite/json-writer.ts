@@ -1,0 +1,61 @@
+import { extractMetadata, type PageModel, type RemovalPlan } from "../page";
+import { writeMarkdown } from "./markdown-writer";
+import { writeText } from "./text-writer";
+
+/**
+ * The reader document: metadata of the page, its kept text and Markdown, and the cleaned HTML that the
+ * caller (clean.ts) made in pass 2, with what was removed and how long each stage took.
+ */
+export interface ReaderDocument {
+  readonly url: string | null;
+  readonly site: string;
+  readonly title: string | null;
+  readonly lang: string | null;
+  readonly byline: string | null;
+  readonly published: string | null;
+  readonly leadImage: string | null;
+  readonly siteName: string | null;
+  readonly text: string;
+  readonly markdown: string;
+  readonly html: string;
+  readonly mode: string;
+  readonly removed: { readonly blocks: number; readonly chars: number };
+  readonly timings: Readonly<Record<string, number>>;
+}
+
+/** What the caller knows and the page model does not. */
+export interface ReaderContext {
+  readonly url?: string;
+  readonly site: string;
+  /** The cleaning mode ("rules", "classifier", "rules+classifier", "none"). */
+  readonly mode: string;
+  /** The cleaned HTML from pass 2. */
+  readonly html: string;
+  readonly removed: { readonly blocks: number; readonly chars: number };
+  readonly timings: Readonly<Record<string, number>>;
+}
+
+export function buildReaderDocument(page: PageModel, plan: RemovalPlan, context: ReaderContext): ReaderDocument {
+  const metadata = extractMetadata(page.source, context.url);
+  return {
+    url: context.url ?? null,
+    site: context.site,
+    title: metadata.title ?? (page.title.trim() === "" ? null : page.title.trim()),
+    lang: metadata.lang ?? (page.lang.trim() === "" ? null : page.lang.trim()),
+    byline: metadata.byline,
+    published: metadata.published,
+    leadImage: metadata.leadImage,
+    siteName: metadata.siteName,
+    text: writeText(page, plan),
+    markdown: writeMarkdown(page, plan, { baseUrl: context.url }),
+    html: context.html,
+    mode: context.mode,
+    removed: context.removed,
+    timings: context.timings,
+  };
+}
+
+/** The reader document as the JSON body of a response. */
+export function writeJson(page: PageModel, plan: RemovalPlan, context: ReaderContext): string {
+  return JSON.stringify(buildReaderDocument(page, plan, context));
+}

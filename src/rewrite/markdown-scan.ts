@@ -1,0 +1,79 @@
+/**
+ * The walk under the Markdown writer: pass 1's scanner over the source once more, reporting start and end
+ * tags, the page model's text nodes where they fall, and raw character data (for <pre>). Removed blocks
+ * are passed over by their source ranges; svg and math content, scripts, styles and titles are not
+ * reported (the scanner marks them foreign or as raw text).
+ */
+import { scanHtml, TEXT_DATA, type ScanHandler, type TextNodeTable } from "../page";
+
+export interface MarkupHandler {
+  /** A text node of the page model, in document order. */
+  textNode(node: number): void;
+  /** Character data source[start, end) (entities not decoded), outside removed blocks. */
+  rawText(start: number, end: number): void;
+  /** A start tag (lower-case name); attributes lie in source[nameEnd, tagEnd). */
+  startTag(name: string, nameEnd: number, tagEnd: number): void;
+  endTag(name: string): void;
+}
+
+export function scanMarkup(
+  source: string,
+  skipRanges: Int32Array,
+  textNodes: TextNodeTable,
+  textNodeCount: number,
+  handler: MarkupHandler,
+): void {
+  scanHtml(source, new SkippingScan(skipRanges, textNodes.sourceStart, textNodeCount, handler));
+}
+
+class SkippingScan implements ScanHandler {
+  /** Index (even) of the next removed range in skipRanges. */
+  private nextSkip = 0;
+  /** End of the removed range being passed over; -1 when none. */
+  private skipEnd = -1;
+  /** The next text node of the page model not yet reported or passed. */
+  private node = 0;
+
+  constructor(
+    private readonly skipRanges: Int32Array,
+    private readonly nodeStart: Int32Array,
+    private readonly nodeCount: number,
+    private readonly handler: MarkupHandler,
+  ) {}
+
+  /** Whether an event at `offset` lies in a removed block (entering or leaving ranges as the walk passes). */
+  private skipped(offset: number): boolean {
+    if (this.skipEnd >= 0) {
+      if (offset < this.skipEnd) return true;
+      this.skipEnd = -1;
+    }
+    const ranges = this.skipRanges;
+    while (this.nextSkip < ranges.length && ranges[this.nextSkip + 1] <= offset) this.nextSkip += 2;
+    if (this.nextSkip < ranges.length && ranges[this.nextSkip] <= offset) {
+      this.skipEnd = ranges[this.nextSkip + 1];
+      this.nextSkip += 2;
+      return true;
+    }
+    return false;
+  }
+
+  startTag(name: string, tagStart: number, nameEnd: number, tagEnd: number, _selfClosing: boolean, foreign: boolean): void {
+    if (this.skipped(tagStart) || foreign) return;
+    this.handler.startTag(name, nameEnd, tagEnd);
+  }
+
+  endTag(name: string, tagStart: number): void {
+    if (this.skipped(tagStart)) return;
+    this.handler.endTag(name);
+  }
+
+  text(start: number, end: number, kind: number): void {
+    if (kind !== TEXT_DATA) return;
+    const skipped = this.skipped(start);
+    while (this.node < this.nodeCount && this.nodeStart[this.node] < end) {
+      if (!skipped && this.nodeStart[this.node] >= start) this.handler.textNode(this.node);
+      this.node++;
+    }
+    if (!skipped) this.handler.rawText(start, end);
+  }
+}

@@ -1,0 +1,532 @@
+import { decodeEntities, readAttribute, type PageModel, type RemovalPlan } from "../page";
+import { RemovedTextCursor, removedWithAncestors, type PieceSink } from "./text-removal";
+import { scanMarkup, type MarkupHandler } from "./markdown-scan";
+
+/**
+ * Markdown of the kept part of a page: headings, paragraphs, lists (nested), links, images, emphasis,
+ * code and pre, blockquotes and tables. One pass over the source: tags come from a small scanner, text
+ * from the page model's text nodes (decoded and white space collapsed by pass 1), removed blocks are
+ * jumped over by their source range, removed text is cut from the text nodes.
+ */
+export interface MarkdownOptions {
+  /** The page's URL: relative links and image sources are made absolute against it. */
+  readonly baseUrl?: string;
+}
+
+export function writeMarkdown(page: PageModel, plan: RemovalPlan, options: MarkdownOptions = {}): string {
+  const writer = new MarkdownBuilder(page, plan, options.baseUrl);
+  scanMarkup(page.source, topRemovedRanges(page, plan), page.textNodes, page.textNodeCount, writer);
+  return writer.finish();
+}
+
+/** Source ranges of removed blocks whose parent is kept, flattened [start, end) pairs in document order. */
+function topRemovedRanges(page: PageModel, plan: RemovalPlan): Int32Array {
+  const removed = removedWithAncestors(page, plan);
+  const { parent, sourceStart, sourceEnd } = page.blocks;
+  const ranges: number[] = [];
+  for (let block = 1; block < page.blockCount; block++) {
+    if (plan.removedBlocks[block] === 1 && removed[parent[block]] === 0) ranges.push(sourceStart[block], sourceEnd[block]);
+  }
+  return Int32Array.from(ranges);
+}
+
+/** Break levels between pieces of output: none, a line break, a paragraph break (blank line). */
+const NO_BREAK = 0;
+const LINE_BREAK = 1;
+const PARAGRAPH_BREAK = 2;
+
+const HEADING_LEVEL: Readonly<Record<string, number>> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
+/** Elements that stand as paragraphs of their own (block breaks around them). */
+const PARAGRAPH_ELEMENTS = new Set([
+  "p", "div", "section", "article", "main", "header", "footer", "nav", "aside", "figure", "figcaption", "dl", "dt",
+  "dd", "form", "fieldset", "address", "center", "details", "summary", "hgroup", "caption",
+]);
+const EMPHASIS_MARKER: Readonly<Record<string, string>> = { em: "*", i: "*", strong: "**", b: "**", code: "`", kbd: "`", samp: "`", tt: "`" };
+/** Elements an implicit end stops at, by the element being closed (HTML's implied end tags, simplified). */
+const IMPLIED_END_BOUNDARY: Readonly<Record<string, ReadonlySet<string>>> = {
+  p: new Set(["div", "li", "td", "th", "blockquote", "section", "article", "table", "ul", "ol"]),
+  li: new Set(["ul", "ol"]),
+  td: new Set(["tr", "table"]),
+  th: new Set(["tr", "table"]),
+  tr: new Set(["table"]),
+};
+/** Start tags that end an open <p> (HTML closes a paragraph at a block start). */
+const CLOSES_PARAGRAPH = new Set([...PARAGRAPH_ELEMENTS, "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "pre", "blockquote", "table", "hr"]);
+
+/** Elements that start or end a block of Markdown (a page-text newline next to them adds nothing). */
+const BLOCK_NAMES = new Set([
+  ...PARAGRAPH_ELEMENTS, "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote", "pre", "table", "tr", "td", "th", "hr", "br",
+]);
+
+/** One table being written: finished rows of cells, the row being filled, and whether it is for layout. */
+interface TableState {
+  readonly rows: string[][];
+  row: string[] | null;
+  /** Out index where the current cell's content starts, -1 outside a cell. */
+  cellStart: number;
+  headerRow: boolean;
+  layout: boolean;
+}
+
+class MarkdownBuilder implements MarkupHandler, PieceSink {
+  private readonly out: string[] = [];
+  /** Open elements we act on, innermost last, and for each: out index of its opening placeholder (-1 if none) and its link target. */
+  private readonly openNames: string[] = [];
+  private readonly openMarks: number[] = [];
+  private readonly openTargets: string[] = [];
+  /** Continuation prefixes of blockquotes ("> ") and list items (indent), outermost first. */
+  private readonly prefixes: string[] = [];
+  /** Lists being written: next number (ordered) or -1 (bulleted). */
+  private readonly listCounters: number[] = [];
+  private readonly tables: TableState[] = [];
+  private pendingBreak = NO_BREAK;
+  /** Out index of the first opening placeholder written since the last text, -1 if none (a space goes before it). */
+  private firstOpenSinceText = -1;
+  private lastTextEnd = -1;
+  /** Whether a block element opened or closed since the last text (then page-text newlines say nothing more). */
+  private blockSinceText = false;
+  private atLineStart = true;
+  private preDepth = 0;
+  private readonly removed: Uint8Array;
+  private readonly cursor: RemovedTextCursor;
+
+  constructor(
+    private readonly page: PageModel,
+    plan: RemovalPlan,
+    private readonly baseUrl: string | undefined,
+  ) {
+    this.removed = removedWithAncestors(page, plan);
+    this.cursor = new RemovedTextCursor(plan.removedText);
+  }
+
+  textNode(node: number): void {
+    const nodes = this.page.textNodes;
+    if (this.preDepth > 0 || this.removed[nodes.block[node]] === 1) return;
+    this.cursor.keptPieces(nodes.textStart[node], nodes.textEnd[node], this);
+  }
+
+  /** A kept piece of a text node, [from, to) in page text. */
+  piece(from: number, to: number): void {
+    this.writeText(escapeMarkdown(this.page.text.slice(from, to)), from, to);
+  }
+
+  /** Inside <pre> the source text is taken as it is (the page text has its white space collapsed). */
+  rawText(start: number, end: number): void {
+    if (this.preDepth === 0) return;
+    this.writeText(decodeEntities(this.page.source, start, end), -1, -1);
+  }
+
+  startTag(name: string, nameEnd: number, tagEnd: number): void {
+    if (BLOCK_NAMES.has(name)) this.blockSinceText = true;
+    if (CLOSES_PARAGRAPH.has(name) || name === "p") this.closeImplied("p");
+    if (name === "li" || name === "td" || name === "th" || name === "tr") this.closeImplied(name);
+    if (name in HEADING_LEVEL) this.openHeading(name);
+    else if (PARAGRAPH_ELEMENTS.has(name)) this.openBlock(name);
+    else if (name === "ul" || name === "ol") this.openList(name, this.attribute(nameEnd, tagEnd, "start"));
+    else if (name === "li") this.openListItem();
+    else if (name === "blockquote") this.openQuote();
+    else if (name === "pre") this.openPre();
+    else if (name === "a") this.openLink(this.attribute(nameEnd, tagEnd, "href"));
+    else if (name in EMPHASIS_MARKER) this.openEmphasis(name);
+    else if (name === "img") this.writeImage(this.attribute(nameEnd, tagEnd, "src"), this.attribute(nameEnd, tagEnd, "alt"), tagEnd);
+    else if (name === "br") this.writeLineBreak();
+    else if (name === "hr") this.writeRule();
+    else if (name === "table") this.openTable();
+    else if (name === "tr") this.openRow();
+    else if (name === "td" || name === "th") this.openCell(name);
+  }
+
+  private attribute(nameEnd: number, tagEnd: number, name: string): string | null {
+    return readAttribute(this.page.source, nameEnd, tagEnd, name);
+  }
+
+  endTag(name: string): void {
+    const depth = this.openNames.lastIndexOf(name);
+    if (depth < 0) return; // an end tag with no open element we act on: ignore it
+    if (BLOCK_NAMES.has(name)) this.blockSinceText = true;
+    while (this.openNames.length > depth) this.closeTop();
+  }
+
+  finish(): string {
+    while (this.openNames.length > 0) this.closeTop();
+    return this.out
+      .join("")
+      .replace(/[ \t]+\n/g, "\n")
+      .replace(/\n{3,}/g, "\n\n")
+      .trim();
+  }
+
+  // ── writing ─────────────────────────────────────────────────────────────────────────────────────
+
+  /** Writes text; [textStart, textEnd) is its range in page text (-1 for raw <pre> text). */
+  private writeText(text: string, textStart: number, textEnd: number): void {
+    if (text === "") return;
+    if (this.lastTextEnd >= 0 && textStart >= 0) this.separateFromLastText(textStart);
+    this.spillStrayTable();
+    this.flushBreak();
+    const atLineStart = this.atLineStart;
+    const piece = this.preDepth > 0 ? this.indentPre(text) : atLineStart ? escapeLineStart(text) : text;
+    this.out.push(piece);
+    this.atLineStart = false;
+    this.firstOpenSinceText = -1;
+    this.blockSinceText = false;
+    if (textEnd >= 0) this.lastTextEnd = textEnd;
+  }
+
+  /** A block boundary in page text between two text nodes asks for a paragraph; white space for a space. */
+  private separateFromLastText(textStart: number): void {
+    // After a block element's start or end, breaks and list markers already separate the texts.
+    if (textStart <= this.lastTextEnd || this.blockSinceText) return;
+    const newline = this.page.text.indexOf("\n", this.lastTextEnd);
+    if (newline >= 0 && newline < textStart && !this.inHeading()) {
+      this.requestBreak(PARAGRAPH_BREAK);
+      return;
+    }
+    if (this.pendingBreak !== NO_BREAK || this.atLineStart) return;
+    // The space goes before markers opened since the last text ("a [link]", not "a[ link]").
+    if (this.firstOpenSinceText >= 0) this.out[this.firstOpenSinceText] = ` ${this.out[this.firstOpenSinceText]}`;
+    else this.out.push(" ");
+  }
+
+  private requestBreak(level: number): void {
+    if (level > this.pendingBreak) this.pendingBreak = level;
+  }
+
+  /** Writes the pending break, with the prefixes of open quotes and list items, if anything came before. */
+  private flushBreak(): void {
+    const level = this.pendingBreak;
+    this.pendingBreak = NO_BREAK;
+    // Nothing written yet, or already at the start of a fresh line: no break to write.
+    if (level === NO_BREAK || this.out.length === 0 || this.atLineStart || this.currentCellEmpty()) return;
+    const prefix = this.prefixes.join("");
+    this.out.push(level === PARAGRAPH_BREAK ? `\n${prefix.trimEnd()}\n${prefix}` : `\n${prefix}`);
+    this.atLineStart = true;
+  }
+
+  /** An empty placeholder for an opening marker, filled when the element closes with content. */
+  private placeholder(): number {
+    this.flushBreak();
+    const index = this.out.length;
+    this.out.push("");
+    if (this.firstOpenSinceText < 0) this.firstOpenSinceText = index;
+    return index;
+  }
+
+  private push(name: string, mark = -1, target = ""): void {
+    this.openNames.push(name);
+    this.openMarks.push(mark);
+    this.openTargets.push(target);
+  }
+
+  private closeImplied(name: string): void {
+    const boundaries = IMPLIED_END_BOUNDARY[name];
+    for (let depth = this.openNames.length - 1; depth >= 0; depth--) {
+      const open = this.openNames[depth];
+      if (open === name) {
+        while (this.openNames.length > depth) this.closeTop();
+        return;
+      }
+      if (boundaries.has(open)) return;
+    }
+  }
+
+  private closeTop(): void {
+    const name = this.openNames.pop() as string;
+    const mark = this.openMarks.pop() as number;
+    const target = this.openTargets.pop() as string;
+    if (name in HEADING_LEVEL) this.closeHeading(name, mark);
+    else if (PARAGRAPH_ELEMENTS.has(name)) this.requestBreak(PARAGRAPH_BREAK);
+    else if (name === "ul" || name === "ol") this.closeList();
+    else if (name === "li") this.closeListItem(mark);
+    else if (name === "blockquote") this.closeQuote();
+    else if (name === "pre") this.closePre();
+    else if (name === "a") this.closeLink(mark, target);
+    else if (name in EMPHASIS_MARKER) this.closeEmphasis(name, mark);
+    else if (name === "table") this.closeTable();
+    else if (name === "tr") this.closeRow();
+    else if (name === "td" || name === "th") this.closeCell();
+  }
+
+  // ── blocks ──────────────────────────────────────────────────────────────────────────────────────
+
+  private openBlock(name: string): void {
+    this.requestBreak(PARAGRAPH_BREAK);
+    this.push(name);
+  }
+
+  private openHeading(name: string): void {
+    this.requestBreak(this.inCell() ? NO_BREAK : PARAGRAPH_BREAK);
+    this.push(name, this.placeholder());
+  }
+
+  private closeHeading(name: string, mark: number): void {
+    if (!this.inCell() && this.hasTextAfter(mark)) this.out[mark] = `${"#".repeat(HEADING_LEVEL[name])} `;
+    this.requestBreak(this.inCell() ? NO_BREAK : PARAGRAPH_BREAK);
+  }
+
+  private openList(name: string, startAttribute: string | null): void {
+    const start = name === "ol" ? Number.parseInt(startAttribute ?? "1", 10) : -1;
+    this.requestBreak(this.listCounters.length > 0 ? LINE_BREAK : PARAGRAPH_BREAK);
+    this.listCounters.push(name === "ol" ? (Number.isFinite(start) ? start : 1) : -1);
+    this.push(name);
+  }
+
+  private closeList(): void {
+    this.listCounters.pop();
+    this.requestBreak(this.listCounters.length > 0 ? LINE_BREAK : PARAGRAPH_BREAK);
+  }
+
+  private openListItem(): void {
+    const depth = this.listCounters.length - 1;
+    const counter = depth >= 0 ? this.listCounters[depth] : -1;
+    const marker = counter < 0 ? "- " : `${counter}. `;
+    if (depth >= 0 && counter >= 0) this.listCounters[depth] = counter + 1;
+    this.requestBreak(LINE_BREAK);
+    this.flushBreak();
+    this.out.push(marker);
+    this.atLineStart = true; // what follows the marker starts the item's first line
+    this.push("li", this.out.length - 1);
+    this.prefixes.push(" ".repeat(marker.length));
+  }
+
+  /** An item that wrote nothing after its marker (all its content removed) leaves no empty bullet. */
+  private closeListItem(marker: number): void {
+    this.prefixes.pop();
+    if (marker >= 0 && marker < this.out.length && !this.hasTextAfter(marker)) {
+      this.out.length = marker;
+      if (this.firstOpenSinceText >= marker) this.firstOpenSinceText = -1;
+      this.atLineStart = true;
+    }
+    this.requestBreak(LINE_BREAK);
+  }
+
+  private openQuote(): void {
+    this.requestBreak(PARAGRAPH_BREAK);
+    this.flushBreak();
+    this.prefixes.push("> ");
+    this.out.push("> "); // the current line is the quote's first
+    this.atLineStart = true;
+    this.push("blockquote");
+  }
+
+  private closeQuote(): void {
+    this.prefixes.pop();
+    this.requestBreak(PARAGRAPH_BREAK);
+  }
+
+  private openPre(): void {
+    this.requestBreak(PARAGRAPH_BREAK);
+    this.flushBreak();
+    this.out.push(`\`\`\`\n${this.prefixes.join("")}`);
+    this.atLineStart = true;
+    this.preDepth++;
+    this.push("pre");
+  }
+
+  private closePre(): void {
+    this.preDepth--;
+    const prefix = this.prefixes.join("");
+    this.out.push(`\n${prefix}\`\`\``);
+    this.atLineStart = false;
+    this.requestBreak(PARAGRAPH_BREAK);
+  }
+
+  private indentPre(text: string): string {
+    const prefix = this.prefixes.join("");
+    return prefix === "" ? text : text.replace(/\n/g, `\n${prefix}`);
+  }
+
+  /** <br>: a line break, or a space inside a table cell (a pipe-table cell is one line). */
+  private writeLineBreak(): void {
+    if (!this.inCell()) return this.requestBreak(LINE_BREAK);
+    if (!this.atLineStart) this.out.push(" ");
+  }
+
+  private writeRule(): void {
+    this.requestBreak(PARAGRAPH_BREAK);
+    this.flushBreak();
+    this.out.push("---");
+    this.atLineStart = false;
+    this.requestBreak(PARAGRAPH_BREAK);
+  }
+
+  // ── inline ──────────────────────────────────────────────────────────────────────────────────────
+
+  private openLink(href: string | null): void {
+    const reference = href === null ? "" : href.trim();
+    const usable = reference !== "" && !/^(?:javascript|data|vbscript):/i.test(reference) && !reference.startsWith("#");
+    this.push("a", this.placeholder(), usable ? this.absolute(reference) : "");
+  }
+
+  private closeLink(mark: number, target: string): void {
+    if (target === "" || this.preDepth > 0 || !this.hasTextAfter(mark)) return;
+    this.out[mark] += "[";
+    this.out.push(`](${linkDestination(target)})`);
+  }
+
+  private openEmphasis(name: string): void {
+    this.push(name, this.placeholder());
+  }
+
+  private closeEmphasis(name: string, mark: number): void {
+    if (this.preDepth > 0 || !this.hasTextAfter(mark)) return;
+    const marker = EMPHASIS_MARKER[name];
+    this.out[mark] += marker;
+    this.out.push(marker);
+  }
+
+  /** An image; a space follows it if white space follows its tag in the source (text nodes hold none at their edges). */
+  private writeImage(source: string | null, alt: string | null, tagEnd: number): void {
+    if (source === null || source.trim() === "" || /^data:/i.test(source.trim())) return;
+    this.spillStrayTable();
+    this.flushBreak();
+    const text = escapeMarkdown((alt ?? "").replace(/\s+/g, " ").trim());
+    this.out.push(`![${text}](${linkDestination(this.absolute(source.trim()))})`);
+    if (/\s/.test(this.page.source.charAt(tagEnd))) this.out.push(" ");
+    this.atLineStart = false;
+    this.firstOpenSinceText = -1;
+  }
+
+  private hasTextAfter(mark: number): boolean {
+    for (let index = mark + 1; index < this.out.length; index++) if (/\S/.test(this.out[index])) return true;
+    return false;
+  }
+
+  private absolute(reference: string): string {
+    if (this.baseUrl === undefined) return reference;
+    try {
+      return new URL(reference, this.baseUrl).href;
+    } catch {
+      return reference; // not a URL relative to the page: keep it as written
+    }
+  }
+
+  // ── tables ──────────────────────────────────────────────────────────────────────────────────────
+
+  private inCell(): boolean {
+    const table = this.tables[this.tables.length - 1];
+    return table !== undefined && table.cellStart >= 0;
+  }
+
+  private inHeading(): boolean {
+    for (let depth = this.openNames.length - 1; depth >= 0; depth--) if (this.openNames[depth] in HEADING_LEVEL) return true;
+    return false;
+  }
+
+  private currentCellEmpty(): boolean {
+    const table = this.tables[this.tables.length - 1];
+    return table !== undefined && table.cellStart >= 0 && table.cellStart === this.out.length;
+  }
+
+  /**
+   * Content inside a table but outside its cells (malformed pages: a table or text between rows) comes
+   * out where it stands: the rows held so far are written first, as layout, so nothing changes order.
+   */
+  private spillStrayTable(): void {
+    const table = this.tables[this.tables.length - 1];
+    if (table === undefined || table.cellStart >= 0) return;
+    table.layout = true;
+    const rows = table.row !== null && table.row.length > 0 ? [...table.rows, table.row] : table.rows;
+    if (rows.length === 0) return;
+    this.requestBreak(PARAGRAPH_BREAK);
+    this.flushBreak();
+    const text = layoutTable(rows, this.prefixes.join(""));
+    if (text !== "") this.out.push(text);
+    this.atLineStart = false;
+    this.requestBreak(PARAGRAPH_BREAK);
+    table.rows.length = 0;
+    if (table.row !== null) table.row = [];
+  }
+
+  private openTable(): void {
+    this.spillStrayTable();
+    const outer = this.tables[this.tables.length - 1];
+    if (outer !== undefined) outer.layout = true; // a table inside a table is layout, not data
+    this.requestBreak(PARAGRAPH_BREAK);
+    this.flushBreak();
+    this.tables.push({ rows: [], row: null, cellStart: -1, headerRow: false, layout: false });
+    this.push("table");
+  }
+
+  private openRow(): void {
+    const table = this.tables[this.tables.length - 1];
+    if (table === undefined) return;
+    table.row = [];
+    this.push("tr");
+  }
+
+  private openCell(name: string): void {
+    const table = this.tables[this.tables.length - 1];
+    if (table === undefined) return;
+    if (table.row === null) table.row = [];
+    if (name === "th" && table.rows.length === 0) table.headerRow = true;
+    this.pendingBreak = NO_BREAK;
+    table.cellStart = this.out.length;
+    this.atLineStart = true;
+    this.push(name);
+  }
+
+  private closeCell(): void {
+    const table = this.tables[this.tables.length - 1];
+    if (table === undefined || table.cellStart < 0) return;
+    const content = this.out.splice(table.cellStart).join("").trim();
+    if (/\n\s*\n/.test(content) || /^(?:[-*] |\d+\. |#|```)/m.test(content)) table.layout = true;
+    (table.row ??= []).push(content);
+    table.cellStart = -1;
+    this.pendingBreak = NO_BREAK;
+  }
+
+  private closeRow(): void {
+    const table = this.tables[this.tables.length - 1];
+    if (table === undefined || table.row === null) return;
+    if (table.row.length > 0) table.rows.push(table.row);
+    table.row = null;
+  }
+
+  private closeTable(): void {
+    const table = this.tables.pop();
+    if (table === undefined) return;
+    if (table.row !== null && table.row.length > 0) table.rows.push(table.row);
+    const cells = table.rows.reduce((count, row) => Math.max(count, row.length), 0);
+    const hasText = table.rows.some((row) => row.some((cell) => cell !== ""));
+    if (!hasText) return this.requestBreak(PARAGRAPH_BREAK);
+    this.requestBreak(PARAGRAPH_BREAK);
+    this.flushBreak();
+    const prefix = this.prefixes.join("");
+    if (table.layout || cells < 2 || table.rows.length < 2) this.out.push(layoutTable(table.rows, prefix));
+    else this.out.push(dataTable(table.rows, cells, prefix));
+    this.atLineStart = false;
+    this.requestBreak(PARAGRAPH_BREAK);
+  }
+}
+
+/** A data table as a pipe table: the first row is the header (Markdown needs one). */
+function dataTable(rows: readonly string[][], cells: number, prefix: string): string {
+  const line = (row: readonly string[]): string => {
+    const padded = Array.from({ length: cells }, (_, index) => (row[index] ?? "").replace(/\s*\n\s*/g, " ").replace(/\|/g, "\\|"));
+    return `| ${padded.join(" | ")} |`;
+  };
+  const lines = [line(rows[0]), `|${" --- |".repeat(cells)}`, ...rows.slice(1).map(line)];
+  return lines.join(`\n${prefix}`);
+}
+
+/** A layout table: each non-empty cell becomes a paragraph. */
+function layoutTable(rows: readonly string[][], prefix: string): string {
+  const paragraphs = rows.flat().filter((cell) => cell !== "");
+  return paragraphs.join(`\n${prefix.trimEnd()}\n${prefix}`);
+}
+
+/** Escapes Markdown syntax in text; a "!" ending a piece is escaped too, since a link may follow ("![" is an image). */
+function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*[\]<]|!$/g, "\\$&").replace(/(^|\s)_|_(?=\s|$)/g, "$1\\_");
+}
+
+/** Text at the start of a line that Markdown would read as a heading, quote, list item or rule. */
+function escapeLineStart(text: string): string {
+  return text.replace(/^(\s*)(#{1,6}(?=\s|$)|>|[-+](?=\s|$)|\d+(?=[.)](?:\s|$))|=+\s*$)/, (_, space: string, marker: string) =>
+    /^\d/.test(marker) ? `${space}${marker}\\` : `${space}\\${marker}`);
+}
+
+function linkDestination(url: string): string {
+  return /[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url;
+}

@@ -1,0 +1,54 @@
+import type { PageModel, RemovalPlan } from "../page";
+import { RemovedTextCursor, removedWithAncestors, type PieceSink } from "./text-removal";
+
+/**
+ * The kept text of a page: text nodes of kept blocks, minus removed text, in document order; the text of
+ * different blocks is apart by a blank line (the style of the gold texts: paragraphs apart by blank lines).
+ * Reads only the page model: no second parse.
+ */
+export function writeText(page: PageModel, plan: RemovalPlan): string {
+  const removed = removedWithAncestors(page, plan);
+  const cursor = new RemovedTextCursor(plan.removedText);
+  const sink = new TextSink(page.text);
+  const { block, textStart, textEnd } = page.textNodes;
+  for (let node = 0; node < page.textNodeCount; node++) {
+    if (removed[block[node]] === 0) cursor.keptPieces(textStart[node], textEnd[node], sink);
+  }
+  return tidyParagraphs(sink.parts.join(""));
+}
+
+/** Collects kept pieces of page text with what goes between them. */
+class TextSink implements PieceSink {
+  readonly parts: string[] = [];
+  /** End in page text of the last kept piece, -1 before the first. */
+  private lastEnd = -1;
+
+  constructor(private readonly text: string) {}
+
+  piece(from: number, to: number): void {
+    if (this.lastEnd >= 0) this.parts.push(separator(this.text, this.lastEnd, from));
+    this.parts.push(this.text.slice(from, to));
+    this.lastEnd = to;
+  }
+}
+
+/**
+ * What goes between two kept pieces: a paragraph break if a block boundary ("\n" in page text) lies
+ * between them; else a space if there was white space or removed text between them; else nothing
+ * (two text nodes of one word, such as "<b>W</b>ord").
+ */
+function separator(text: string, previousEnd: number, nextStart: number): string {
+  if (nextStart <= previousEnd) return "";
+  const newline = text.indexOf("\n", previousEnd);
+  if (newline >= 0 && newline < nextStart) return "\n\n";
+  return " ";
+}
+
+/** Trims spaces at line ends, folds runs of spaces and of blank lines, trims the whole. */
+function tidyParagraphs(text: string): string {
+  return text
+    .replace(/[ \t\u00a0]*\n[ \t\u00a0]*/g, "\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .replace(/[ \t]{2,}/g, " ")
+    .trim();
+}
