@@ -22,6 +22,7 @@ export {
 export { buildCorpus, entryAt, type SiteCorpus } from "./corpus";
 export { binOfDocuments, documentHistogram, findCutoff, type Cutoff, type CutoffOptions } from "./cutoff";
 export { filterAcrossSites, type CrossSiteOptions, type SiteCandidates } from "./cross-site";
+export { filterRepeats, type StringFilterOptions } from "./string-filters";
 export { escapeLiteral, patternOf, writePatterns, type PatternOptions, type WrittenPattern } from "./rule-writer";
 export {
   candidateKeys,
