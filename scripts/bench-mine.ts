@@ -117,7 +117,7 @@ function report(title: string, groups: readonly InputSite[], runs: number): numb
  * the tail (last 20%) of a page of the largest dev site, taken in turn. Real, distinct content; a template
  * repeated on every page, as on a site of a thousand articles.
  */
-function simulatedSiteTexts(template: InputSite, pages: readonly InputSite["pages"]): string[] {
+function simulatedSiteTexts(template: InputSite, pages: InputSite["pages"]): string[] {
   const templateLines = template.pages.map((page) => pageTextOf(page.html).split("\n"));
   return pages.map((page, index) => {
     const lines = templateLines[index % templateLines.length]!;
