@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { hasData, loadDataset } from "../../src/evaluation/index";
+import { analysePage, type PageModel, type RemovalPlan } from "../../src/page/index";
+import { buildReaderDocument, writeJson, writeMarkdown, writeText } from "../../src/rewrite/index";
+
+const dataPresent = hasData();
+if (!dataPresent) console.warn("reader JSON tests on real pages skipped: ../shared/data is absent");
+
+function emptyPlan(page: PageModel): RemovalPlan {
+  return { removedBlocks: new Uint8Array(page.blockCount), removedText: new Int32Array(0) };
+}
+
+const CONTEXT = { site: "example.com", mode: "rules", html: "<p>cleaned</p>", removed: { blocks: 1, chars: 4 }, timings: { analyse: 0.5 } };
+
+describe("reader JSON", () => {
+  it("has every field, in the documented shape, with nulls for what the page does not say", () => {
+    const page = analysePage("<html lang=de><head><title> Kurz </title></head><body><nav>Menü</nav><p>Text hier.</p></body></html>");
+    const plan = emptyPlan(page);
+    plan.removedBlocks[1] = 1; // the nav
+    const document = JSON.parse(writeJson(page, plan, CONTEXT));
+    expect(document).toEqual({
+      url: null,
+      site: "example.com",
+      title: "Kurz",
+      lang: "de",
+      byline: null,
+      published: null,
+      leadImage: null,
+      siteName: null,
+      text: "Text hier.",
+      markdown: "Text hier.",
+      html: "<p>cleaned</p>",
+      mode: "rules",
+      removed: { blocks: 1, chars: 4 },
+      timings: { analyse: 0.5 },
+    });
+  });
+
+  it.skipIf(!dataPresent)("carries a real page's metadata and the writers' text and Markdown (abcnews.go.com)", () => {
+    const entry = loadDataset("dragnet").pages.find((candidate) => candidate.id === "110");
+    if (entry === undefined) throw new Error("dragnet page 110 is missing");
+    const page = analysePage(entry.html);
+    const plan = emptyPlan(page);
+    const document = buildReaderDocument(page, plan, { ...CONTEXT, url: entry.url, site: entry.site });
+    expect(document.url).toBe(entry.url);
+    expect(document.title).toBe("Fred Willard on 'Lewd Conduct' Charge");
+    expect(document.byline).toBe("ABC News");
+    expect(document.published).toBe("2012-07-24");
+    expect(document.leadImage).toBe("http://a.abcnews.go.com/images/Entertainment/ap_fred_willard_jef_120719_main.jpg");
+    expect(document.text).toBe(writeText(page, plan));
+    expect(document.markdown).toBe(writeMarkdown(page, plan, { baseUrl: entry.url }));
+    expect(document.text).toContain("Fred Willard");
+  });
+});
