@@ -92,15 +92,16 @@ function printSummary(reports: readonly SiteReport[], analyseSeconds: readonly n
       String(report.droppedAcrossSites),
       String(report.rules),
       (analyseSeconds[index]! + stageMilliseconds / 1000).toFixed(2),
-      written.has(report.site) ? "" : report.problems.length > 0 ? "NOT WRITTEN: invalid" : "not written",
+      written.has(report.site) ? "" : report.problems.length > 0 ? "NOT WRITTEN: invalid" : "(dry run)",
     ];
   });
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   const format = (row: string[]) => row.map((cell, column) => (column === 0 || column >= 9 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ");
   console.log(format(header));
   for (const row of rows) console.log(format(row));
-  console.log("columns: candidates = maximal repeats of 2+ tokens in 2+ pages; kept = above the cutoff and past the cross-site filter;");
-  console.log("cross-site = dropped as shared with many sites; rules = patterns written (contained strings merged, long ones cut).");
+  console.log("candidates = maximal repeats of 2+ words in 2+ pages at block edges (the histogram); cutoff = eq. 3.1 cut;");
+  console.log("kept = above the cutoff and past the cross-site filter; cross-site = dropped as shared by many sites;");
+  console.log("rules = patterns written (contained strings merged, long strings cut); seconds = page analysis + mining.");
 }
 
 function main(): number {
