@@ -370,7 +370,7 @@ class PageBuilder implements ScanHandler {
     this.blockSourceEnd[0] = this.source.length;
     this.blockCloseKind[0] = CLOSED_BY_END_OF_PAGE;
     this.blockEndText[0] = this.textNodeCount;
-    const { textStart, textEnd } = this.blockTextRanges(count, text.length);
+    const { textStart, textEnd } = this.blockTextRanges(count);
     const nodes = this.textNodeCount;
     return {
       source: this.source, text, title: this.title, lang: this.lang,
@@ -392,21 +392,27 @@ class PageBuilder implements ScanHandler {
     };
   }
 
-  /** A block's text range runs from its first text node's start to its last one's end (empty blocks: where they would be). */
-  private blockTextRanges(count: number, textLength: number): { textStart: Int32Array; textEnd: Int32Array } {
+  /**
+   * A block's text range runs from its first text node's start to its last one's end. An empty block gets
+   * an empty range where its text would be: after the text before it, inside its parent's range.
+   */
+  private blockTextRanges(count: number): { textStart: Int32Array; textEnd: Int32Array } {
     const textStart = new Int32Array(count);
     const textEnd = new Int32Array(count);
+    textEnd[0] = this.textLength;
     for (let block = 0; block < count; block++) {
       const first = this.blockFirstText[block];
       const end = this.blockEndText[block];
       if (first < end) {
         textStart[block] = this.nodeTextStart[first];
         textEnd[block] = this.nodeTextEnd[end - 1];
-      } else {
-        const at = first < this.textNodeCount ? this.nodeTextStart[first] : textLength;
-        textStart[block] = at;
-        textEnd[block] = at;
+        continue;
       }
+      const parent = this.blockParent[block];
+      const before = first > 0 ? this.nodeTextEnd[first - 1] : 0;
+      const at = parent < 0 ? before : Math.min(Math.max(before, textStart[parent]), textEnd[parent]);
+      textStart[block] = at;
+      textEnd[block] = at;
     }
     return { textStart, textEnd };
   }

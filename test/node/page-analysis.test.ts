@@ -1,0 +1,135 @@
+/**
+ * Pass 1 on malformed snippets (tree shape, text, offsets) and on every page of ../shared/data (no crash,
+ * sane counts, the gold text's words found in the page text).
+ */
+import { describe, expect, it } from "vitest";
+import { DATA_SETS, hasData, loadDataset, tokenize } from "../../src/evaluation/index";
+import {
+  analysePage, CLOSED_BY_ANCESTOR_END_TAG, CLOSED_BY_END_OF_PAGE, CLOSED_BY_IMPLIED_END, CLOSED_BY_OWN_END_TAG,
+  scanHtml, sourceOffsetOfText, tagName, TEXT_DATA, TEXT_RAW, TEXT_RCDATA, type PageModel,
+} from "../../src/page/index";
+
+/** Blocks as "tag(parent):text", in document order (root left out). */
+function describeBlocks(page: PageModel): string[] {
+  const lines: string[] = [];
+  for (let block = 1; block < page.blockCount; block++) {
+    const text = page.text.slice(page.blocks.textStart[block], page.blocks.textEnd[block]);
+    lines.push(`${tagName(page.blocks.tag[block])}(${page.blocks.parent[block]}):${text}`);
+  }
+  return lines;
+}
+
+describe("page analysis on malformed HTML", () => {
+  it("closes <p> at the next <p> and at blocks, recording implied end tags", () => {
+    const page = analysePage("<body><p>one<p>two<div>three</div>four</body>");
+    expect(describeBlocks(page)).toEqual(["p(0):one", "p(0):two", "div(0):three"]);
+    expect(page.text).toBe("one\ntwo\nthree\nfour");
+    expect(Array.from(page.impliedEnds.tag, tagName)).toEqual(["p", "p"]);
+    expect(Array.from(page.blocks.closeKind.subarray(1))).toEqual([CLOSED_BY_IMPLIED_END, CLOSED_BY_IMPLIED_END, CLOSED_BY_OWN_END_TAG]);
+  });
+
+  it("closes <li>, <dd>/<dt>, cells and rows implicitly; a list's end tag closes its last item", () => {
+    expect(describeBlocks(analysePage("<ul><li>a<li>b</ul>after"))).toEqual(["ul(0):a\nb", "li(1):a", "li(1):b"]);
+    expect(describeBlocks(analysePage("<dl><dt>t<dd>d<dt>u</dl>"))).toEqual(["dl(0):t\nd\nu", "dt(1):t", "dd(1):d", "dt(1):u"]);
+    const table = analysePage("<table><tr><td>a<td>b<tr><td>c</table>z");
+    expect(describeBlocks(table)).toEqual(["table(0):a\nb\nc", "tr(1):a\nb", "td(2):a", "td(2):b", "tr(1):c", "td(5):c"]);
+    expect(table.blocks.closeKind[5]).toBe(CLOSED_BY_ANCESTOR_END_TAG);
+    expect(table.blocks.closeRepeat[5]).toBe(1);
+  });
+
+  it("keeps nested lists and tables nested", () => {
+    expect(describeBlocks(analysePage("<ul><li>a<ul><li>b<li>c</ul><li>d</ul>"))).toEqual([
+      "ul(0):a\nb\nc\nd", "li(1):a\nb\nc", "ul(2):b\nc", "li(3):b", "li(3):c", "li(1):d",
+    ]);
+    expect(describeBlocks(analysePage("<table><tr><td>x<table><tr><td>in</table>y<td>z</table>"))).toEqual([
+      "table(0):x\nin\ny\nz", "tr(1):x\nin\ny\nz", "td(2):x\nin\ny", "table(3):in", "tr(4):in", "td(5):in", "td(2):z",
+    ]);
+  });
+
+  it("ignores stray end tags and runs unclosed elements to the end of the page", () => {
+    const page = analysePage("<div>a</span></p>b<div>c");
+    expect(describeBlocks(page)).toEqual(["div(0):ab\nc", "div(1):c"]);
+    expect(page.blocks.closeKind[1]).toBe(CLOSED_BY_END_OF_PAGE);
+    expect(page.blocks.sourceEnd[1]).toBe(page.source.length);
+  });
+
+  it("closes everything above the element an end tag names, like lol-html", () => {
+    const page = analysePage("<div>x<section><p>y</div>z");
+    expect(describeBlocks(page)).toEqual(["div(0):x\ny", "section(1):y", "p(2):y"]);
+    expect(page.blocks.closeKind[2]).toBe(CLOSED_BY_ANCESTOR_END_TAG);
+    expect(page.source.slice(page.blocks.sourceStart[2], page.blocks.sourceEnd[2])).toBe("<section><p>y");
+  });
+
+  it("keeps text outside body, skips script, style, comments, templates of raw text and svg", () => {
+    const page = analysePage("before <html lang=\"de-CH\"><head><title> T &amp;\n t </title><style>p{}</style></head>" +
+      "<!-- c --><script>if (a < b) document.write('<p>x</p>')</script><body>in <svg><text>no</text></svg>&lt;ok&gt;</body></html> after");
+    expect(page.text).toBe("before in <ok> after");
+    expect(page.title).toBe("T & t");
+    expect(page.lang).toBe("de-CH");
+  });
+
+  it("decodes entities and collapses white space inside a block", () => {
+    const page = analysePage("<p>  caf&eacute;&nbsp;&nbsp;au   lait &#8364;5 &#x1F600; &amp &copy2024 &bogus; </p>");
+    expect(page.text).toBe("café au lait €5 😀 & ©2024 &bogus;");
+    expect(page.textNodeCount).toBe(1);
+  });
+
+  it("separates inline runs with spaces only where the source has white space or <br>", () => {
+    expect(analysePage("<p>a<b>b</b> c<br>d<i>e</i></p>").text).toBe("ab c de");
+  });
+
+  it("maps page-text offsets back to source offsets through entities and collapsed spaces", () => {
+    const page = analysePage("<p>x &amp;   y&eacute;z</p>");
+    expect(page.text).toBe("x & yéz");
+    const offsets = [0, 1, 2, 3, 4, 5, 6, 7].map((offset) => sourceOffsetOfText(page, 0, offset));
+    // "x", " " (run at 4), "&amp;" (5), " " (run at 10), "y" (13), "&eacute;" (14), "z" (22), end (23)
+    expect(offsets).toEqual([3, 4, 5, 10, 13, 14, 22, 23]);
+  });
+
+  it("reads quoted attribute values holding '>' and '/>' without ending the tag", () => {
+    const page = analysePage("<div title='a>b' data-x=\"</div>\">in</div>out");
+    expect(describeBlocks(page)).toEqual(["div(0):in"]);
+    expect(page.text).toBe("in\nout");
+  });
+
+  it("gives the scanner's offsets for tags and text runs", () => {
+    const events: string[] = [];
+    scanHtml("<P class=x>a<!--c--><script>1<2</script><textarea>t</textarea></p>", {
+      startTag: (name, start, nameEnd, end, selfClosing) => events.push(`<${name} ${start} ${nameEnd} ${end} ${selfClosing}`),
+      endTag: (name, start, end) => events.push(`</${name} ${start} ${end}`),
+      text: (start, end, kind) => events.push(`text ${start} ${end} ${kind}`),
+    });
+    expect(events).toEqual([
+      "<p 0 2 11 false", `text 11 12 ${TEXT_DATA}`, "<script 20 27 28 false", `text 28 31 ${TEXT_RAW}`, "</script 31 40",
+      "<textarea 40 49 50 false", `text 50 51 ${TEXT_RCDATA}`, "</textarea 51 62", "</p 62 66",
+    ]);
+  });
+});
+
+describe.skipIf(!hasData())("page analysis on every page of ../shared/data", () => {
+  if (!hasData()) console.log("skipped: ../shared/data is absent");
+  /** Least share of the gold's words found in the page text, on average over a set (gold is hand-cleaned page text). */
+  const MIN_MEAN_GOLD_RECALL = 0.95;
+  for (const set of DATA_SETS) {
+    it(`set ${set}`, () => {
+      const { pages } = loadDataset(set);
+      let recallSum = 0;
+      const problems: string[] = [];
+      for (const page of pages) {
+        const model = analysePage(page.html);
+        if (model.blockCount < 2 || model.blockCount > page.html.length / 4 + 2) problems.push(`${page.id}: ${model.blockCount} blocks`);
+        for (let block = 1; block < model.blockCount; block++) {
+          const parent = model.blocks.parent[block];
+          const nested = parent < block && model.blocks.sourceEnd[block] <= model.blocks.sourceEnd[parent] &&
+            model.blocks.textStart[block] >= model.blocks.textStart[parent] && model.blocks.textEnd[block] <= model.blocks.textEnd[parent];
+          if (!nested) problems.push(`${page.id}: block ${block} not inside its parent ${parent}`);
+        }
+        const words = new Set(tokenize(model.text.toLowerCase()));
+        const gold = tokenize(page.gold.toLowerCase());
+        recallSum += gold.length === 0 ? 1 : gold.filter((word) => words.has(word)).length / gold.length;
+      }
+      expect(problems.slice(0, 10)).toEqual([]);
+      expect(recallSum / pages.length).toBeGreaterThan(MIN_MEAN_GOLD_RECALL);
+    });
+  }
+});
