@@ -71,7 +71,8 @@ export function bulkPut(entries: readonly KvEntry[], options: BulkPutOptions): {
   try {
     const file = join(folder, "rules-bulk.json");
     writeFileSync(file, JSON.stringify(entries));
-    const target = options.namespaceId !== undefined ? ["--namespace-id", options.namespaceId] : ["--binding", "RULES"];
+    // wrangler.toml gives RULES a preview id too; the rules go to the namespace the deployed Worker reads.
+    const target = options.namespaceId !== undefined ? ["--namespace-id", options.namespaceId] : ["--binding", "RULES", "--preview", "false"];
     const storage = options.remote ? ["--remote"] : ["--local", ...(options.persistTo ? ["--persist-to", options.persistTo] : [])];
     const result = spawnSync("npx", ["wrangler", "kv", "bulk", "put", file, ...target, ...storage], {
       cwd: REPO_ROOT,
