@@ -17,11 +17,13 @@ import type { ClassifierModel } from "./classify";
 import { classifyPage, mergePlans, scoreBlocks } from "./classify";
 import { CLEAN_MAX_BLOCKS, CLEAN_MAX_BYTES } from "./config";
 import { analysePage, computeFeatures, type PageModel, type RemovalPlan } from "./page";
-import { rewriteHtml } from "./rewrite";
+import { annotateHtml, rewriteHtml } from "./rewrite";
 import { findRuleIntervals, planFromIntervals, type CompiledRuleSet } from "./rules";
 import type { HtmlRewriterBackend } from "./runtime";
 
 export type OutputFormat = "html" | "text" | "markdown" | "json";
+/** What clean() can write: the output formats, and "annotated" (the original page with the removed blocks outlined, for the demo page). */
+export type CleanFormat = OutputFormat | "annotated";
 export type CleanMode = "rules" | "classifier" | "rules+classifier" | "none";
 export type CleanBailout = "too-large" | "too-many-blocks" | "rewrite-failed" | "internal-error";
 
@@ -48,7 +50,7 @@ export interface CleanInput {
   readonly url?: string;
   /** The site whose rules apply ("" for none). */
   readonly site: string;
-  readonly format: OutputFormat;
+  readonly format: CleanFormat;
   readonly ruleSet: CompiledRuleSet | null;
   readonly model: ClassifierModel | null;
   readonly rewriter: HtmlRewriterBackend;
@@ -71,8 +73,9 @@ export type CleanResult =
     }
   | { readonly ok: false; readonly bailout: CleanBailout; readonly detail: string };
 
-const CONTENT_TYPES: Readonly<Record<OutputFormat, string>> = {
+const CONTENT_TYPES: Readonly<Record<CleanFormat, string>> = {
   html: "text/html; charset=utf-8",
+  annotated: "text/html; charset=utf-8",
   text: "text/plain; charset=utf-8",
   markdown: "text/markdown; charset=utf-8",
   json: "application/json; charset=utf-8",
@@ -205,6 +208,8 @@ function formatOutput(
   switch (input.format) {
     case "html":
       return html;
+    case "annotated":
+      return annotateHtml(page, plan).html;
     case "text":
       return keptParagraphs(page, plan);
     case "markdown":
