@@ -29,12 +29,16 @@ async function main(): Promise<number> {
   const minimumPages = Number(values["min-pages"] ?? EVALUATION_MIN_PAGES);
   const loaded = loadSites(positionals.length > 0 ? positionals : ["dragnet", "cleanportaleval"]);
   const sites = loaded.sites.filter((site) => site.pages.length >= minimumPages);
-  const cleaner = values.direct ? { cleaner: directCleaner(), dispose: async () => {} } : await workerCleaner();
+  const worker = values.direct ? null : await workerCleaner();
+  const cleaner = worker ?? { cleaner: directCleaner(), dispose: async () => {} };
   try {
     const evaluation = await evaluateMinedRules(sites, cleaner.cleaner, undefined, (site, fold) =>
       process.stderr.write(`fold ${fold + 1}: ${site}\n`),
     );
     console.log(formatEvaluation(evaluation, values.direct ? "rules on text" : "Worker"));
+    if (worker !== null) {
+      console.log(`Worker responses: x-clean-rules ${JSON.stringify(Object.fromEntries(worker.rulesStatuses))}, x-clean-mode ${JSON.stringify(Object.fromEntries(worker.modes))}`);
+    }
     return 0;
   } finally {
     await cleaner.dispose();
