@@ -28,6 +28,8 @@ export default defineConfig({
           globalSetup: ["test/support/global-setup.ts"],
           include: ["test/worker/**/*.test.ts"],
           testTimeout: 120_000,
+          // The feed parser the feed tests read outputs back with is CommonJS; pre-bundled, it loads in workerd.
+          deps: { optimizer: { ssr: { enabled: true, include: ["@rowanmanning/feed-parser"] } } },
         },
       },
     ],
