@@ -1,0 +1,63 @@
+/**
+ * One proxied HTML page through the pipeline: read under the size limit, decode, clean (format html).
+ * Whatever stops the cleaning, the origin's bytes come back whole with the reason.
+ */
+import { clean, type CleanResult } from "../clean";
+import { decodeHtml } from "../page";
+import { createWorkerdBackend } from "../runtime";
+import { readBodyLimited } from "./body";
+import { digest } from "./proxy-cache";
+import { classifierModel } from "./model";
+import type { SiteRules } from "./rules-store";
+import type { HttpSettings } from "./settings";
+
+export type ProxiedPage =
+  | { readonly kind: "cleaned"; readonly html: string; readonly mode: string; readonly site: string }
+  /** Not cleaned: `body` is the origin's bytes, unchanged; `reason` goes out as x-clean-bailout. */
+  | { readonly kind: "bailout"; readonly reason: string; readonly body: Uint8Array | ReadableStream<Uint8Array> }
+  | { readonly kind: "timeout" };
+
+const REWRITER = createWorkerdBackend();
+
+export async function cleanProxiedPage(response: Response, pageUrl: URL, rules: SiteRules, settings: HttpSettings): Promise<ProxiedPage> {
+  const declaredLength = Number(response.headers.get("content-length") ?? "0");
+  if (declaredLength > settings.maxBodyBytes && response.body !== null) return { kind: "bailout", reason: "too-large", body: response.body };
+  const read = await readBodyLimited(response.body, settings.maxBodyBytes, settings.fetchBodyTimeoutMs);
+  if (read.kind === "timeout") return read;
+  if (read.kind === "too-large") return { kind: "bailout", reason: "too-large", body: read.stream };
+  const decoded = decodeHtml(read.bytes, response.headers.get("content-type"));
+  if (!decoded.ok) return { kind: "bailout", reason: "unsupported-charset", body: read.bytes };
+  const result = await runClean({
+    html: decoded.html,
+    url: pageUrl.href,
+    site: rules.site,
+    format: "html",
+    ruleSet: rules.compiled,
+    model: classifierModel(),
+    rewriter: REWRITER,
+    options: { maxBytes: settings.maxBodyBytes },
+  });
+  if (!result.ok) return { kind: "bailout", reason: result.bailout, body: read.bytes };
+  return { kind: "cleaned", html: result.body, mode: result.mode, site: result.site };
+}
+
+/** clean() reports its own failures as bailouts; anything it throws becomes one too, so the page still goes back whole. */
+async function runClean(input: Parameters<typeof clean>[0]): Promise<CleanResult> {
+  try {
+    return await clean(input);
+  } catch (error) {
+    console.error("clean() threw on a proxied page", input.url, error);
+    return { ok: false, bailout: "internal-error", detail: "the pipeline failed on this page" };
+  }
+}
+
+let modelVersionMemo: string | null = null;
+
+/** The bundled model's identity for cache keys (a digest, computed once per isolate): a new model changes every cleaned page. */
+export function modelVersion(): string {
+  if (modelVersionMemo === null) {
+    const model = classifierModel();
+    modelVersionMemo = model === null ? "none" : digest(JSON.stringify(model));
+  }
+  return modelVersionMemo;
+}

@@ -1,0 +1,223 @@
+/**
+ * The CDN-side proxy: configured origins served through the cleaner (see proxy-config.ts for PROXY_ORIGINS).
+ *
+ * 1. match the request to a configured origin (host mode or prefix mode), else hand it to the other routes;
+ * 2. a GET for a cleaned page already in the Cache API (keyed by URL and cleaning version) is answered
+ *    from there, with a 304 when the client's validators match;
+ * 3. otherwise the request goes to the origin, conditional headers translated (proxy-cache.ts);
+ * 4. a 200 HTML answer is cleaned (format html), its links kept on the proxy, stored when storable;
+ *    redirects keep their status with Location on the proxy; everything else streams through untouched.
+ * Too large or undecodable pages pass through as the origin's bytes with `x-clean-bailout`.
+ */
+import { Hono } from "hono";
+import type { Env } from "../worker";
+import { mediaType } from "./body";
+import { errorResponse } from "./errors";
+import { cleanProxiedPage, modelVersion, type ProxiedPage } from "./proxy-clean";
+import { proxyConfigFromVar, resolveProxyTarget, type ProxyTarget } from "./proxy-config";
+import {
+  bypassesCache,
+  CACHE_CONTROL_HEADER,
+  cacheKey,
+  cleanedEtag,
+  cleaningVersion,
+  isNotModified,
+  isStorable,
+  notModifiedResponse,
+  originIfNoneMatch,
+} from "./proxy-cache";
+import { linkRewriter, rewriteLocation } from "./proxy-links";
+import { resolveSettings, type HttpSettings } from "./settings";
+import { siteOfHost } from "./site";
+import { loadSiteRules, type SiteRules } from "./rules-store";
+
+export interface ProxyBindings extends Env {
+  /** JSON object: proxy host or path prefix → origin URL (see proxy-config.ts). Absent: no proxy. */
+  PROXY_ORIGINS?: string;
+}
+
+/** What a proxied request needs, resolved once. */
+interface ProxyRequest {
+  readonly request: Request;
+  readonly target: ProxyTarget;
+  readonly settings: HttpSettings;
+  readonly rules: SiteRules;
+  /** Cleaning version: part of the cache key and of cleaned ETags. */
+  readonly version: string;
+  readonly waitUntil: (promise: Promise<unknown>) => void;
+}
+
+/** Request headers never forwarded: hop-by-hop ones, the Worker's own, and the encoding (fetch negotiates it). */
+const DROPPED_REQUEST_HEADERS = ["host", "connection", "keep-alive", "te", "trailer", "transfer-encoding", "upgrade", "proxy-authorization", "proxy-connection", "accept-encoding", CACHE_CONTROL_HEADER];
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const HTML_MEDIA_TYPES = new Set(["text/html", "application/xhtml+xml"]);
+
+export const proxyRoutes = new Hono<{ Bindings: ProxyBindings }>();
+
+proxyRoutes.use("*", async (context, next) => {
+  const config = proxyConfigFromVar(context.env.PROXY_ORIGINS);
+  if (!config.ok) {
+    console.error("PROXY_ORIGINS ignored:", config.problems.join("; "));
+    return next();
+  }
+  const target = resolveProxyTarget(config.config, new URL(context.req.url));
+  if (target === null) return next();
+  const settings = resolveSettings(context.env);
+  const rules = await loadSiteRules(context.env.RULES, siteOfHost(target.entry.originHostname));
+  const proxied: ProxyRequest = {
+    request: context.req.raw,
+    target,
+    settings,
+    rules,
+    version: cleaningVersion(ruleSetVersion(rules), modelVersion()),
+    waitUntil: executionWaitUntil(context),
+  };
+  return serveProxied(proxied);
+});
+
+async function serveProxied(proxied: ProxyRequest): Promise<Response> {
+  const { request } = proxied;
+  const useCache = request.method === "GET" && !bypassesCache(request.headers);
+  if (useCache) {
+    const hit = await caches.default.match(cacheKey(request.url, proxied.version));
+    if (hit !== undefined) return answerFromCache(request, hit);
+  }
+  const origin = await fetchFromOrigin(proxied);
+  if (!origin.ok) return origin.response;
+  const response = origin.response;
+  if (response.status === 304) return notModifiedFromOrigin(proxied, response);
+  if (REDIRECT_STATUSES.has(response.status)) return redirectThrough(proxied, response);
+  if (response.status === 200 && HTML_MEDIA_TYPES.has(mediaType(response.headers.get("content-type")))) {
+    return request.method === "HEAD" ? htmlHeadThrough(proxied, response) : cleanThrough(proxied, response, useCache ? "miss" : "bypass");
+  }
+  return new Response(response.body, response);
+}
+
+function answerFromCache(request: Request, hit: Response): Response {
+  if (isNotModified(request.headers, hit.headers)) {
+    void hit.body?.cancel();
+    return notModifiedResponse(hit.headers, { [CACHE_CONTROL_HEADER]: "hit" });
+  }
+  const response = new Response(hit.body, hit);
+  response.headers.set(CACHE_CONTROL_HEADER, "hit");
+  return response;
+}
+
+type OriginAnswer = { readonly ok: true; readonly response: Response } | { readonly ok: false; readonly response: Response };
+
+async function fetchFromOrigin(proxied: ProxyRequest): Promise<OriginAnswer> {
+  const { request, target, settings } = proxied;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), settings.fetchTimeoutMs);
+  const hasBody = request.method !== "GET" && request.method !== "HEAD";
+  try {
+    const response = await fetch(target.targetUrl.href, {
+      method: request.method,
+      headers: forwardedHeaders(proxied),
+      body: hasBody ? request.body : null,
+      redirect: "manual",
+      signal: controller.signal,
+    });
+    return { ok: true, response };
+  } catch (error) {
+    if (controller.signal.aborted) return { ok: false, response: errorResponse("origin-timeout", `${target.entry.originHost} did not answer within ${settings.fetchTimeoutMs} ms`) };
+    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    return { ok: false, response: errorResponse("origin-unreachable", `could not reach ${target.entry.originHost}: ${message.slice(0, 200)}`) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The client's request headers as the origin should see them. */
+function forwardedHeaders(proxied: ProxyRequest): Headers {
+  const { request, version } = proxied;
+  const headers = new Headers(request.headers);
+  for (const name of DROPPED_REQUEST_HEADERS) headers.delete(name);
+  for (const name of [...headers.keys()]) if (name.startsWith("cf-")) headers.delete(name);
+  const requestUrl = new URL(request.url);
+  headers.set("x-forwarded-host", requestUrl.host);
+  headers.set("x-forwarded-proto", requestUrl.protocol.replace(":", ""));
+  const ifNoneMatch = request.headers.get("if-none-match");
+  if (ifNoneMatch !== null) {
+    const translated = originIfNoneMatch(ifNoneMatch, version);
+    if (translated !== null) headers.set("if-none-match", translated);
+    else {
+      // Every tag was a cleaned page of another version: the date alone must not make the origin say 304.
+      headers.delete("if-none-match");
+      headers.delete("if-modified-since");
+    }
+  }
+  return headers;
+}
+
+/** A 304 from the origin, with the ETag the client knows (the cleaned one when it revalidated a cleaned page). */
+function notModifiedFromOrigin(proxied: ProxyRequest, response: Response): Response {
+  const clientTags = proxied.request.headers.get("if-none-match") ?? "";
+  const etag = response.headers.get("etag");
+  const headers = new Headers(response.headers);
+  if (etag !== null && clientTags.includes(cleanedEtag(etag, proxied.version))) headers.set("etag", cleanedEtag(etag, proxied.version));
+  headers.set(CACHE_CONTROL_HEADER, "miss");
+  return new Response(null, { status: 304, headers });
+}
+
+function redirectThrough(proxied: ProxyRequest, response: Response): Response {
+  const redirected = new Response(response.body, response);
+  const location = response.headers.get("location");
+  if (location !== null) redirected.headers.set("location", rewriteLocation(proxied.target.entry, location, proxied.target.targetUrl));
+  return redirected;
+}
+
+/** HEAD of a page that a GET would clean: the cleaned page's validators, no length (it is not the origin's). */
+function htmlHeadThrough(proxied: ProxyRequest, response: Response): Response {
+  const headers = cleanedHeaders(proxied, response.headers);
+  return new Response(null, { status: response.status, headers });
+}
+
+async function cleanThrough(proxied: ProxyRequest, response: Response, cacheState: "miss" | "bypass"): Promise<Response> {
+  const page: ProxiedPage = await cleanProxiedPage(response, proxied.target.targetUrl, proxied.rules, proxied.settings);
+  if (page.kind === "timeout") return errorResponse("origin-timeout", `${proxied.target.entry.originHost} did not send the whole page in time`);
+  if (page.kind === "bailout") {
+    const passed = new Response(page.body, response);
+    passed.headers.set("x-clean-bailout", page.reason);
+    return passed;
+  }
+  const headers = cleanedHeaders(proxied, response.headers);
+  headers.set("content-type", "text/html; charset=utf-8");
+  headers.set("x-clean-mode", page.mode);
+  headers.set("x-clean-site", page.site);
+  headers.set("x-clean-rules", proxied.rules.status);
+  headers.set(CACHE_CONTROL_HEADER, cacheState);
+  const cleaned = linkRewriter(proxied.target.entry, proxied.target.targetUrl).transform(new Response(page.html, { status: response.status, headers }));
+  if (proxied.request.method === "GET" && isStorable(proxied.request.headers, cleaned)) {
+    proxied.waitUntil(caches.default.put(cacheKey(proxied.request.url, proxied.version), cleaned.clone()));
+  }
+  return cleaned;
+}
+
+/** The origin's headers for a cleaned page: same caching headers, ETag of the cleaned bytes, no length or encoding. */
+function cleanedHeaders(proxied: ProxyRequest, originHeaders: Headers): Headers {
+  const headers = new Headers(originHeaders);
+  headers.delete("content-length");
+  headers.delete("content-encoding");
+  const etag = originHeaders.get("etag");
+  if (etag !== null) headers.set("etag", cleanedEtag(etag, proxied.version));
+  return headers;
+}
+
+/** What identifies a site's rules for caching: a republished rule set changes it. */
+function ruleSetVersion(rules: SiteRules): string {
+  const compiled = rules.compiled;
+  if (compiled === null) return `none:${rules.status}`;
+  return `${compiled.site}:${compiled.version}:${compiled.minedAt}:${compiled.rules.length}`;
+}
+
+function executionWaitUntil(context: { readonly executionCtx: { waitUntil(promise: Promise<unknown>): void } }): (promise: Promise<unknown>) => void {
+  // Hono throws when the app runs without an execution context (app.request in a plain test):
+  // then the cache write is awaited by no one, which is harmless.
+  try {
+    const executionContext = context.executionCtx;
+    return (promise) => executionContext.waitUntil(promise);
+  } catch {
+    return (promise) => void promise.catch(() => undefined);
+  }
+}
