@@ -18,9 +18,9 @@ export interface DemoBindings extends Env {
 
 const SAMPLES_SCHEMA = z.array(z.object({ title: z.string().min(1), url: z.string().min(1) }));
 
-export const demoApp = new Hono<{ Bindings: DemoBindings }>();
+export const demoRoutes = new Hono<{ Bindings: DemoBindings }>();
 
-demoApp.get("/", (context) => {
+demoRoutes.get("/", (context) => {
   const html = demoPageHtml({ samples: parseSamples(context.env.DEMO_SAMPLES), apiKey: context.env.DEMO_API_KEY ?? "" });
   return context.html(html, 200, { "cache-control": "no-store" });
 });
