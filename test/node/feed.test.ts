@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { parseFeed as parseWithLibrary } from "@rowanmanning/feed-parser";
 import { XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
-import { decodeFeed, type FeedDocument, type ItemEdit, parseFeed, readItemHtml, rewriteFeed } from "../../src/feed/index";
+import { decodeFeed, type FeedDocument, type ItemEdit, mapBounded, parseFeed, readItemHtml, rewriteFeed } from "../../src/feed/index";
 
 const FIXTURES = resolve(import.meta.dirname, "../fixtures/feeds");
 
@@ -140,5 +140,27 @@ describe("rewriteFeed", () => {
     expect(parsed.meta.type).toBe("rdf");
     expect(parsed.items[0].content).toBe("<p>café</p>");
     expect(parsed.items[1].title).toBe("Café opening hours");
+  });
+});
+
+describe("mapBounded", () => {
+  it("keeps input order, never runs more than the bound at once, and turns a failure into its fallback", async () => {
+    let running = 0;
+    let most = 0;
+    const delays = [30, 5, 20, 1, 15, 8, 2, 25];
+    const results = await mapBounded(delays, 3, async (delay, index) => {
+      running++;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      running--;
+      if (index === 4) throw new Error("item 4 fails");
+      return `item ${index}`;
+    }, (error, _delay, index) => `fallback ${index}: ${(error as Error).message}`);
+    expect(results).toEqual(["item 0", "item 1", "item 2", "item 3", "fallback 4: item 4 fails", "item 5", "item 6", "item 7"]);
+    expect(most).toBe(3);
+  });
+
+  it("handles no inputs", async () => {
+    expect(await mapBounded([], 4, async () => 1, () => 0)).toEqual([]);
   });
 });
