@@ -58,7 +58,7 @@ function fillLocalKv(entries: readonly BulkEntry[]): void {
   mkdirSync(STATE_FOLDER, { recursive: true });
   const bulkFile = resolve(STATE_FOLDER, "rules-bulk.json");
   writeFileSync(bulkFile, JSON.stringify(entries));
-  const result = spawnSync("npx", ["wrangler", "kv", "bulk", "put", bulkFile, "--binding", "RULES", "--local"], {
+  const result = spawnSync("npx", ["wrangler", "kv", "bulk", "put", bulkFile, "--binding", "RULES", "--local", "--preview", "false"], {
     cwd: REPO_ROOT,
     env: wranglerEnvironment,
     encoding: "utf8",

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
-import { adminRoutes, handleError, handleNotFound, healthRoutes, requireApiKey, rulesRoutes } from "./http";
+import { demoRoutes, proxyRoutes } from "./http";
+import { adminRoutes, cleanRoutes, handleError, handleNotFound, healthRoutes, requireApiKey, rulesRoutes } from "./http";
 
 /** The Worker's bindings (wrangler.toml, `wrangler dev --var`, secrets). Read only in src/http. */
 export interface Env {
@@ -21,10 +22,14 @@ const app = new Hono<{ Bindings: Env }>();
 
 app.onError(handleError);
 app.notFound(handleNotFound);
+// First: a proxied host or path prefix (PROXY_ORIGINS) is the origin's, whole, before any other route or key check.
+app.route("/", proxyRoutes);
 app.use("/v1/*", requireApiKey);
 
 app.route("/", healthRoutes);
+app.route("/", demoRoutes);
 app.route("/admin", adminRoutes);
+app.route("/v1/clean", cleanRoutes);
 app.route("/v1/rules", rulesRoutes);
 
 export default app;

@@ -1,3 +1,5 @@
+import { ServiceError } from "./errors";
+
 /**
  * Reading bodies under a byte limit and a deadline, without ever cutting a page short: a body over the
  * limit is either refused (request bodies) or handed back whole as a stream (fetched pages, passed through).
@@ -9,6 +11,7 @@ export type BodyRead =
   | { readonly kind: "too-large"; readonly stream: ReadableStream<Uint8Array> }
   | { readonly kind: "timeout" };
 
+/** A body whose connection breaks part-way throws ServiceError("origin-unreachable"): a 502, never a truncated page. */
 export async function readBodyLimited(
   body: ReadableStream<Uint8Array> | null,
   maxBytes: number,
@@ -40,8 +43,15 @@ async function readWithDeadline(
   const timeout = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => resolve("timeout"), Math.max(0, deadline - Date.now()));
   });
+  // A read that loses the race and fails later (the stream is cancelled on timeout) must not go unhandled.
+  const read = reader.read().then(
+    (step) => step,
+    () => "failed" as const,
+  );
   try {
-    return await Promise.race([reader.read(), timeout]);
+    const step = await Promise.race([read, timeout]);
+    if (step === "failed") throw new ServiceError("origin-unreachable", "the connection closed before the whole body arrived");
+    return step;
   } finally {
     clearTimeout(timer);
   }

@@ -1,5 +1,6 @@
 // The HTTP layer: routes (as Hono sub-apps), input guards, keys, and the one mapping of error codes to statuses.
 export { adminRoutes } from "./admin-routes";
+export { cleanRoutes } from "./clean-routes";
 export { handleError, handleNotFound, ServiceError, statusForCode, type ErrorCode } from "./errors";
 export { healthRoutes } from "./health-routes";
 export { requireAdminKey, requireApiKey } from "./keys";
@@ -8,3 +9,5 @@ export { rulesRoutes } from "./rules-routes";
 export { resolveSettings, type HttpSettings } from "./settings";
 export { checkTarget, type TargetCheck } from "./target";
 export { readBodyLimited, isHtmlBody, type BodyRead } from "./body";
+export { proxyRoutes } from "./proxy";
+export { demoRoutes } from "./demo";
