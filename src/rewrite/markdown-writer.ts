@@ -128,7 +128,7 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
     else if (name === "pre") this.openPre();
     else if (name === "a") this.openLink(this.attribute(nameEnd, tagEnd, "href"));
     else if (name in EMPHASIS_MARKER) this.openEmphasis(name);
-    else if (name === "img") this.writeImage(this.attribute(nameEnd, tagEnd, "src"), this.attribute(nameEnd, tagEnd, "alt"), tagEnd);
+    else if (name === "img") this.writeImage(nameEnd, tagEnd);
     else if (name === "br") this.writeLineBreak();
     else if (name === "hr") this.writeRule();
     else if (name === "table") this.openTable();
@@ -375,13 +375,19 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
     this.out.push(marker);
   }
 
-  /** An image; a space follows it if white space follows its tag in the source (text nodes hold none at their edges). */
-  private writeImage(source: string | null, alt: string | null, tagEnd: number): void {
-    if (source === null || source.trim() === "" || /^data:/i.test(source.trim())) return;
+  /**
+   * An image, unless it is a tracking pixel (1 × 1) or inline data. White space around its tag in the
+   * source becomes a space around it (text nodes hold no white space at their edges).
+   */
+  private writeImage(nameEnd: number, tagEnd: number): void {
+    const source = this.attribute(nameEnd, tagEnd, "src")?.trim() ?? "";
+    if (source === "" || /^data:/i.test(source) || this.attribute(nameEnd, tagEnd, "width") === "1" || this.attribute(nameEnd, tagEnd, "height") === "1") return;
     this.spillStrayTable();
     this.flushBreak();
-    const text = escapeMarkdown((alt ?? "").replace(/\s+/g, " ").trim());
-    this.out.push(`![${text}](${linkDestination(this.absolute(source.trim()))})`);
+    const text = escapeMarkdown((this.attribute(nameEnd, tagEnd, "alt") ?? "").replace(/\s+/g, " ").trim());
+    const tagStart = nameEnd - 4; // "<img"
+    if (!this.atLineStart && /\s/.test(this.page.source.charAt(tagStart - 1))) this.out.push(" ");
+    this.out.push(`![${text}](${linkDestination(this.absolute(source))})`);
     if (/\s/.test(this.page.source.charAt(tagEnd))) this.out.push(" ");
     this.atLineStart = false;
     this.firstOpenSinceText = -1;
