@@ -3,7 +3,8 @@
  * pattern, joined by the inverse of the tokenizer (`\s+` between two word-like tokens, `\s*` next to a
  * one-character token). Every pattern is checked with src/rules `checkPatternSafety` before it is kept;
  * a string is cut where a class with no safe pattern stands (URLs, e-mails), long strings are cut into
- * pieces, and a piece starts at its first token from which the pattern is safe (never at a class token).
+ * pieces, and a piece starts at its first token from which the pattern is safe (a literal, or a class whose
+ * pattern starts with an unrepeated group such as month names; never a number).
  */
 import { checkPatternSafety } from "../rules/index";
 import { entryAt, type SiteCorpus } from "./corpus";
@@ -58,11 +59,8 @@ function writeSegment(corpus: SiteCorpus, start: number, end: number, options: P
   let at = start;
   while (end - at >= options.minimumTokens) {
     const pieceEnd = Math.min(end, at + options.maximumTokens);
-    if (isClassToken(corpus, at)) {
-      at++;
-      skipped++;
-      continue;
-    }
+    // A class token may open a rule when its pattern starts with an unrepeated group (month and day
+    // names); a number's repeated \d+ cannot, and the safety check refuses it, as any unsafe start.
     const pattern = patternOf(corpus, at, pieceEnd);
     if (checkPatternSafety(pattern).safe) {
       out.push({ pattern, tokens: pieceEnd - at, position: at });
@@ -75,7 +73,7 @@ function writeSegment(corpus: SiteCorpus, start: number, end: number, options: P
   return skipped + (end - at);
 }
 
-/** The pattern of corpus[start, end): no breaking classes inside, a literal first. */
+/** The pattern of corpus[start, end): no breaking classes inside. */
 export function patternOf(corpus: SiteCorpus, start: number, end: number): string {
   const { dictionary } = corpus;
   let pattern = "";
@@ -89,10 +87,6 @@ export function patternOf(corpus: SiteCorpus, start: number, end: number): strin
     previousWordLike = wordLike;
   }
   return pattern;
-}
-
-function isClassToken(corpus: SiteCorpus, position: number): boolean {
-  return corpus.dictionary.kinds[entryAt(corpus, position)] === TOKEN_CLASS;
 }
 
 function breaksRules(corpus: SiteCorpus, position: number): boolean {
