@@ -47,7 +47,7 @@ describe.skipIf(!hasData)("/v1/clean on a real page", () => {
     expect(response.headers.get("content-type")).toMatch(/^text\/plain; charset=utf-8/);
     expect(response.headers.get("x-clean-site")).toBe("127.0.0.1");
     expect(response.headers.get("x-clean-rules")).toBe("missing");
-    expect(["none", "classifier"]).toContain(response.headers.get("x-clean-mode"));
+    expect(response.headers.get("x-clean-mode")).toBe("classifier"); // no rules: the bundled model
     expect(response.headers.get("x-clean-bailout")).toBeNull();
     expect(await response.text()).toContain(ARTICLE_SENTENCE);
   });
@@ -61,9 +61,11 @@ describe.skipIf(!hasData)("/v1/clean on a real page", () => {
     expect(withRules.headers.get("x-clean-site")).toBe(site);
     expect(withRules.headers.get("x-clean-rules")).toBe("applied");
     expect(withRules.headers.get("x-clean-mode")).toMatch(/^rules/);
+    // Without rules the bundled classifier cleans the page; with rules, the rules alone (the default).
+    expect(without.headers.get("x-clean-mode")).toBe("classifier");
+    expect(without.headers.get("x-clean-rules")).toBe("missing");
+    expect(await without.text()).toContain(ARTICLE_SENTENCE);
     const cleaned = await withRules.text();
-    const uncleaned = await without.text();
-    expect(uncleaned).toContain("Skip to content");
     expect(cleaned).not.toContain("Skip to content");
     expect(cleaned).not.toContain("Skip to local navigation");
     expect(cleaned).toContain(ARTICLE_SENTENCE);
