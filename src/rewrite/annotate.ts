@@ -4,7 +4,8 @@
  *
  * Like pass 2 it works on start tags at known offsets: a mark attribute is inserted just after the tag
  * name of each marked block (the page's own attributes, classes included, stay as they are), and one
- * style sheet in the head draws the outlines. One walk over the blocks and text nodes, one string join.
+ * style sheet in the head draws the outlines (and a light tint as an inset shadow, which keeps the block's own
+ * background and so its contrast). One walk over the blocks and text nodes, one string join.
  */
 import type { PageModel, RemovalPlan } from "../page";
 
@@ -18,7 +19,7 @@ const ANNOTATE_PARTIAL_COLOUR = "#ff8c00";
 
 const ANNOTATE_STYLE =
   `<style data-clean-annotate>` +
-  `[${ANNOTATE_REMOVED_ATTRIBUTE}]{outline:3px solid ${ANNOTATE_REMOVED_COLOUR}!important;outline-offset:-3px!important;background-color:rgba(255,0,255,.07)!important}` +
+  `[${ANNOTATE_REMOVED_ATTRIBUTE}]{outline:3px solid ${ANNOTATE_REMOVED_COLOUR}!important;outline-offset:-3px!important;box-shadow:inset 0 0 0 100vmax rgba(255,0,255,.08)!important}` +
   `[${ANNOTATE_PARTIAL_ATTRIBUTE}]{outline:2px dashed ${ANNOTATE_PARTIAL_COLOUR}!important;outline-offset:-2px!important}` +
   `</style>`;
 

@@ -1,0 +1,148 @@
+// The demo page in a real browser: Debian's chromium driven by playwright-core, against the Worker in
+// workerd (Miniflare, real local KV) with the sample site served on loopback. Picks a sample, checks that
+// the removed blocks are outlined in the original frame, takes a screenshot and looks for the outline colour.
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { resolve } from "node:path";
+import { chromium, type Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ANNOTATE_REMOVED_ATTRIBUTE } from "../../src/rewrite/annotate";
+import { demoSamples } from "../../scripts/demo-samples";
+import { startStaticServer, type StaticServer } from "../../scripts/static-server";
+import { REPO_ROOT, startWorkerd, type WorkerdHandle } from "../support/workerd";
+
+const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const SAMPLE_SITE = "wrenmouth-gazette.example";
+const SAMPLE_FOLDER = resolve(REPO_ROOT, "samples", SAMPLE_SITE);
+const SAMPLE_PAGE = "harbour-dredging-approved.html";
+const DEV_KEY = "local-dev-key";
+/** Where the screenshot goes (out/ is ignored by git). */
+const SCREENSHOT = resolve(REPO_ROOT, "out/demo-browser/demo.png");
+/** The outline colour of removed blocks (ANNOTATE_REMOVED_COLOUR, #ff00ff) as RGB, with the tolerance of anti-aliasing. */
+const OUTLINE_RGB = [255, 0, 255] as const;
+const COLOUR_TOLERANCE = 40;
+/** Fewest outline-coloured pixels expected in the original frame: one 3 px outline round a 100 x 30 px block is ~750. */
+const MIN_OUTLINE_PIXELS = 500;
+
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`demo browser test skipped: ${CHROMIUM} is absent (apt-get install chromium; .ci/run installs it)`);
+
+/** The one browser global used in a function run in the page (this Node project has no DOM types). */
+interface BrowserGlobals {
+  getComputedStyle(element: unknown): { readonly outlineColor: string };
+}
+
+/** A free loopback port (the sample server wants a fixed one). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
+
+/** A loopback HTTP server that hands every request to the Worker (Miniflare dispatches in-process). */
+async function bridge(worker: WorkerdHandle): Promise<{ url: string; server: Server }> {
+  const server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+    const headers = Object.entries(request.headers).flatMap(([name, value]) => (typeof value === "string" ? [[name, value] as [string, string]] : []));
+    const answer = await worker.fetch(request.url ?? "/", { method: request.method, headers, body });
+    response.writeHead(answer.status, Object.fromEntries(answer.headers));
+    response.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+describe.skipIf(!hasChromium)("demo page in chromium", () => {
+  let samples: StaticServer;
+  let worker: WorkerdHandle;
+  let front: { url: string; server: Server };
+  let browser: Browser;
+
+  beforeAll(async () => {
+    samples = await startStaticServer(SAMPLE_FOLDER, "127.0.0.1", await freePort());
+    const rulesFile = resolve(REPO_ROOT, "rules", `${SAMPLE_SITE}.json`);
+    // The sample site is fetched by its loopback address: its rules go under that host too, as `npm start` does.
+    const kv: Record<string, string> = existsSync(rulesFile) ? { "127.0.0.1": readFileSync(rulesFile, "utf8"), [SAMPLE_SITE]: readFileSync(rulesFile, "utf8") } : {};
+    worker = await startWorkerd({
+      vars: { API_KEYS: DEV_KEY, DEMO_API_KEY: DEV_KEY, ALLOW_PRIVATE_TARGETS: "true", DEMO_SAMPLES: JSON.stringify(demoSamples(SAMPLE_FOLDER, samples.url)) },
+      kv,
+    });
+    front = await bridge(worker);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise<void>((done) => (front ? front.server.close(() => done()) : done()));
+    await worker?.dispose();
+    await samples?.close();
+  });
+
+  it("shows a sample cleaned beside the original with its removed blocks outlined", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${front.url}/`);
+    await page.selectOption("#sample", { label: SAMPLE_PAGE });
+    // The page's script sets data-mode on the status line once both answers are shown.
+    await page.waitForSelector("#status[data-mode]", { timeout: 30_000 });
+    const status = (await page.textContent("#status")) ?? "";
+    expect(status).toMatch(/^Cleaned by (site rules|the classifier|site rules and the classifier) .* in \d+\.\d ms \(\d+ ms round trip\): \d+ blocks and \d+ characters removed\.$/);
+
+    const original = page.frameLocator("#original");
+    const cleaned = page.frameLocator("#cleaned");
+    const outlined = await original.locator(`[${ANNOTATE_REMOVED_ATTRIBUTE}]`).count();
+    expect(outlined).toBeGreaterThan(0);
+    // The outlines are drawn: the computed style of a marked block has the magenta outline.
+    const outlineColour = await original.locator(`[${ANNOTATE_REMOVED_ATTRIBUTE}]`).first().evaluate((element) => (globalThis as unknown as BrowserGlobals).getComputedStyle(element).outlineColor);
+    expect(outlineColour).toBe("rgb(255, 0, 255)");
+    await expect(cleaned.locator("h1").first().textContent()).resolves.toContain("dredging");
+    expect(await cleaned.locator(`[${ANNOTATE_REMOVED_ATTRIBUTE}]`).count()).toBe(0);
+    // The article is in both frames; a removed block's text is in the original only.
+    const removedText = ((await original.locator(`[${ANNOTATE_REMOVED_ATTRIBUTE}]`).first().textContent()) ?? "").trim();
+    expect(removedText.length).toBeGreaterThan(0);
+
+    mkdirSync(resolve(SCREENSHOT, ".."), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT });
+    // The outline colour is on screen in the original frame, and not in the cleaned one.
+    const originalPixels = await countColouredPixels(browser, await page.locator("#original").screenshot());
+    const cleanedPixels = await countColouredPixels(browser, await page.locator("#cleaned").screenshot());
+    expect(originalPixels).toBeGreaterThan(MIN_OUTLINE_PIXELS);
+    expect(cleanedPixels).toBe(0);
+    await page.close();
+  });
+});
+
+/**
+ * Pixels of the outline colour in a PNG, counted by the browser itself (canvas), so no PNG decoder is needed.
+ * The function is given as source text: it runs in the page, where the DOM types of this Node project do not apply.
+ */
+const COUNT_PIXELS_SOURCE = `async ({ data, rgb, tolerance }) => {
+  const image = new Image();
+  image.src = "data:image/png;base64," + data;
+  await image.decode();
+  const canvas = document.createElement("canvas");
+  canvas.width = image.width;
+  canvas.height = image.height;
+  const context = canvas.getContext("2d");
+  context.drawImage(image, 0, 0);
+  const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
+  let matches = 0;
+  for (let index = 0; index < pixels.length; index += 4) {
+    const distance = Math.abs(pixels[index] - rgb[0]) + Math.abs(pixels[index + 1] - rgb[1]) + Math.abs(pixels[index + 2] - rgb[2]);
+    if (distance <= tolerance) matches++;
+  }
+  return matches;
+}`;
+
+async function countColouredPixels(browser: Browser, png: Buffer): Promise<number> {
+  const page = await browser.newPage();
+  const argument = JSON.stringify({ data: png.toString("base64"), rgb: OUTLINE_RGB, tolerance: COLOUR_TOLERANCE });
+  const count = await page.evaluate<number>(`(${COUNT_PIXELS_SOURCE})(${argument})`);
+  await page.close();
+  return count;
+}
