@@ -27,11 +27,14 @@ export function analysePage(html: string): PageModel {
   return builder.finish();
 }
 
-/** Upper bound of elements and text runs: one per "<", plus one. */
-function countTagOpenings(html: string): number {
-  let count = 1;
-  for (let position = html.indexOf("<"); position >= 0; position = html.indexOf("<", position + 1)) count++;
-  return count;
+/** First size of the growable tables (they double when full; blocks and text nodes start from the page size). */
+const INITIAL_CAPACITY = 64;
+
+/** A copy of `array` in a new array twice as long. */
+function doubled<T extends Int32Array | Uint8Array | Uint16Array>(array: T): T {
+  const next = new (array.constructor as new (length: number) => T)(array.length * 2);
+  next.set(array);
+  return next;
 }
 
 function isCollapsibleSpace(code: number): boolean {
@@ -43,33 +46,33 @@ class PageBuilder implements ScanHandler {
   // Open elements, bottom (0) to top (openCount - 1).
   private openCount = 0;
   private readonly openNames: string[] = [];
-  private readonly openTag: Uint8Array; // open element index → tag id (TAG_OTHER for foreign elements)
-  private readonly openBlock: Int32Array; // open element index → its block ordinal, or -1 if not a block
-  private readonly openInnermostBlock: Int32Array; // open element index → innermost block at or below it
-  private readonly openForeign: Uint8Array; // open element index → 1 if in the svg or math namespace
+  private openTag: Uint8Array; // open element index → tag id (TAG_OTHER for foreign elements)
+  private openBlock: Int32Array; // open element index → its block ordinal, or -1 if not a block
+  private openInnermostBlock: Int32Array; // open element index → innermost block at or below it
+  private openForeign: Uint8Array; // open element index → 1 if in the svg or math namespace
   private foreignOpen = 0;
   private linkOpen = 0;
   // Blocks (ordinal 0 is the root).
   private blockCount = 1;
-  private readonly blockParent: Int32Array;
-  private readonly blockTag: Uint8Array;
-  private readonly blockDepth: Uint16Array;
-  private readonly blockSourceStart: Int32Array;
-  private readonly blockNameEnd: Int32Array;
-  private readonly blockStartTagEnd: Int32Array;
-  private readonly blockSourceEnd: Int32Array;
-  private readonly blockCloseKind: Uint8Array;
-  private readonly blockCloseRepeat: Uint16Array;
-  private readonly blockFirstText: Int32Array;
-  private readonly blockEndText: Int32Array;
+  private blockParent: Int32Array;
+  private blockTag: Uint8Array;
+  private blockDepth: Uint16Array;
+  private blockSourceStart: Int32Array;
+  private blockNameEnd: Int32Array;
+  private blockStartTagEnd: Int32Array;
+  private blockSourceEnd: Int32Array;
+  private blockCloseKind: Uint8Array;
+  private blockCloseRepeat: Uint16Array;
+  private blockFirstText: Int32Array;
+  private blockEndText: Int32Array;
   // Text nodes and the page text.
   private textNodeCount = 0;
-  private readonly nodeBlock: Int32Array;
-  private readonly nodeTextStart: Int32Array;
-  private readonly nodeTextEnd: Int32Array;
-  private readonly nodeSourceStart: Int32Array;
-  private readonly nodeSourceEnd: Int32Array;
-  private readonly nodeInLink: Uint8Array;
+  private nodeBlock: Int32Array;
+  private nodeTextStart: Int32Array;
+  private nodeTextEnd: Int32Array;
+  private nodeSourceStart: Int32Array;
+  private nodeSourceEnd: Int32Array;
+  private nodeInLink: Uint8Array;
   private readonly textParts: string[] = [];
   private textLength = 0;
   private pendingSpace = false;
@@ -78,8 +81,8 @@ class PageBuilder implements ScanHandler {
   private blockBoundary = false;
   // Implied end tags.
   private impliedCount = 0;
-  private readonly impliedOffset: Int32Array;
-  private readonly impliedTag: Uint8Array;
+  private impliedOffset: Int32Array;
+  private impliedTag: Uint8Array;
   // Metadata.
   private title = "";
   private titleSeen = false;
@@ -87,36 +90,67 @@ class PageBuilder implements ScanHandler {
 
   constructor(source: string) {
     this.source = source;
-    const capacity = countTagOpenings(source) + 1;
-    this.openTag = new Uint8Array(capacity);
-    this.openBlock = new Int32Array(capacity);
-    this.openInnermostBlock = new Int32Array(capacity);
-    this.openForeign = new Uint8Array(capacity);
-    this.blockParent = new Int32Array(capacity);
-    this.blockTag = new Uint8Array(capacity);
-    this.blockDepth = new Uint16Array(capacity);
-    this.blockSourceStart = new Int32Array(capacity);
-    this.blockNameEnd = new Int32Array(capacity);
-    this.blockStartTagEnd = new Int32Array(capacity);
-    this.blockSourceEnd = new Int32Array(capacity);
-    this.blockCloseKind = new Uint8Array(capacity);
-    this.blockCloseRepeat = new Uint16Array(capacity);
-    this.blockFirstText = new Int32Array(capacity);
-    this.blockEndText = new Int32Array(capacity);
-    this.nodeBlock = new Int32Array(capacity);
-    this.nodeTextStart = new Int32Array(capacity);
-    this.nodeTextEnd = new Int32Array(capacity);
-    this.nodeSourceStart = new Int32Array(capacity);
-    this.nodeSourceEnd = new Int32Array(capacity);
-    this.nodeInLink = new Uint8Array(capacity);
-    this.impliedOffset = new Int32Array(capacity);
-    this.impliedTag = new Uint8Array(capacity);
+    const blockCapacity = INITIAL_CAPACITY + (source.length >> 8);
+    const nodeCapacity = INITIAL_CAPACITY + (source.length >> 7);
+    this.openTag = new Uint8Array(INITIAL_CAPACITY);
+    this.openBlock = new Int32Array(INITIAL_CAPACITY);
+    this.openInnermostBlock = new Int32Array(INITIAL_CAPACITY);
+    this.openForeign = new Uint8Array(INITIAL_CAPACITY);
+    this.blockParent = new Int32Array(blockCapacity);
+    this.blockTag = new Uint8Array(blockCapacity);
+    this.blockDepth = new Uint16Array(blockCapacity);
+    this.blockSourceStart = new Int32Array(blockCapacity);
+    this.blockNameEnd = new Int32Array(blockCapacity);
+    this.blockStartTagEnd = new Int32Array(blockCapacity);
+    this.blockSourceEnd = new Int32Array(blockCapacity);
+    this.blockCloseKind = new Uint8Array(blockCapacity);
+    this.blockCloseRepeat = new Uint16Array(blockCapacity);
+    this.blockFirstText = new Int32Array(blockCapacity);
+    this.blockEndText = new Int32Array(blockCapacity);
+    this.nodeBlock = new Int32Array(nodeCapacity);
+    this.nodeTextStart = new Int32Array(nodeCapacity);
+    this.nodeTextEnd = new Int32Array(nodeCapacity);
+    this.nodeSourceStart = new Int32Array(nodeCapacity);
+    this.nodeSourceEnd = new Int32Array(nodeCapacity);
+    this.nodeInLink = new Uint8Array(nodeCapacity);
+    this.impliedOffset = new Int32Array(INITIAL_CAPACITY);
+    this.impliedTag = new Uint8Array(INITIAL_CAPACITY);
     this.blockParent[0] = -1;
     this.blockTag[0] = TAG_ROOT;
   }
 
   private currentBlock(): number {
     return this.openCount === 0 ? 0 : this.openInnermostBlock[this.openCount - 1];
+  }
+
+  private growOpen(): void {
+    this.openTag = doubled(this.openTag);
+    this.openBlock = doubled(this.openBlock);
+    this.openInnermostBlock = doubled(this.openInnermostBlock);
+    this.openForeign = doubled(this.openForeign);
+  }
+
+  private growBlocks(): void {
+    this.blockParent = doubled(this.blockParent);
+    this.blockTag = doubled(this.blockTag);
+    this.blockDepth = doubled(this.blockDepth);
+    this.blockSourceStart = doubled(this.blockSourceStart);
+    this.blockNameEnd = doubled(this.blockNameEnd);
+    this.blockStartTagEnd = doubled(this.blockStartTagEnd);
+    this.blockSourceEnd = doubled(this.blockSourceEnd);
+    this.blockCloseKind = doubled(this.blockCloseKind);
+    this.blockCloseRepeat = doubled(this.blockCloseRepeat);
+    this.blockFirstText = doubled(this.blockFirstText);
+    this.blockEndText = doubled(this.blockEndText);
+  }
+
+  private growTextNodes(): void {
+    this.nodeBlock = doubled(this.nodeBlock);
+    this.nodeTextStart = doubled(this.nodeTextStart);
+    this.nodeTextEnd = doubled(this.nodeTextEnd);
+    this.nodeSourceStart = doubled(this.nodeSourceStart);
+    this.nodeSourceEnd = doubled(this.nodeSourceEnd);
+    this.nodeInLink = doubled(this.nodeInLink);
   }
 
   startTag(name: string, tagStart: number, nameEnd: number, tagEnd: number, selfClosing: boolean, foreign: boolean): void {
@@ -130,6 +164,7 @@ class PageBuilder implements ScanHandler {
 
   private push(name: string, tag: number, foreign: boolean, tagStart: number, nameEnd: number, tagEnd: number): void {
     const parentBlock = this.currentBlock();
+    if (this.openCount === this.openTag.length) this.growOpen();
     const index = this.openCount++;
     this.openNames[index] = name;
     this.openTag[index] = tag;
@@ -141,6 +176,7 @@ class PageBuilder implements ScanHandler {
       this.openInnermostBlock[index] = parentBlock;
       return;
     }
+    if (this.blockCount === this.blockParent.length) this.growBlocks();
     const block = this.blockCount++;
     this.blockBoundary = true;
     this.openBlock[index] = block;
@@ -194,6 +230,10 @@ class PageBuilder implements ScanHandler {
 
   /** Closes the element at `index` (and those above it) at a start tag, recording the implied end tag. */
   private implyEnd(index: number, offset: number): void {
+    if (this.impliedCount === this.impliedOffset.length) {
+      this.impliedOffset = doubled(this.impliedOffset);
+      this.impliedTag = doubled(this.impliedTag);
+    }
     this.impliedOffset[this.impliedCount] = offset;
     this.impliedTag[this.impliedCount++] = this.openTag[index];
     for (let above = this.openCount - 1; above >= index; above--) this.closeElement(above, offset, CLOSED_BY_IMPLIED_END);
@@ -352,6 +392,7 @@ class PageBuilder implements ScanHandler {
   }
 
   private addTextNode(block: number, textStart: number, sourceStart: number, sourceEnd: number): void {
+    if (this.textNodeCount === this.nodeBlock.length) this.growTextNodes();
     const node = this.textNodeCount++;
     this.nodeBlock[node] = block;
     this.nodeTextStart[node] = textStart;
@@ -376,19 +417,19 @@ class PageBuilder implements ScanHandler {
       source: this.source, text, title: this.title, lang: this.lang,
       blockCount: count,
       blocks: {
-        parent: this.blockParent.slice(0, count), tag: this.blockTag.slice(0, count), depth: this.blockDepth.slice(0, count),
-        sourceStart: this.blockSourceStart.slice(0, count), sourceNameEnd: this.blockNameEnd.slice(0, count),
-        startTagEnd: this.blockStartTagEnd.slice(0, count), sourceEnd: this.blockSourceEnd.slice(0, count),
-        textStart, textEnd, closeKind: this.blockCloseKind.slice(0, count), closeRepeat: this.blockCloseRepeat.slice(0, count),
-        firstTextNode: this.blockFirstText.slice(0, count), endTextNode: this.blockEndText.slice(0, count),
+        parent: this.blockParent.subarray(0, count), tag: this.blockTag.subarray(0, count), depth: this.blockDepth.subarray(0, count),
+        sourceStart: this.blockSourceStart.subarray(0, count), sourceNameEnd: this.blockNameEnd.subarray(0, count),
+        startTagEnd: this.blockStartTagEnd.subarray(0, count), sourceEnd: this.blockSourceEnd.subarray(0, count),
+        textStart, textEnd, closeKind: this.blockCloseKind.subarray(0, count), closeRepeat: this.blockCloseRepeat.subarray(0, count),
+        firstTextNode: this.blockFirstText.subarray(0, count), endTextNode: this.blockEndText.subarray(0, count),
       },
       textNodeCount: nodes,
       textNodes: {
-        block: this.nodeBlock.slice(0, nodes), textStart: this.nodeTextStart.slice(0, nodes), textEnd: this.nodeTextEnd.slice(0, nodes),
-        sourceStart: this.nodeSourceStart.slice(0, nodes), sourceEnd: this.nodeSourceEnd.slice(0, nodes), inLink: this.nodeInLink.slice(0, nodes),
+        block: this.nodeBlock.subarray(0, nodes), textStart: this.nodeTextStart.subarray(0, nodes), textEnd: this.nodeTextEnd.subarray(0, nodes),
+        sourceStart: this.nodeSourceStart.subarray(0, nodes), sourceEnd: this.nodeSourceEnd.subarray(0, nodes), inLink: this.nodeInLink.subarray(0, nodes),
       },
       impliedEndCount: this.impliedCount,
-      impliedEnds: { offset: this.impliedOffset.slice(0, this.impliedCount), tag: this.impliedTag.slice(0, this.impliedCount) },
+      impliedEnds: { offset: this.impliedOffset.subarray(0, this.impliedCount), tag: this.impliedTag.subarray(0, this.impliedCount) },
     };
   }
 
