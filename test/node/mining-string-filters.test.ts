@@ -32,6 +32,14 @@ describe("string filters (paper 002, step 7)", () => {
     expect(candidates.some((text) => text.includes("as a matter of fact"))).toBe(true);
   });
 
+  it("keeps a string that spans a block boundary even when both its ends sit inside running text", () => {
+    const texts = Array.from({ length: 10 }, (_, p) =>
+      [`story${p} headline${p} The Reliable Source`, "Entertainment", "Books", `Comics and more${p} rotating${p}`].join("\n"),
+    );
+    const candidates = candidateTexts(texts);
+    expect(candidates).toContain("The Reliable Source Entertainment Books Comics and");
+  });
+
   it("does not count punctuation as words", () => {
     const texts = Array.from({ length: 8 }, (_, p) => `Alpha${p} , . ; Beta${p}\n, .\nGamma${p}`);
     expect(candidateTexts(texts)).toEqual([]);
