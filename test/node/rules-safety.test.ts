@@ -143,6 +143,7 @@ const REFUSED: ReadonlyArray<readonly [string, string]> = [
   ["(?=a)b", "lookaround"],
   ["\\d+\\s+comments", "start"],
   ["x(?:a+)+y", "overlaps"],
+  ["x(?:a|b)*a*y", "group overlaps"],
   ["x(?:ab|a)c", "prefix-free"],
   ["x(?:a?)*", "empty"],
   ["^Home", "anchor"],
@@ -258,6 +259,7 @@ describe("step counts on hostile inputs", () => {
     ["\\d+x", "1111"],
     ["x\\w+\\d", "xxxxx"],
     ["x\\s+a?\\s+y", "x      "],
+    ["x(?:a|b)*a*y", "xaaaa"],
   ])("grow super-linearly for the refused %s", (pattern, seed) => {
     expect(checkPatternSafety(pattern).safe).toBe(false);
     const text = (size: number) => seed.slice(0, 1) + seed.slice(1).repeat(size).slice(0, size);
@@ -273,6 +275,103 @@ describe("step counts on hostile inputs", () => {
       let found = 0;
       for (regex.lastIndex = 0; regex.exec(text) !== null; ) found += 1;
       expect(found).toBeLessThanOrEqual(text.length / 2);
+    }
+  });
+});
+
+// ── the character sets of the check are the engine's ─────────────────────────────────────────────────
+
+describe("character classes", () => {
+  it.each([
+    ["\\s", "x\\s"],
+    ["\\w", "x\\w"],
+    ["\\d", "x\\d"],
+    [".", "x."],
+    ["[^\\S\\n]", "x[^\\S\\n]"],
+    ["\\W", "x\\W"],
+  ])("%s holds exactly the code units the engine matches", (source, pattern) => {
+    const parsed = parsePattern(pattern);
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    const set = parsed.elements[1].kind === "atom" ? parsed.elements[1].set : [];
+    const regex = new RegExp(`^${source}$`);
+    for (let code = 0; code <= 0xffff; code += 1) {
+      if (contains(set, code) !== regex.test(String.fromCharCode(code))) {
+        expect.fail(`${source}: code unit ${code.toString(16)} differs`);
+      }
+    }
+  });
+});
+
+// ── fuzz: random patterns of the grammar; whatever the check accepts must run in linear steps ─────────
+
+const FUZZ_ATOMS = ["a", "b", "x", " ", "1", "\\s", "\\d", "[ab]", "[^a]", "[a1 ]", "\\w", ".", "\\.", "[^\\S\\n]"];
+const FUZZ_QUANTIFIERS = ["", "", "", "?", "*", "+", "{2}", "{1,3}", "{2,}"];
+
+function randomElement(next: () => number, depth: number): string {
+  if (depth < 2 && next() < 0.3) {
+    const alternatives = Array.from({ length: 1 + Math.floor(next() * 3) }, () => randomSequence(next, depth + 1, 1 + Math.floor(next() * 2)));
+    return `(?:${alternatives.join("|")})${FUZZ_QUANTIFIERS[Math.floor(next() * FUZZ_QUANTIFIERS.length)]}`;
+  }
+  return FUZZ_ATOMS[Math.floor(next() * FUZZ_ATOMS.length)] + FUZZ_QUANTIFIERS[Math.floor(next() * FUZZ_QUANTIFIERS.length)];
+}
+
+function randomSequence(next: () => number, depth: number, length: number): string {
+  return Array.from({ length }, () => randomElement(next, depth)).join("");
+}
+
+/** Hostile texts for the fuzz alphabet: long runs, and repetitions of short pieces of the alphabet. */
+function fuzzTexts(next: () => number, size: number): string[] {
+  const pieces = ["a", "b", "x", " ", "1", "ab", "x ", "xa", "x1", "a a", "x a1", ".", "\n"];
+  const texts = pieces.map((piece) => piece.repeat(Math.ceil(size / piece.length)).slice(0, size));
+  // One character, then a long run of another: a match attempt that starts there scans the whole run.
+  const characters = ["a", "b", "x", " ", "1", "."];
+  for (const first of characters) for (const run of characters) if (first !== run) texts.push(first + run.repeat(size - 1));
+  let mixed = "";
+  while (mixed.length < size) mixed += pieces[Math.floor(next() * pieces.length)];
+  texts.push(mixed.slice(0, size));
+  return texts;
+}
+
+/** Accepted random patterns tried (about 1 in 10 random patterns is accepted). */
+const FUZZ_PATTERNS = 300;
+
+describe("fuzz over random patterns", () => {
+  const next = random(20261121);
+  const accepted: string[] = [];
+  let tried = 0;
+  while (accepted.length < FUZZ_PATTERNS && tried < 400_000) {
+    tried += 1;
+    const pattern = randomSequence(next, 0, 2 + Math.floor(next() * 4));
+    if (checkPatternSafety(pattern).safe) accepted.push(pattern);
+  }
+
+  it("finds enough accepted patterns to be meaningful", () => {
+    expect(accepted.length).toBe(FUZZ_PATTERNS);
+    expect(accepted.filter((pattern) => /[*+}]/.test(pattern)).length).toBeGreaterThan(FUZZ_PATTERNS / 2);
+    expect(accepted.filter((pattern) => /\)[*+?{]/.test(pattern)).length).toBeGreaterThanOrEqual(10);
+  });
+
+  it("the reference matcher agrees with RegExp on every accepted pattern", () => {
+    const texts = fuzzTexts(random(7), 60);
+    for (const pattern of accepted) {
+      for (const text of texts) {
+        expect(referenceSearch(pattern, text).matches, `${pattern} on ${JSON.stringify(text)}`).toEqual(engineSearch(pattern, text));
+      }
+    }
+  });
+
+  it("every accepted pattern stays within the linear bound on hostile texts", () => {
+    for (const pattern of accepted) {
+      const bound = 4 * (pattern.length + 2);
+      const small = fuzzTexts(random(11), 500);
+      const large = fuzzTexts(random(11), 2000);
+      large.forEach((text, index) => {
+        const smallSteps = referenceSearch(pattern, small[index]).steps;
+        const largeSteps = referenceSearch(pattern, text).steps;
+        expect(largeSteps, `${pattern} on ${JSON.stringify(text.slice(0, 12))}…`).toBeLessThanOrEqual(bound * text.length);
+        expect(largeSteps, pattern).toBeLessThanOrEqual(4 * smallSteps + bound * 20);
+      });
     }
   });
 });
