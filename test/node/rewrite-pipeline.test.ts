@@ -1,0 +1,128 @@
+/**
+ * clean(), the whole pipeline, in Node with html-rewriter-wasm: formats, modes, limits and bailouts on a
+ * written page, and every page of two data sets cleaned by its site's mined rules or the classifier.
+ */
+import { HTMLRewriter } from "html-rewriter-wasm";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseModel, type ClassifierModel } from "../../src/classify/index";
+import { clean, type CleanInput } from "../../src/clean";
+import { hasData, loadDataset } from "../../src/evaluation/index";
+import { analysePage } from "../../src/page/index";
+import { compileRuleSet, parseRuleSet, type CompiledRuleSet } from "../../src/rules/index";
+import { createWasmBackend, createWorkerdBackend } from "../../src/runtime/index";
+
+const REPO_ROOT = join(import.meta.dirname, "../..");
+const backend = createWasmBackend(HTMLRewriter);
+
+function loadModel(): ClassifierModel {
+  const parsed = parseModel(JSON.parse(readFileSync(join(REPO_ROOT, "rules/model.json"), "utf8")));
+  if (!parsed.ok) throw new Error(parsed.problems.join("; "));
+  return parsed.model;
+}
+
+function ruleSetOf(site: string, patterns: string[]): CompiledRuleSet {
+  const parsed = parseRuleSet({
+    version: 1, site, minedAt: "2026-11-21T00:00:00.000Z", pages: 8, cutoff: 0.5, mutablePatterns: [],
+    rules: patterns.map((pattern) => ({ pattern, docFreq: 1, count: 8, tokens: 2 })),
+  });
+  if (!parsed.ok) throw new Error(parsed.problems.join("; "));
+  return compileRuleSet(parsed.ruleSet);
+}
+
+const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Tide tables &amp; more</title>
+<style>body{font-family:serif}</style><link rel="stylesheet" href="/site.css"></head>
+<body><nav class="menu"><ul><li><a href="/">Home</a><li><a href="/news">News</a></ul></nav>
+<article><h1>Tide tables</h1><p>The spring tide comes in at dawn.<img src="/tide.png" alt="tide"></p>
+<p>Share this page: mail, print</p><p>Boats wait in the harbour until noon.</article>
+<footer><p>Copyright Wrenmouth Gazette</footer></body></html>`;
+
+function input(overrides: Partial<CleanInput>): CleanInput {
+  return { html: PAGE, site: "wrenmouth.example", format: "html", ruleSet: null, model: null, rewriter: backend, ...overrides };
+}
+
+describe("clean() on a written page", () => {
+  const rules = ruleSetOf("wrenmouth.example", ["Home\\s+News", "Share this page: mail, print", "Copyright Wrenmouth Gazette"]);
+
+  it("removes rule matches as whole blocks and keeps head, styles and kept images", async () => {
+    const result = await clean(input({ ruleSet: rules }));
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.mode).toBe("rules");
+    expect(result.contentType).toBe("text/html; charset=utf-8");
+    expect(result.body).toContain("<title>Tide tables &amp; more</title>");
+    expect(result.body).toContain("<style>body{font-family:serif}</style>");
+    expect(result.body).toContain('<link rel="stylesheet" href="/site.css">');
+    expect(result.body).toContain('<img src="/tide.png" alt="tide">');
+    expect(result.body).not.toContain("Share this page");
+    expect(result.body).not.toContain("<nav");
+    expect(result.body).not.toContain("Copyright");
+    expect(result.body).not.toContain("data-clean-remove");
+    expect(analysePage(result.body).text).toBe("Tide tables\nThe spring tide comes in at dawn.\nBoats wait in the harbour until noon.");
+    expect(result.removed.blocks).toBe(3);
+    expect(Object.keys(result.timings)).toEqual(["analyse", "rules", "decide", "rewrite", "format"]);
+  });
+
+  it("writes text output from the page model, and json with the html", async () => {
+    const text = await clean(input({ ruleSet: rules, format: "text" }));
+    expect(text.ok && text.body).toContain("The spring tide comes in at dawn.");
+    expect(text.ok && text.body).not.toContain("Share this page");
+    expect(text.ok && text.contentType).toBe("text/plain; charset=utf-8");
+    const json = await clean(input({ ruleSet: rules, format: "json" }));
+    expect(json.ok).toBe(true);
+    if (!json.ok) return;
+    const document = JSON.parse(json.body) as { title: string; lang: string; html: string; mode: string };
+    expect(document.title).toBe("Tide tables & more");
+    expect(document.lang).toBe("en");
+    expect(document.mode).toBe("rules");
+    expect(document.html).not.toContain("<nav");
+  });
+
+  it("uses the classifier when there are no rules, and passes the page through with neither", async () => {
+    const classified = await clean(input({ model: loadModel() }));
+    expect(classified.ok && classified.mode).toBe("classifier");
+    expect(classified.ok && Object.keys(classified.timings)).toContain("smooth");
+    const untouched = await clean(input({}));
+    expect(untouched.ok && untouched.mode).toBe("none");
+    expect(untouched.ok && untouched.body).toBe(PAGE);
+  });
+
+  it("bails out past its limits, on a broken rule set and when the rewriter fails, without throwing", async () => {
+    const large = await clean(input({ options: { maxBytes: 100 } }));
+    expect(large).toMatchObject({ ok: false, bailout: "too-large" });
+    const wide = await clean(input({ options: { maxBlocks: 3 } }));
+    expect(wide).toMatchObject({ ok: false, bailout: "too-many-blocks" });
+    const broken = { ...rules, rules: [{ index: 0, pattern: "x", regex: null }] } as unknown as CompiledRuleSet;
+    expect(await clean(input({ ruleSet: broken }))).toMatchObject({ ok: false, bailout: "internal-error" });
+    // workerd's backend outside workerd: its rewrite reports an error, which becomes a bailout.
+    expect(await clean(input({ ruleSet: rules, rewriter: createWorkerdBackend() }))).toMatchObject({ ok: false, bailout: "rewrite-failed" });
+  });
+});
+
+describe.skipIf(!hasData())("clean() on the pages of ../shared/data", () => {
+  if (!hasData()) console.log("skipped: ../shared/data is absent");
+  const model = hasData() ? loadModel() : null;
+  for (const set of ["cleanportaleval", "cleaneval-dev"]) {
+    it(`set ${set}: every page cleaned, by its site's rules or the classifier, output that parses to the kept text`, async () => {
+      const problems: string[] = [];
+      for (const page of loadDataset(set).pages) {
+        const path = join(REPO_ROOT, "rules", `${page.site}.json`);
+        const parsed = existsSync(path) ? parseRuleSet(JSON.parse(readFileSync(path, "utf8"))) : null;
+        const ruleSet = parsed?.ok ? compileRuleSet(parsed.ruleSet) : null;
+        const html = await clean({ html: page.html, site: page.site, format: "html", ruleSet, model, rewriter: backend });
+        const text = await clean({ html: page.html, site: page.site, format: "text", ruleSet, model, rewriter: backend });
+        if (!html.ok || !text.ok) {
+          problems.push(`${page.id}: ${html.ok ? "" : html.detail} ${text.ok ? "" : text.detail}`);
+          continue;
+        }
+        if (html.mode !== (ruleSet ? "rules" : "classifier")) problems.push(`${page.id}: mode ${html.mode}`);
+        // The writers space words their own way; the characters must be the same.
+        const outputCharacters = analysePage(html.body).text.replace(/\s+/g, "");
+        const keptCharacters = text.body.replace(/\s+/g, "");
+        if (outputCharacters !== keptCharacters) problems.push(`${page.id}: html output and text output differ`);
+      }
+      expect(problems.slice(0, 10)).toEqual([]);
+    });
+  }
+});
