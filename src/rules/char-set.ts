@@ -33,10 +33,24 @@ export function fromRanges(pairs: readonly number[]): CharSet {
   return merged;
 }
 
+/** Union of two sets by one merge walk over their sorted ranges. */
 export function union(left: CharSet, right: CharSet): CharSet {
   if (left.length === 0) return right;
   if (right.length === 0) return left;
-  return fromRanges([...left, ...right]);
+  const merged: number[] = [];
+  let leftIndex = 0;
+  let rightIndex = 0;
+  while (leftIndex < left.length || rightIndex < right.length) {
+    const takeLeft = rightIndex >= right.length || (leftIndex < left.length && left[leftIndex] <= right[rightIndex]);
+    const low = takeLeft ? left[leftIndex] : right[rightIndex];
+    const high = takeLeft ? left[leftIndex + 1] : right[rightIndex + 1];
+    if (takeLeft) leftIndex += 2;
+    else rightIndex += 2;
+    const last = merged.length - 1;
+    if (last > 0 && low <= merged[last] + 1) merged[last] = Math.max(merged[last], high);
+    else merged.push(low, high);
+  }
+  return merged;
 }
 
 export function complement(set: CharSet): CharSet {

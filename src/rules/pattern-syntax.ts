@@ -245,10 +245,16 @@ function parseEscape(cursor: Cursor, inClass: boolean): CharSet | null {
 /** Set of code units that can start a match of the element (never empty: atoms and alternatives are non-empty). */
 export function firstSet(element: PatternElement): CharSet {
   if (element.kind === "atom") return element.set;
+  const known = groupFirstSets.get(element);
+  if (known !== undefined) return known;
   let set: CharSet = [];
   for (const alternative of element.alternatives) set = union(set, sequenceFirstSet(alternative));
+  groupFirstSets.set(element, set);
   return set;
 }
+
+/** Group → its first set, computed once: the safety check asks for it several times per group. */
+const groupFirstSets = new WeakMap<GroupElement, CharSet>();
 
 /** First set of a sequence: its elements' first sets up to and including the first one that cannot be empty. */
 export function sequenceFirstSet(elements: readonly PatternElement[]): CharSet {

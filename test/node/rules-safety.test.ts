@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { checkPatternSafety, RULE_FLAGS } from "../../src/rules/index";
-import { contains } from "../../src/rules/char-set";
+import { areDisjoint, complement, contains, fromRanges, union } from "../../src/rules/char-set";
 import { parsePattern, type PatternElement } from "../../src/rules/pattern-syntax";
 
 // ── reference backtracking matcher with a step counter ───────────────────────────────────────────
@@ -299,6 +299,33 @@ describe("character classes", () => {
       if (contains(set, code) !== regex.test(String.fromCharCode(code))) {
         expect.fail(`${source}: code unit ${code.toString(16)} differs`);
       }
+    }
+  });
+});
+
+describe("character set operations", () => {
+  it("union, complement and disjointness agree with membership on random sets", () => {
+    const next = random(99);
+    const randomSet = () => {
+      const pairs: number[] = [];
+      for (let index = 0; index < 1 + Math.floor(next() * 5); index += 1) {
+        const low = Math.floor(next() * 200);
+        pairs.push(low, low + Math.floor(next() * 20));
+      }
+      return fromRanges(pairs);
+    };
+    for (let round = 0; round < 300; round += 1) {
+      const left = randomSet();
+      const right = randomSet();
+      const both = union(left, right);
+      expect(both).toEqual(fromRanges([...left, ...right]));
+      let shared = false;
+      for (let code = 0; code < 260; code += 1) {
+        expect(contains(both, code)).toBe(contains(left, code) || contains(right, code));
+        expect(contains(complement(left), code)).toBe(!contains(left, code));
+        shared ||= contains(left, code) && contains(right, code);
+      }
+      expect(areDisjoint(left, right)).toBe(!shared);
     }
   });
 });
