@@ -1,0 +1,189 @@
+import { clean, type CleanResult } from "../clean";
+import { mapBounded, readItemHtml, type FeedDocument, type ItemEdit } from "../feed";
+import { decodeHtml } from "../page";
+import { createWorkerdBackend } from "../runtime";
+import type { Env } from "../worker";
+import { isHtmlBody, readBodyLimited } from "./body";
+import { classifierModel } from "./model";
+import { fetchOrigin } from "./origin-fetch";
+import { loadSiteRules } from "./rules-store";
+import type { HttpSettings } from "./settings";
+import { siteOfHost } from "./site";
+import { checkTarget } from "./target";
+
+/**
+ * The work on a feed's items: each item's own HTML cleaned with the feed's site rules (or the classifier),
+ * and, for full text, each item's link fetched and its article cleaned with that page's site rules.
+ * Nothing here throws for one item: a failure becomes a note on that item and the feed goes on.
+ */
+export interface FeedJob {
+  readonly env: Env;
+  readonly settings: HttpSettings;
+  readonly feed: FeedDocument;
+  /** The feed's final URL (after redirects): item links are resolved against it. */
+  readonly feedUrl: URL;
+  /** Whose rules clean the items' own HTML. */
+  readonly site: string;
+  /** How many items to clean (the rest go out as they came). */
+  readonly itemLimit: number;
+  /** How many items get full text (0: none). */
+  readonly fullTextLimit: number;
+  readonly concurrency: number;
+  readonly itemTimeoutMs: number;
+  /** Date.now() after which no further item page is fetched. */
+  readonly deadline: number;
+}
+
+export interface FeedJobSummary {
+  readonly cleaned: number;
+  readonly fullText: number;
+  readonly failed: number;
+  readonly skipped: number;
+}
+
+/** workerd's native HTMLRewriter, behind the runtime interface the pipeline takes. */
+const REWRITER = createWorkerdBackend();
+
+type ItemOutcome = { readonly edit: ItemEdit; readonly cleaned: boolean; readonly fullText: "ok" | "failed" | "skipped" | "none" };
+
+export async function processItems(job: FeedJob): Promise<{ edits: ItemEdit[]; summary: FeedJobSummary }> {
+  const count = Math.min(job.feed.items.length, job.itemLimit);
+  const indexes = Array.from({ length: count }, (_, index) => index);
+  const outcomes = await mapBounded(indexes, job.concurrency, (index) => processItem(job, index), (error, index) => {
+    console.error("feed item failed", index, error);
+    const edit: ItemEdit = { item: index, description: null, content: null, note: "edge-cleaner: this item could not be processed" };
+    return { edit, cleaned: false, fullText: index < job.fullTextLimit ? "failed" : "none" } satisfies ItemOutcome;
+  });
+  const edits = outcomes.map((outcome) => outcome.edit).filter((edit) => edit.description !== null || edit.content !== null || edit.note !== null);
+  const summary: FeedJobSummary = {
+    cleaned: outcomes.filter((outcome) => outcome.cleaned).length,
+    fullText: outcomes.filter((outcome) => outcome.fullText === "ok").length,
+    failed: outcomes.filter((outcome) => outcome.fullText === "failed").length,
+    skipped: outcomes.filter((outcome) => outcome.fullText === "skipped").length,
+  };
+  return { edits, summary };
+}
+
+async function processItem(job: FeedJob, index: number): Promise<ItemOutcome> {
+  const item = job.feed.items[index];
+  const description = await cleanItemHtml(job, readItemHtml(job.feed, item.description));
+  const content = await cleanItemHtml(job, readItemHtml(job.feed, item.content));
+  const cleaned = description !== null || content !== null;
+  if (index >= job.fullTextLimit) {
+    return { edit: { item: index, description, content, note: null }, cleaned, fullText: "none" };
+  }
+  if (Date.now() > job.deadline) {
+    const note = "edge-cleaner: full text skipped (the feed's time budget was spent)";
+    return { edit: { item: index, description, content, note }, cleaned, fullText: "skipped" };
+  }
+  const article = await fetchArticle(job, item.link);
+  if (!article.ok) {
+    const note = `edge-cleaner: full text failed (${article.reason}); the item keeps its own content`;
+    return { edit: { item: index, description, content, note }, cleaned, fullText: "failed" };
+  }
+  return { edit: { item: index, description, content: article.html, note: null }, cleaned, fullText: "ok" };
+}
+
+/** An item's own HTML, cleaned; null when there is none, or when cleaning would leave no text of it. */
+async function cleanItemHtml(job: FeedJob, html: string | null): Promise<string | null> {
+  if (html === null) return null;
+  const rules = await loadSiteRules(job.env.RULES, job.site);
+  const result = await runClean(html, undefined, job.site, rules.compiled);
+  if (!result.ok) return null;
+  const fragment = articleFragment(result.body, null);
+  // A short item can look like boilerplate as a whole; an item emptied by cleaning keeps its own HTML.
+  return hasText(fragment) || !hasText(html) ? fragment : null;
+}
+
+type ArticleFetch = { readonly ok: true; readonly html: string } | { readonly ok: false; readonly reason: string };
+
+async function fetchArticle(job: FeedJob, link: string): Promise<ArticleFetch> {
+  if (link === "") return { ok: false, reason: "the item has no link" };
+  const resolved = resolveUrl(link, job.feedUrl);
+  if (resolved === null) return { ok: false, reason: "the item's link is not a URL" };
+  const target = checkTarget(resolved.href, job.settings);
+  if (!target.ok) return { ok: false, reason: target.message };
+  const settings = { ...job.settings, fetchTimeoutMs: Math.min(job.settings.fetchTimeoutMs, job.itemTimeoutMs) };
+  const fetched = await fetchOrigin(target.url, settings);
+  if (!fetched.ok) return { ok: false, reason: fetched.message };
+  const { response } = fetched;
+  if (!response.ok) {
+    await response.body?.cancel();
+    return { ok: false, reason: `${fetched.url.host} answered ${response.status}` };
+  }
+  const body = await readBodyLimited(response.body, job.settings.maxBodyBytes, job.itemTimeoutMs);
+  if (body.kind === "timeout") return { ok: false, reason: `the page did not arrive within ${job.itemTimeoutMs} ms` };
+  if (body.kind === "too-large") {
+    await body.stream.cancel();
+    return { ok: false, reason: `the page is over ${job.settings.maxBodyBytes} bytes` };
+  }
+  const contentType = response.headers.get("content-type");
+  if (!isHtmlBody(contentType, body.bytes)) return { ok: false, reason: "the link is not an HTML page" };
+  const decoded = decodeHtml(body.bytes, contentType);
+  if (!decoded.ok) return { ok: false, reason: `unsupported charset ${decoded.charset}` };
+  const site = siteOfHost(fetched.url.hostname);
+  const rules = await loadSiteRules(job.env.RULES, site);
+  const result = await runClean(decoded.html, fetched.url.href, site, rules.compiled);
+  if (!result.ok) return { ok: false, reason: `cleaning bailed out: ${result.bailout}` };
+  const html = articleFragment(result.body, fetched.url);
+  return hasText(html) ? { ok: true, html } : { ok: false, reason: "no article text was left after cleaning" };
+}
+
+async function runClean(
+  html: string,
+  url: string | undefined,
+  site: string,
+  ruleSet: Parameters<typeof clean>[0]["ruleSet"],
+): Promise<CleanResult> {
+  try {
+    return await clean({ html, url, site, format: "html", ruleSet, model: classifierModel(), rewriter: REWRITER });
+  } catch (error) {
+    console.error("clean() threw on a feed item", site, error);
+    return { ok: false, bailout: "internal-error", detail: "the pipeline failed on this item" };
+  }
+}
+
+const BODY_START = /<body\b[^>]*>/i;
+const BODY_END = /<\/body\s*>/gi;
+/** Elements a feed reader never shows: they go, with what they hold. */
+const UNSHOWN_ELEMENTS = /<(script|style|noscript|template|iframe|object|embed)\b[\s\S]*?<\/\1\s*>/gi;
+const COMMENT = /<!--[\s\S]*?-->/g;
+const HEAD_ELEMENTS = /<(?:link|meta|base)\b[^>]*>/gi;
+const URL_ATTRIBUTE = /(\s(?:href|src|poster)\s*=\s*)(["'])(.*?)\2/gi;
+
+/**
+ * The part of a cleaned page that belongs in a feed item: the body's content without scripts, styles and
+ * comments, with links and images made absolute (a reader resolves them against the feed, not the page).
+ */
+export function articleFragment(html: string, pageUrl: URL | null): string {
+  const start = BODY_START.exec(html);
+  let fragment = html;
+  if (start !== null) {
+    let end = html.length;
+    for (const match of html.matchAll(BODY_END)) end = match.index;
+    fragment = html.slice(start.index + start[0].length, Math.max(end, start.index + start[0].length));
+  }
+  fragment = fragment.replace(COMMENT, "").replace(UNSHOWN_ELEMENTS, "").replace(HEAD_ELEMENTS, "");
+  if (pageUrl !== null) {
+    fragment = fragment.replace(URL_ATTRIBUTE, (whole, prefix: string, quote: string, value: string) => {
+      const trimmed = value.trim();
+      const resolved = trimmed === "" || trimmed.startsWith("#") ? null : resolveUrl(trimmed, pageUrl);
+      return resolved === null ? whole : `${prefix}${quote}${resolved.href}${quote}`;
+    });
+  }
+  return fragment.trim();
+}
+
+/** Whether HTML has any visible text (a letter or digit outside tags). */
+function hasText(html: string): boolean {
+  return /[\p{L}\p{N}]/u.test(html.replace(/<[^>]*>/g, ""));
+}
+
+/** The URL a (possibly relative) reference names, or null when it does not parse. */
+function resolveUrl(reference: string, base: URL): URL | null {
+  try {
+    return new URL(reference, base);
+  } catch {
+    return null; // URL.canParse is missing from the Workers type declarations; the constructor is the test
+  }
+}

@@ -1,0 +1,113 @@
+import { Hono } from "hono";
+import {
+  FEED_FULLTEXT_BUDGET_MS,
+  FEED_FULLTEXT_CONCURRENCY,
+  FEED_FULLTEXT_DEFAULT_ITEMS,
+  FEED_FULLTEXT_MAX_ITEMS,
+  FEED_ITEM_TIMEOUT_MS,
+  FEED_MAX_ITEMS,
+} from "../config";
+import { decodeFeed, parseFeed, rewriteFeed, type FeedKind } from "../feed";
+import type { Env } from "../worker";
+import { mediaType, readBodyLimited } from "./body";
+import { ServiceError } from "./errors";
+import { processItems } from "./feed-items";
+import { fetchOrigin } from "./origin-fetch";
+import { resolveSettings } from "./settings";
+import { parseSite, siteOfHost } from "./site";
+import { checkTarget } from "./target";
+
+/**
+ * /v1/feed: an RSS 2.0, RSS 1.0 (RDF) or Atom 1.0 feed in, the same feed out with each item's HTML cleaned.
+ *   GET /v1/feed?url=…[&fulltext=1][&limit=N][&site=…]
+ * With fulltext=1 the first `limit` items get their linked article, fetched and cleaned, as content.
+ */
+export const feedRoutes = new Hono<{ Bindings: Env }>();
+
+const ACCEPT_FEEDS = "application/rss+xml, application/atom+xml, application/rdf+xml;q=0.9, application/xml;q=0.8, text/xml;q=0.8, */*;q=0.5";
+/** What each kind goes out as when the origin's media type was not a feed or XML type. */
+const MEDIA_TYPE_BY_KIND: Readonly<Record<FeedKind, string>> = {
+  rss: "application/rss+xml",
+  atom: "application/atom+xml",
+  rdf: "application/rdf+xml",
+};
+const XML_MEDIA_TYPE = /^(?:application|text)\/(?:[\w.+-]+\+)?xml$/;
+
+feedRoutes.get("/", async (context) => {
+  const started = Date.now();
+  const settings = resolveSettings(context.env);
+  const url = context.req.query("url");
+  if (url === undefined || url === "") throw new ServiceError("bad-request", "the url parameter is required");
+  const fullText = parseFlag(context.req.query("fulltext"));
+  const limit = parseLimit(context.req.query("limit"));
+  const target = checkTarget(url, settings);
+  if (!target.ok) throw new ServiceError(target.code, target.message);
+  const fetched = await fetchOrigin(target.url, settings, { accept: ACCEPT_FEEDS });
+  if (!fetched.ok) throw new ServiceError(fetched.code, fetched.message);
+  const { response } = fetched;
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new ServiceError("origin-error", `${fetched.url.host} answered ${response.status} for ${fetched.url.pathname}`);
+  }
+  const body = await readBodyLimited(response.body, settings.maxBodyBytes, settings.fetchBodyTimeoutMs);
+  if (body.kind === "timeout") throw new ServiceError("origin-timeout", `${fetched.url.host} did not send the feed within ${settings.fetchBodyTimeoutMs} ms`);
+  if (body.kind === "too-large") {
+    await body.stream.cancel();
+    throw new ServiceError("payload-too-large", `the feed is over the limit of ${settings.maxBodyBytes} bytes`);
+  }
+  const contentType = response.headers.get("content-type");
+  const decoded = decodeFeed(body.bytes, contentType);
+  if (!decoded.ok) throw new ServiceError("unsupported-media-type", `the feed's charset ${decoded.charset} is not supported`);
+  const parsed = parseFeed(decoded.xml);
+  if (!parsed.ok && parsed.reason === "not-a-feed") {
+    throw new ServiceError("unsupported-media-type", `${fetched.url.href} is not an RSS, RDF or Atom feed (${mediaType(contentType) || "no content type"})`);
+  }
+  if (!parsed.ok) throw new ServiceError("origin-error", `the feed at ${fetched.url.href} is malformed: ${parsed.detail}`);
+  const { feed } = parsed;
+  const site = requireSite(context.req.query("site"), fetched.url);
+  const { edits, summary } = await processItems({
+    env: context.env,
+    settings,
+    feed,
+    feedUrl: fetched.url,
+    site,
+    itemLimit: FEED_MAX_ITEMS,
+    fullTextLimit: fullText ? limit : 0,
+    concurrency: FEED_FULLTEXT_CONCURRENCY,
+    itemTimeoutMs: FEED_ITEM_TIMEOUT_MS,
+    deadline: started + FEED_FULLTEXT_BUDGET_MS,
+  });
+  const type = mediaType(contentType);
+  const outputType = XML_MEDIA_TYPE.test(type) ? type : MEDIA_TYPE_BY_KIND[feed.kind];
+  return new Response(rewriteFeed(feed, edits), {
+    status: 200,
+    headers: {
+      "content-type": `${outputType}; charset=utf-8`,
+      "x-feed-kind": feed.kind,
+      "x-clean-site": site,
+      "x-feed-items": `total=${feed.items.length}; cleaned=${summary.cleaned}; fulltext=${summary.fullText}; failed=${summary.failed}; skipped=${summary.skipped}`,
+    },
+  });
+});
+
+function parseFlag(value: string | undefined): boolean {
+  if (value === undefined || value === "" || value === "0" || value === "false") return false;
+  if (value === "1" || value === "true") return true;
+  throw new ServiceError("bad-request", `fulltext must be 1 or 0, not "${value}"`);
+}
+
+function parseLimit(value: string | undefined): number {
+  if (value === undefined || value === "") return FEED_FULLTEXT_DEFAULT_ITEMS;
+  const limit = Number(value);
+  if (!Number.isInteger(limit) || limit < 1 || limit > FEED_FULLTEXT_MAX_ITEMS) {
+    throw new ServiceError("bad-request", `limit must be a whole number from 1 to ${FEED_FULLTEXT_MAX_ITEMS}, not "${value}"`);
+  }
+  return limit;
+}
+
+function requireSite(value: string | undefined, feedUrl: URL): string {
+  if (value === undefined || value === "") return siteOfHost(feedUrl.hostname);
+  const site = parseSite(value);
+  if (site === null) throw new ServiceError("bad-request", `site must be a host name such as example.com, not "${value}"`);
+  return site;
+}
