@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { demoRoutes, proxyRoutes } from "./http";
+import { demoRoutes, feedRoutes, proxyRoutes } from "./http";
 import { adminRoutes, cleanRoutes, handleError, handleNotFound, healthRoutes, requireApiKey, rulesRoutes } from "./http";
 
 /** The Worker's bindings (wrangler.toml, `wrangler dev --var`, secrets). Read only in src/http. */
@@ -31,5 +31,6 @@ app.route("/", demoRoutes);
 app.route("/admin", adminRoutes);
 app.route("/v1/clean", cleanRoutes);
 app.route("/v1/rules", rulesRoutes);
+app.route("/v1/feed", feedRoutes);
 
 export default app;

@@ -9,5 +9,6 @@ export { rulesRoutes } from "./rules-routes";
 export { resolveSettings, type HttpSettings } from "./settings";
 export { checkTarget, type TargetCheck } from "./target";
 export { readBodyLimited, isHtmlBody, type BodyRead } from "./body";
+export { feedRoutes } from "./feed-routes";
 export { proxyRoutes } from "./proxy";
 export { demoRoutes } from "./demo";
