@@ -48,6 +48,9 @@ export interface ParseRuleSetOptions {
   readonly checkPatterns?: boolean;
 }
 
+/** Date and time as the miner writes them (`Date.prototype.toISOString`), seconds and zone optional. */
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
 const count = z.int().check(z.minimum(0));
 const nonEmpty = z.string().check(z.minLength(1));
 
@@ -61,7 +64,9 @@ const RULE_SCHEMA = z.object({
 const RULE_SET_SCHEMA = z.object({
   version: z.literal(RULESET_VERSION),
   site: z.string().check(z.regex(/^(?!www\.)[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$/, "a lower-case host without www.")),
-  minedAt: nonEmpty.check(z.refine((value) => !Number.isNaN(Date.parse(value)), "an ISO 8601 timestamp")),
+  minedAt: nonEmpty.check(
+    z.refine((value) => ISO_TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value)), "an ISO 8601 timestamp"),
+  ),
   pages: count,
   cutoff: z.number().check(z.minimum(0), z.maximum(1)),
   mutablePatterns: z.array(z.object({ name: nonEmpty, pattern: nonEmpty })),

@@ -67,6 +67,11 @@ describe("parseRuleSet", () => {
     );
   });
 
+  it.each(["March 7, 2026", "2026-11-21", "2026-13-45T99:00Z"])("reports minedAt %s that is not an ISO timestamp", (minedAt) => {
+    const parsed = parseRuleSet({ ...validRuleSet(), minedAt });
+    expect(parsed.ok ? [] : parsed.problems.map((problem) => problem.split(":")[0])).toEqual(["minedAt"]);
+  });
+
   it.each([null, 42, "text", [], undefined])("reports a non-object value (%s)", (value) => {
     expect(parseRuleSet(value).ok).toBe(false);
   });
