@@ -78,8 +78,9 @@ const UNITS_GERMAN_E = ["Tag", "Monat", "Jahr"];
  * ordinals, decimals, durations and counters win where they apply.
  */
 export const MUTABLE_PATTERNS: readonly MutablePattern[] = [
-  { name: "url", match: String.raw`(?:https?://|www\.)[^\s<>"']*[^\s<>"'.,;:!?)\]]`, emit: null },
-  { name: "email", match: String.raw`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+`, emit: null },
+  // Bounded repeats keep the tokenizer linear on long runs of URL or address characters without an end.
+  { name: "url", match: String.raw`(?:https?://|www\.)[^\s<>"']{0,2000}[^\s<>"'.,;:!?)\]]`, emit: null },
+  { name: "email", match: String.raw`[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,8}`, emit: null },
   same("date", String.raw`\d{1,4}[./-]\d{1,2}[./-]\d{1,4}`),
   same("time", String.raw`\d{1,2}:\d{2}(?::\d{2})?`),
   same("duration-en", String.raw`\d+\s+${wordsOf(UNITS_ENGLISH)}s?`),
