@@ -70,7 +70,8 @@ proxyRoutes.use("*", async (context, next) => {
     settings,
     rules,
     version: cleaningVersion(ruleSetVersion(rules), modelVersion()),
-    waitUntil: executionWaitUntil(context),
+    // The Worker always runs with an execution context (fetch handler, wrangler dev, the test pool).
+    waitUntil: (promise) => context.executionCtx.waitUntil(promise),
   };
   return serveProxied(proxied);
 });
@@ -209,15 +210,4 @@ function ruleSetVersion(rules: SiteRules): string {
   const compiled = rules.compiled;
   if (compiled === null) return `none:${rules.status}`;
   return `${compiled.site}:${compiled.version}:${compiled.minedAt}:${compiled.rules.length}`;
-}
-
-function executionWaitUntil(context: { readonly executionCtx: { waitUntil(promise: Promise<unknown>): void } }): (promise: Promise<unknown>) => void {
-  // Hono throws when the app runs without an execution context (app.request in a plain test):
-  // then the cache write is awaited by no one, which is harmless.
-  try {
-    const executionContext = context.executionCtx;
-    return (promise) => executionContext.waitUntil(promise);
-  } catch {
-    return (promise) => void promise.catch(() => undefined);
-  }
 }

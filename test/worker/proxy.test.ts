@@ -124,6 +124,20 @@ describe.skipIf(!HAS_DATA)("proxy on a page of the data set", () => {
     expect(await third.text()).toBe(firstBody);
   });
 
+  it("answers HEAD with the cleaned page's validators, and honours a client's no-cache", async () => {
+    const path = fresh(`${PREFIX}${DATA_PAGE}`);
+    const get = await proxyFetch(path);
+    await get.text();
+    const head = await proxyFetch(path, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("etag")).toBe(get.headers.get("etag"));
+    expect(head.headers.get("content-length")).toBeNull();
+    expect(await head.text()).toBe("");
+    const noCache = await proxyFetch(path, { headers: { "cache-control": "no-cache" } });
+    expect(noCache.headers.get("x-clean-cache")).toBe("bypass");
+    await noCache.text();
+  });
+
   it("passes a page over the size limit through as the origin's bytes, with the reason", async () => {
     const origin = await originBytes(DATA_PAGE);
     const response = await proxyFetch(fresh(`${PREFIX}${DATA_PAGE}`), undefined, { MAX_BODY_BYTES: "4096" });
