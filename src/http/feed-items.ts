@@ -111,8 +111,9 @@ async function fetchArticle(job: FeedJob, link: string): Promise<ArticleFetch> {
     await response.body?.cancel();
     return { ok: false, reason: `${fetched.url.host} answered ${response.status}` };
   }
-  const body = await readBodyLimited(response.body, job.settings.maxBodyBytes, job.itemTimeoutMs);
-  if (body.kind === "timeout") return { ok: false, reason: `the page did not arrive within ${job.itemTimeoutMs} ms` };
+  const bodyTimeoutMs = Math.min(job.settings.fetchBodyTimeoutMs, job.itemTimeoutMs);
+  const body = await readBodyLimited(response.body, job.settings.maxBodyBytes, bodyTimeoutMs);
+  if (body.kind === "timeout") return { ok: false, reason: `the page did not arrive within ${bodyTimeoutMs} ms` };
   if (body.kind === "too-large") {
     await body.stream.cancel();
     return { ok: false, reason: `the page is over ${job.settings.maxBodyBytes} bytes` };

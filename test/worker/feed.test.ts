@@ -10,8 +10,8 @@ const origin = inject("originUrl");
 const hasData = (await fetch(`${origin}/data/README.md`)).ok;
 if (!hasData) console.warn("full-text feed tests skipped: ../shared/data is absent");
 
-async function feed(query: string): Promise<Response> {
-  return app.request(`https://cleaner.test/v1/feed?${query}`, { headers: { "x-api-key": "test-key" } }, env);
+async function feed(query: string, vars: Partial<typeof env> = {}): Promise<Response> {
+  return app.request(`https://cleaner.test/v1/feed?${query}`, { headers: { "x-api-key": "test-key" } }, { ...env, ...vars });
 }
 
 function feedUrl(name: string): string {
@@ -97,6 +97,32 @@ describe.skipIf(!hasData)("/v1/feed with full text", () => {
     expect(after.items[1].content).toBeNull();
     expect(after.items[1].description).toContain("The café at the top of the lane now opens at eight");
     expect(xml).toMatch(/<!-- edge-cleaner: full text failed \(127\.0\.0\.1:\d+ answered 404\); the item keeps its own content -->\s*<\/item>/);
+  });
+
+  it("survives every way a link can fail: each failed item keeps its content and says why", async () => {
+    // Short timeouts and a small size limit (options, as in production) so that the slow routes fail fast.
+    const limits = { FETCH_TIMEOUT_MS: "400", FETCH_BODY_TIMEOUT_MS: "400", MAX_BODY_BYTES: "300000" };
+    const response = await feed(`url=${feedUrl("failing.xml")}&fulltext=1`, limits);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-feed-items")).toBe("total=8; cleaned=8; fulltext=1; failed=7; skipped=0");
+    const xml = await response.text();
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const after = parseWithLibrary(xml);
+    expect(after.items).toHaveLength(8);
+    expect(textOf(after.items[0].content)).toContain("How Much is Enough for Workday's Duffield?");
+    const items = xml.split("<item>").slice(1);
+    const reasons = items.slice(1).map((item) => /<!-- edge-cleaner: full text failed \((.*)\); the item keeps its own content -->/.exec(item)?.[1]);
+    expect(reasons[0]).toMatch(/did not answer within 400 ms/);
+    expect(reasons[1]).toMatch(/did not arrive within 400 ms/);
+    expect(reasons[2]).toMatch(/over 300000 bytes/);
+    expect(reasons[3]).toMatch(/redirects/);
+    expect(reasons[4]).toMatch(/answered 500/);
+    expect(reasons[5]).toMatch(/not an HTML page/);
+    expect(reasons[6]).toBe("the item has no link");
+    for (const [index, item] of after.items.slice(1).entries()) {
+      expect(item.content).toBeNull();
+      expect(item.description).toContain(`Summary ${index + 1}:`);
+    }
   });
 
   it("fetches no more items than the limit", async () => {
