@@ -58,11 +58,11 @@ async function bridge(worker: WorkerdHandle): Promise<{ url: string; server: Ser
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-describe.skipIf(!hasChromium)("demo page in chromium", () => {
+describe("demo page", () => {
   let samples: StaticServer;
   let worker: WorkerdHandle;
   let front: { url: string; server: Server };
-  let browser: Browser;
+  let browser: Browser | undefined;
 
   beforeAll(async () => {
     samples = await startStaticServer(SAMPLE_FOLDER, "127.0.0.1", await freePort());
@@ -74,7 +74,7 @@ describe.skipIf(!hasChromium)("demo page in chromium", () => {
       kv,
     });
     front = await bridge(worker);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    if (hasChromium) browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   }, 120_000);
 
   afterAll(async () => {
@@ -84,7 +84,32 @@ describe.skipIf(!hasChromium)("demo page in chromium", () => {
     await samples?.close();
   });
 
-  it("shows a sample cleaned beside the original with its removed blocks outlined", async () => {
+  it("serves the form with the sample list, the dev key and sandboxed frames", async () => {
+    const response = await worker.fetch("/");
+    const html = await response.text();
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(html).toContain(`<option value="${samples.url}/${SAMPLE_PAGE}">${SAMPLE_PAGE}</option>`);
+    expect(html).toContain(`value="${DEV_KEY}"`);
+    expect(html.match(/<iframe [^>]*sandbox=""/g)).toHaveLength(2);
+  });
+
+  it("gets the original with removed blocks marked from the keyed API (format=annotated)", async () => {
+    const query = `/v1/clean?format=annotated&url=${encodeURIComponent(`${samples.url}/${SAMPLE_PAGE}`)}`;
+    expect((await worker.fetch(query)).status).toBe(401);
+    const response = await worker.fetch(query, { headers: { "x-api-key": DEV_KEY } });
+    const html = await response.text();
+    const original = readFileSync(resolve(SAMPLE_FOLDER, SAMPLE_PAGE), "utf8");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-clean-mode")).toBe("rules");
+    expect(html).toContain("<style data-clean-annotate>");
+    expect(html.split(`${ANNOTATE_REMOVED_ATTRIBUTE}=""`).length - 1).toBeGreaterThan(0);
+    // Nothing is taken out: the original's text is all there.
+    expect(html.replace(/ data-clean-(removed|partial)=""/g, "").replace(/<style data-clean-annotate>.*?<\/style>/, "")).toBe(original);
+  });
+
+  it.skipIf(!hasChromium)("in chromium: shows a sample cleaned beside the original with its removed blocks outlined", async () => {
+    if (browser === undefined) throw new Error("chromium was not launched");
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await page.goto(`${front.url}/`);
     await page.selectOption("#sample", { label: SAMPLE_PAGE });
