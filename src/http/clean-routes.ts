@@ -46,6 +46,8 @@ cleanRoutes.get("/", async (context) => {
   const url = context.req.query("url");
   if (url === undefined || url === "") throw new ServiceError("bad-request", "the url parameter is required (or POST the HTML)");
   const target = requireUrl(url, settings);
+  // The service's own address would have it fetch itself, request after request.
+  if (target.host === new URL(context.req.url).host) throw new ServiceError("forbidden-target", "the url points at this service itself");
   const fetched = await fetchOrigin(target, settings);
   if (!fetched.ok) throw new ServiceError(fetched.code, fetched.message);
   const { response } = fetched;

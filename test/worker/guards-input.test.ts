@@ -136,6 +136,10 @@ describe("private targets → 403 unless the development setting allows them", (
     }
   });
 
+  it("refuses a url on the service's own host, which would have it fetch itself", async () => {
+    await expectError(await call(cleanUrl("https://cleaner.test/v1/clean?url=https://example.com/")), 403, "forbidden-target");
+  });
+
   it("fetches the loopback origin when the setting is on (the test default)", async () => {
     const response = await call(cleanUrl(`${origin}/fixtures/guards/shift-jis.html`));
     expect(response.status).toBe(200);
