@@ -58,6 +58,9 @@ const BLOCK_NAMES = new Set([
   ...PARAGRAPH_ELEMENTS, "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote", "pre", "table", "tr", "td", "th", "hr", "br",
 ]);
 
+/** Every element the writer acts on; the others (most tags of a page) are passed over at once. */
+const HANDLED_NAMES = new Set([...BLOCK_NAMES, "a", "img", ...Object.keys(EMPHASIS_MARKER)]);
+
 /** One table being written: finished rows of cells, the row being filled, and whether it is for layout. */
 interface TableState {
   readonly rows: string[][];
@@ -117,6 +120,7 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
   }
 
   startTag(name: string, nameEnd: number, tagEnd: number): void {
+    if (!HANDLED_NAMES.has(name)) return; // span, font, input…: nothing to write for them
     if (BLOCK_NAMES.has(name)) this.blockSinceText = true;
     if (CLOSES_PARAGRAPH.has(name) || name === "p") this.closeImplied("p");
     if (name === "li" || name === "td" || name === "th" || name === "tr") this.closeImplied(name);
@@ -522,8 +526,11 @@ function layoutTable(rows: readonly string[][], prefix: string): string {
   return paragraphs.join(`\n${prefix.trimEnd()}\n${prefix}`);
 }
 
+const MARKDOWN_SYNTAX = /[\\`*[\]<_]|!$/;
+
 /** Escapes Markdown syntax in text; a "!" ending a piece is escaped too, since a link may follow ("![" is an image). */
 function escapeMarkdown(text: string): string {
+  if (!MARKDOWN_SYNTAX.test(text)) return text;
   return text.replace(/[\\`*[\]<]|!$/g, "\\$&").replace(/(^|\s)_|_(?=\s|$)/g, "$1\\_");
 }
 
