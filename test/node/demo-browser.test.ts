@@ -140,6 +140,19 @@ describe("demo page", () => {
     expect(cleanedPixels).toBe(0);
     await page.close();
   });
+
+  it.skipIf(!hasChromium)("in chromium: cleans pasted HTML with the rules of the site named beside it", async () => {
+    if (browser === undefined) throw new Error("chromium was not launched");
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${front.url}/`);
+    await page.fill("#html", readFileSync(resolve(SAMPLE_FOLDER, "library-reopens.html"), "utf8"));
+    await page.fill("#site", SAMPLE_SITE);
+    await page.click("button[type=submit]");
+    await page.waitForSelector("#status[data-mode]", { timeout: 30_000 });
+    expect(await page.textContent("#status")).toContain(`Cleaned by site rules (site ${SAMPLE_SITE})`);
+    expect(await page.frameLocator("#original").locator(`[${ANNOTATE_REMOVED_ATTRIBUTE}]`).count()).toBeGreaterThan(0);
+    await page.close();
+  });
 });
 
 /**
