@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { parseRuleSetText } from "../rules";
 import type { Env } from "../worker";
-import { ServiceError } from "./errors";
+import { quoteValue, ServiceError } from "./errors";
 import { requireAdminKey } from "./keys";
 import { parseSite } from "./site";
 
@@ -38,6 +38,6 @@ adminRoutes.delete("/rules/:site", async (context) => {
 
 function requireSite(value: string): string {
   const site = parseSite(value);
-  if (site === null) throw new ServiceError("bad-request", `"${value}" is not a host name`);
+  if (site === null) throw new ServiceError("bad-request", `${quoteValue(value)} is not a host name`);
   return site;
 }

@@ -60,11 +60,11 @@ function cleanedResponse(result: Extract<CleanResult, { ok: true }>, site: strin
   const headers = new Headers({
     "content-type": result.contentType,
     "x-clean-mode": result.mode,
-    "x-clean-site": site,
     "x-clean-rules": rules,
     "x-clean-charset": charset,
     "x-clean-removed": `blocks=${result.removed.blocks}; chars=${result.removed.chars}`,
   });
+  if (site !== "") headers.set("x-clean-site", site);
   const timing = serverTiming(result.timings);
   if (timing !== "") headers.set("server-timing", timing);
   return new Response(result.body, { status: 200, headers });
@@ -82,8 +82,8 @@ export function passThrough(
     "content-type": contentType ?? "text/html",
     "x-clean-bailout": reason,
     "x-clean-mode": "none",
-    "x-clean-site": site,
   });
+  if (site !== "") headers.set("x-clean-site", site);
   if (rules !== null) headers.set("x-clean-rules", rules);
   return new Response(body, { status: 200, headers });
 }

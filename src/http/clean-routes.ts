@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { Env } from "../worker";
 import { readBodyLimited, isHtmlBody, mediaType } from "./body";
 import { cleanPage, passThrough } from "./clean-page";
-import { ServiceError } from "./errors";
+import { quoteValue, ServiceError } from "./errors";
 import { parseFormat } from "./formats";
 import { fetchOrigin } from "./origin-fetch";
 import { resolveSettings, type HttpSettings } from "./settings";
@@ -68,7 +68,7 @@ cleanRoutes.get("/", async (context) => {
 
 function requireFormat(value: string | undefined) {
   const format = parseFormat(value);
-  if (format === null) throw new ServiceError("bad-request", `format must be html, text, markdown or json, not "${value}"`);
+  if (format === null) throw new ServiceError("bad-request", `format must be html, text, markdown or json, not ${quoteValue(value ?? "")}`);
   return format;
 }
 
@@ -82,7 +82,7 @@ function requireUrl(value: string, settings: HttpSettings): URL {
 function requireSite(value: string | undefined, url: URL | undefined): string {
   if (value === undefined || value === "") return url === undefined ? "" : siteOfHost(url.hostname);
   const site = parseSite(value);
-  if (site === null) throw new ServiceError("bad-request", `site must be a host name such as example.com, not "${value}"`);
+  if (site === null) throw new ServiceError("bad-request", `site must be a host name such as example.com, not ${quoteValue(value)}`);
   return site;
 }
 

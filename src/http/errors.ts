@@ -50,6 +50,14 @@ export class ServiceError extends Error {
   }
 }
 
+/** How many characters of a client's value an error message repeats. */
+const ECHO_LIMIT = 80;
+
+/** A client's value for an error message: quoted, and cut short if long. */
+export function quoteValue(value: string): string {
+  return JSON.stringify(value.length > ECHO_LIMIT ? `${value.slice(0, ECHO_LIMIT)}…` : value);
+}
+
 export function statusForCode(code: ErrorCode): number {
   return STATUS_BY_CODE[code];
 }

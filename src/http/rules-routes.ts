@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { Env } from "../worker";
-import { ServiceError } from "./errors";
+import { quoteValue, ServiceError } from "./errors";
 import { inspectSiteRules } from "./rules-store";
 import { parseSite } from "./site";
 
@@ -13,7 +13,7 @@ export const rulesRoutes = new Hono<{ Bindings: Env }>();
 
 rulesRoutes.get("/:site", async (context) => {
   const site = parseSite(context.req.param("site"));
-  if (site === null) throw new ServiceError("bad-request", `"${context.req.param("site")}" is not a host name`);
+  if (site === null) throw new ServiceError("bad-request", `${quoteValue(context.req.param("site"))} is not a host name`);
   const report = await inspectSiteRules(context.env.RULES, site);
   if (report.status === "unavailable") throw new ServiceError("rules-unavailable", report.problems.join("; "));
   return context.json({

@@ -81,6 +81,14 @@ describe.skipIf(!hasData)("/v1/clean on a real page", () => {
     expect(response.headers.get("x-clean-rules")).toBe("applied");
   });
 
+  it("POST with neither url nor site cleans without rules and names no site", async () => {
+    const response = await call("/v1/clean?format=text", { method: "POST", headers: { "content-type": "text/html" }, body: pageBytes });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-clean-rules")).toBe("no-site");
+    expect(response.headers.get("x-clean-site")).toBeNull();
+    expect(await response.text()).toContain(ARTICLE_SENTENCE);
+  });
+
   it("answers each format with its content type; json carries the reader fields", async () => {
     const expected: Record<string, RegExp> = {
       html: /^text\/html; charset=utf-8/,
