@@ -40,6 +40,7 @@ export function parseFeed(source: string): FeedParseResult {
     atomPrefix: root.atomPrefix,
     declaredPrefixes: root.declaredPrefixes,
     items: collector.items,
+    siteLink: collector.siteLink,
   };
   return { ok: true, feed };
 }
@@ -76,6 +77,7 @@ interface OpenElement {
 class FeedCollector implements XmlHandler {
   root: RootInfo | null = null;
   readonly items: FeedItem[] = [];
+  siteLink = "";
   private readonly stack: OpenElement[] = [];
   private rootSeen = false;
   /** Stack index of the open item, -1 when outside an item. */
@@ -146,7 +148,23 @@ class FeedCollector implements XmlHandler {
       this.itemDepth = -1;
     } else if (this.itemDepth >= 0 && depth === this.itemDepth + 1) {
       this.readField(open.name, element);
+    } else if (this.itemDepth < 0 && this.siteLink === "") {
+      this.readSiteLink(open.name, depth, element);
     }
+  }
+
+  /** The channel's `link` (RSS: rss > channel > link; RDF: RDF > channel > link) or the feed's alternate link (Atom). */
+  private readSiteLink(name: string, depth: number, element: FeedElement): void {
+    const root = this.root as RootInfo;
+    if (root.kind === "atom") {
+      const prefix = root.atomPrefix === "" ? "" : `${root.atomPrefix}:`;
+      if (depth !== 1 || name !== `${prefix}link`) return;
+      const rel = readAttribute(this.source, element.start, element.contentStart, "rel") ?? "alternate";
+      const href = readAttribute(this.source, element.start, element.contentStart, "href");
+      if (rel === "alternate" && href !== null) this.siteLink = href.trim();
+      return;
+    }
+    if (depth === 2 && name === "link" && this.stack[1]?.name === "channel") this.siteLink = this.text(element).trim();
   }
 
   private readField(name: string, element: FeedElement): void {

@@ -40,6 +40,8 @@ export interface FeedDocument {
   /** Every namespace prefix declared on the root element. */
   readonly declaredPrefixes: readonly string[];
   readonly items: readonly FeedItem[];
+  /** The feed's own link to its website (RSS/RDF channel `link`, Atom feed-level alternate `link`), "" if none. */
+  readonly siteLink: string;
 }
 
 export type FeedParseResult =

@@ -64,7 +64,7 @@ feedRoutes.get("/", async (context) => {
   }
   if (!parsed.ok) throw new ServiceError("origin-error", `the feed at ${fetched.url.href} is malformed: ${parsed.detail}`);
   const { feed } = parsed;
-  const site = requireSite(context.req.query("site"), fetched.url);
+  const site = requireSite(context.req.query("site"), feed.siteLink, fetched.url);
   const { edits, summary } = await processItems({
     env: context.env,
     settings,
@@ -105,9 +105,24 @@ function parseLimit(value: string | undefined): number {
   return limit;
 }
 
-function requireSite(value: string | undefined, feedUrl: URL): string {
-  if (value === undefined || value === "") return siteOfHost(feedUrl.hostname);
+/**
+ * Whose rules clean the items' own HTML: the `site` parameter, else the host of the website the feed links
+ * to (a feed served by a feed host or a CDN carries its publisher's HTML), else the feed's own host.
+ */
+function requireSite(value: string | undefined, siteLink: string, feedUrl: URL): string {
+  if (value === undefined || value === "") return siteOfLink(siteLink, feedUrl) ?? siteOfHost(feedUrl.hostname);
   const site = parseSite(value);
   if (site === null) throw new ServiceError("bad-request", `site must be a host name such as example.com, not "${value}"`);
   return site;
+}
+
+function siteOfLink(link: string, feedUrl: URL): string | null {
+  if (link === "") return null;
+  let url: URL;
+  try {
+    url = new URL(link, feedUrl);
+  } catch {
+    return null; // a channel link that is not a URL names no site
+  }
+  return url.protocol === "http:" || url.protocol === "https:" ? parseSite(url.hostname) : null;
 }

@@ -27,6 +27,7 @@ describe("parseFeed", () => {
   it("finds the items, links and HTML fields of RSS 2.0", () => {
     const feed = loadFixture("rss.xml");
     expect(feed.kind).toBe("rss");
+    expect(feed.siteLink).toBe("https://courier.example/");
     expect(feed.contentPrefix).toBe("content");
     expect(feed.items.map((item) => item.link)).toEqual([
       "/data/dragnet/pages/R822.html",
@@ -42,6 +43,7 @@ describe("parseFeed", () => {
   it("finds Atom entries, alternate links and typed content", () => {
     const feed = loadFixture("atom.xml");
     expect(feed.kind).toBe("atom");
+    expect(feed.siteLink).toBe("https://allotment.example/");
     expect(feed.items).toHaveLength(3);
     expect(feed.items[0].link).toBe("/data/dragnet/pages/R824.html");
     // type="text" is not HTML: nothing to clean in it
@@ -54,6 +56,7 @@ describe("parseFeed", () => {
   it("reads RSS 1.0 (RDF) in its declared ISO-8859-1", () => {
     const feed = loadFixture("rdf.xml");
     expect(feed.kind).toBe("rdf");
+    expect(feed.siteLink).toBe("https://quarry.example/");
     expect(feed.items).toHaveLength(2);
     expect(feed.items[0].link).toBe("/data/dragnet/pages/R876.html");
     expect(readItemHtml(feed, feed.items[1].description)).toContain("The café at the top");

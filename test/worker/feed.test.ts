@@ -64,6 +64,8 @@ describe.skipIf(!hasData)("/v1/feed with full text", () => {
     const response = await feed(`url=${feedUrl("atom.xml")}&fulltext=1`);
     expect(response.status).toBe(200);
     expect(response.headers.get("x-feed-items")).toBe("total=3; cleaned=3; fulltext=2; failed=1; skipped=0");
+    // The items' own HTML is cleaned with the rules of the website the feed links to.
+    expect(response.headers.get("x-clean-site")).toBe("allotment.example");
     const xml = await response.text();
     expect(XMLValidator.validate(xml)).toBe(true);
     const after = parseWithLibrary(xml);
