@@ -142,6 +142,8 @@ export function proxyConfigFromVar(raw: string | undefined): ProxyConfigResult {
   if (raw !== memoRaw) {
     memoResult = parseProxyConfig(raw);
     memoRaw = raw;
+    // Said once per value, for the operator (wrangler tail); requests then go to the other routes.
+    if (!memoResult.ok) console.error("PROXY_ORIGINS ignored:", memoResult.problems.join("; "));
   }
   return memoResult;
 }

@@ -56,10 +56,7 @@ export const proxyRoutes = new Hono<{ Bindings: ProxyBindings }>();
 
 proxyRoutes.use("*", async (context, next) => {
   const config = proxyConfigFromVar(context.env.PROXY_ORIGINS);
-  if (!config.ok) {
-    console.error("PROXY_ORIGINS ignored:", config.problems.join("; "));
-    return next();
-  }
+  if (!config.ok) return next();
   const target = resolveProxyTarget(config.config, new URL(context.req.url));
   if (target === null) return next();
   const settings = resolveSettings(context.env);
