@@ -57,8 +57,9 @@ export interface TokenDictionary {
   readonly texts: string[];
   /** Entry → TOKEN_WORD, TOKEN_SYMBOL or TOKEN_CLASS. */
   kinds: Uint8Array;
-  readonly lookup: Map<string, number>;
-  /** The patterns' `match` sources in one sticky-free global regex; group k + 1 = pattern k. */
+  /** Literal entries by text, hashed from the page text in place (no string per token met). */
+  readonly lookup: TextLookup;
+  /** The patterns' `match` sources in one global regex; group k + 1 = pattern k. */
   readonly matcher: RegExp;
 }
 
@@ -68,15 +69,17 @@ export function createDictionary(patterns: readonly MutablePattern[] = MUTABLE_P
   const alternatives = patterns.map((pattern) => `(${pattern.match})`).join("|");
   const matcher = new RegExp(`${guardBefore}(?:${alternatives})${guardAfter}`, "gu");
   const kinds = new Uint8Array(Math.max(64, patterns.length * 2)).fill(TOKEN_CLASS, 0, patterns.length);
-  return { patterns, texts: patterns.map((pattern) => pattern.name), kinds, lookup: new Map(), matcher };
+  return { patterns, texts: patterns.map((pattern) => pattern.name), kinds, lookup: new TextLookup(), matcher };
 }
 
-function entryOf(dictionary: TokenDictionary, text: string, kind: number): number {
-  const known = dictionary.lookup.get(text);
-  if (known !== undefined) return known;
+/** Dictionary entry of text[start, end), added (with its kind) when new. */
+function entryOf(dictionary: TokenDictionary, text: string, start: number, end: number, kind: number): number {
+  const hash = hashOf(text, start, end);
+  const known = dictionary.lookup.find(dictionary.texts, text, start, end, hash);
+  if (known >= 0) return known;
   const entry = dictionary.texts.length;
-  dictionary.texts.push(text);
-  dictionary.lookup.set(text, entry);
+  dictionary.texts.push(text.slice(start, end));
+  dictionary.lookup.insert(entry, hash);
   if (entry >= dictionary.kinds.length) {
     const kinds = new Uint8Array(dictionary.kinds.length * 2);
     kinds.set(dictionary.kinds);
@@ -84,6 +87,66 @@ function entryOf(dictionary: TokenDictionary, text: string, kind: number): numbe
   }
   dictionary.kinds[entry] = kind;
   return entry;
+}
+
+/** FNV-1a over UTF-16 code units. */
+function hashOf(text: string, start: number, end: number): number {
+  let hash = 0x811c9dc5;
+  for (let at = start; at < end; at++) hash = Math.imul(hash ^ text.charCodeAt(at), 0x01000193);
+  return hash | 0;
+}
+
+/** Open-addressing hash table from text to dictionary entry, compared against the dictionary's texts. */
+export class TextLookup {
+  /** slot → entry + 1, 0 when empty; the size is a power of two, kept at most half full. */
+  private slots = new Int32Array(1 << 12);
+  /** entry → hash of its text (for probing and growing). */
+  private hashes = new Int32Array(1 << 11);
+  private count = 0;
+
+  find(texts: readonly string[], text: string, start: number, end: number, hash: number): number {
+    const mask = this.slots.length - 1;
+    for (let slot = hash & mask; this.slots[slot] !== 0; slot = (slot + 1) & mask) {
+      const entry = this.slots[slot]! - 1;
+      if (this.hashes[entry] === hash && sameText(texts[entry]!, text, start, end)) return entry;
+    }
+    return -1;
+  }
+
+  insert(entry: number, hash: number): void {
+    if (entry >= this.hashes.length) {
+      const hashes = new Int32Array(Math.max(this.hashes.length * 2, entry + 1));
+      hashes.set(this.hashes);
+      this.hashes = hashes;
+    }
+    this.hashes[entry] = hash;
+    if ((this.count + 1) * 2 > this.slots.length) this.grow();
+    this.place(entry, hash);
+    this.count++;
+  }
+
+  private place(entry: number, hash: number): void {
+    const mask = this.slots.length - 1;
+    let slot = hash & mask;
+    while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
+    this.slots[slot] = entry + 1;
+  }
+
+  /** Doubles the slots and places the entries again. */
+  private grow(): void {
+    const previous = this.slots;
+    this.slots = new Int32Array(previous.length * 2);
+    for (let slot = 0; slot < previous.length; slot++) {
+      const value = previous[slot]!;
+      if (value !== 0) this.place(value - 1, this.hashes[value - 1]!);
+    }
+  }
+}
+
+function sameText(known: string, text: string, start: number, end: number): boolean {
+  if (known.length !== end - start) return false;
+  for (let at = 0; at < known.length; at++) if (known.charCodeAt(at) !== text.charCodeAt(start + at)) return false;
+  return true;
 }
 
 /** Growable per-token columns; corpus position → value. */
@@ -155,7 +218,7 @@ export function tokenizeText(text: string, dictionary: TokenDictionary, columns:
     } else {
       const end = tokenEnd(text, position, characterClass);
       const kind = characterClass === CHARACTER_WORD ? TOKEN_WORD : TOKEN_SYMBOL;
-      columns.push(entryOf(dictionary, text.slice(position, end), kind), position, end, flags);
+      columns.push(entryOf(dictionary, text, position, end, kind), position, end, flags);
       position = end;
     }
     flags = 0;
