@@ -95,7 +95,14 @@ async function main(): Promise<void> {
   }
   const sites = entries.map((entry) => entry.key);
   console.log(`  ${sites.length} rule sets (${sites.includes(SAMPLE_SITE) ? SAMPLE_SITE : "no sample site"} among them)`);
-  const samples = await startStaticServer(SAMPLE_FOLDER, HOST, samplesPort);
+  const samples = await startStaticServer(SAMPLE_FOLDER, HOST, samplesPort).catch((error: NodeJS.ErrnoException) => {
+    console.error(`cannot serve the sample site on ${HOST}:${samplesPort} (${error.code ?? error.message}); set SAMPLES_PORT to another port`);
+    return null;
+  });
+  if (samples === null) {
+    process.exitCode = 1;
+    return;
+  }
   const worker = startWorker();
   const stop = (): void => {
     worker.kill("SIGINT");
