@@ -2,7 +2,7 @@
  * Inputs of the mining scripts: sites and their pages from an index.jsonl (../shared/data style, read with
  * loadDataset, which decodes each page's charset) or from a folder holding one sub-folder of pages per site.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadDataset } from "../src/evaluation/index";
 import { siteKey } from "../src/mining/index";
@@ -72,19 +72,11 @@ function loadFolder(folder: string, add: (label: string, page: InputPage) => voi
 }
 
 function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
+  return existsSync(path) && statSync(path).isDirectory();
 }
 
 function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
+  return existsSync(path) && statSync(path).isFile();
 }
 
 /** The page text the miner and the Worker's rules read (src/page pass 1). */
