@@ -90,6 +90,8 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
   private blockSinceText = false;
   private atLineStart = true;
   private preDepth = 0;
+  /** Out index of the last opening fence written ("```" and the line prefix), -1 before any. */
+  private fenceIndex = -1;
   private readonly removed: Uint8Array;
   private readonly cursor: RemovedTextCursor;
 
@@ -116,7 +118,10 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
   /** Inside <pre> the source text is taken as it is (the page text has its white space collapsed). */
   rawText(start: number, end: number): void {
     if (this.preDepth === 0) return;
-    this.writeText(decodeEntities(this.page.source, start, end), -1, -1);
+    let text = decodeEntities(this.page.source, start, end);
+    // HTML drops a newline right after <pre>; so does the fenced block.
+    if (this.fenceIndex === this.out.length - 1) text = text.replace(/^\r?\n/, "");
+    this.writeText(text, -1, -1);
   }
 
   startTag(name: string, nameEnd: number, tagEnd: number): void {
@@ -131,6 +136,7 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
     else if (name === "blockquote") this.openQuote();
     else if (name === "pre") this.openPre();
     else if (name === "a") this.openLink(this.attribute(nameEnd, tagEnd, "href"));
+    else if (name === "code" && this.preDepth > 0) this.labelFence(this.attribute(nameEnd, tagEnd, "class"));
     else if (name in EMPHASIS_MARKER) this.openEmphasis(name);
     else if (name === "img") this.writeImage(nameEnd, tagEnd);
     else if (name === "br") this.writeLineBreak();
@@ -322,13 +328,24 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
     this.requestBreak(PARAGRAPH_BREAK);
     this.flushBreak();
     this.out.push(`\`\`\`\n${this.prefixes.join("")}`);
+    this.fenceIndex = this.out.length - 1;
     this.atLineStart = true;
     this.preDepth++;
     this.push("pre");
   }
 
+  /** `<pre><code class="language-js">`: the fence says the language, as Markdown renderers expect. */
+  private labelFence(className: string | null): void {
+    const language = className === null ? null : /(?:^|\s)(?:language|lang)-([\w+#.-]+)/.exec(className)?.[1];
+    if (language === undefined || language === null || this.fenceIndex !== this.out.length - 1) return;
+    this.out[this.fenceIndex] = this.out[this.fenceIndex].replace("```", `\`\`\`${language}`);
+  }
+
   private closePre(): void {
     this.preDepth--;
+    // A newline that ends the block's text is the closing fence's own.
+    const last = this.out.length - 1;
+    if (last > this.fenceIndex && this.out[last].endsWith("\n")) this.out[last] = this.out[last].replace(/\r?\n$/, "");
     const prefix = this.prefixes.join("");
     this.out.push(`\n${prefix}\`\`\``);
     this.atLineStart = false;

@@ -45,6 +45,11 @@ describe("writeMarkdown", () => {
     );
   });
 
+  it("labels a fence with the code's language and drops the newline that follows <pre>", () => {
+    expect(markdown(`<pre><code class="hl language-ts">\nconst a = 1;\n</code></pre>`)).toBe("```ts\nconst a = 1;\n```");
+    expect(markdown(`<pre>\nplain\n  indented</pre>`)).toBe("```\nplain\n  indented\n```");
+  });
+
   it("writes a data table as a pipe table and a layout table as paragraphs", () => {
     const data = `<table><tr><th>Name</th><th>Age</th></tr><tr><td>Ann</td><td>31</td></tr><tr><td>Bob | Jr<br>II</td><td>4</td></tr></table>`;
     expect(markdown(data)).toBe("| Name | Age |\n| --- | --- |\n| Ann | 31 |\n| Bob \\| Jr II | 4 |");
