@@ -1,5 +1,5 @@
 /**
- * npm run mine:eval -- [<input>...] [--direct] [--min-pages N]
+ * npm run mine:eval -- [<input>...] [--direct] [--min-pages N] [--folds K]
  *
  * The end-to-end table of mined rules (the same measure as test/node/mined-rules-e2e.test.ts): per site with
  * 8+ pages, rules mined on every other page clean the held-out pages, scored against gold beside the
@@ -10,7 +10,7 @@
  */
 import { parseArgs } from "node:util";
 import { hasData } from "../src/evaluation/index";
-import { directCleaner, evaluateMinedRules, formatEvaluation } from "./mining-evaluation";
+import { DEFAULT_FOLDS, directCleaner, evaluateMinedRules, formatEvaluation } from "./mining-evaluation";
 import { loadSites } from "./mining-input";
 import { workerCleaner } from "./mining-worker-cleaner";
 
@@ -20,13 +20,15 @@ async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),
     allowPositionals: true,
-    options: { direct: { type: "boolean", default: false }, "min-pages": { type: "string" } },
+    options: { direct: { type: "boolean", default: false }, "min-pages": { type: "string" }, folds: { type: "string" } },
   });
   if (positionals.length === 0 && !hasData()) {
     console.error("../shared/data is absent: name the inputs (index.jsonl files with gold)");
     return 1;
   }
   const minimumPages = Number(values["min-pages"] ?? EVALUATION_MIN_PAGES);
+  // 2 folds: every other page mined (the issue's split); k folds: mine on (k - 1) / k of the pages.
+  const folds = Math.max(2, Number(values.folds ?? DEFAULT_FOLDS));
   const loaded = loadSites(positionals.length > 0 ? positionals : ["dragnet", "cleanportaleval"]);
   const sites = loaded.sites.filter((site) => site.pages.length >= minimumPages);
   const worker = values.direct ? null : await workerCleaner();
@@ -34,6 +36,7 @@ async function main(): Promise<number> {
   try {
     const evaluation = await evaluateMinedRules(sites, cleaner.cleaner, undefined, (site, fold) =>
       process.stderr.write(`fold ${fold + 1}: ${site}\n`),
+      folds,
     );
     console.log(formatEvaluation(evaluation, values.direct ? "rules on text" : "Worker"));
     if (worker !== null) {
