@@ -200,6 +200,8 @@ describe("/v1/feed without full text", () => {
     await expectError(await feed("url=ftp%3A%2F%2Fexample.com%2Ffeed"), 400, "invalid-url");
     await expectError(await feed(`url=${feedUrl("missing.xml")}`), 502, "origin-error");
     await expectError(await feed(`url=${feedUrl("truncated.xml")}`), 502, "origin-error");
+    await expectError(await feed(`url=${feedUrl("rss.xml")}`, { MAX_BODY_BYTES: "1000" }), 413, "payload-too-large");
+    await expectError(await feed(`url=${encodeURIComponent(`${origin}/guards/slow-headers`)}`, { FETCH_TIMEOUT_MS: "300" }), 504, "origin-timeout");
     await expectError(await feed(`url=${encodeURIComponent(`${origin}/fixtures/proxy/page.html`)}`), 415, "unsupported-media-type");
     const unauthenticated = await app.request(`https://cleaner.test/v1/feed?url=${feedUrl("rss.xml")}`, {}, env);
     expect(unauthenticated.status).toBe(401);
