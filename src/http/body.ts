@@ -1,4 +1,4 @@
-import { ServiceError } from "./errors";
+import { ServiceError, type ErrorCode } from "./errors";
 
 /**
  * Reading bodies under a byte limit and a deadline, without ever cutting a page short: a body over the
@@ -11,11 +11,18 @@ export type BodyRead =
   | { readonly kind: "too-large"; readonly stream: ReadableStream<Uint8Array> }
   | { readonly kind: "timeout" };
 
-/** A body whose connection breaks part-way throws ServiceError("origin-unreachable"): a 502, never a truncated page. */
+/** What a body that breaks part-way throws: by default a 502 (an origin's body), never a truncated page. */
+export interface BrokenBody {
+  readonly code: ErrorCode;
+  readonly message: string;
+}
+
+const BROKEN_ORIGIN_BODY: BrokenBody = { code: "origin-unreachable", message: "the connection closed before the whole body arrived" };
 export async function readBodyLimited(
   body: ReadableStream<Uint8Array> | null,
   maxBytes: number,
   timeoutMs: number,
+  broken: BrokenBody = BROKEN_ORIGIN_BODY,
 ): Promise<BodyRead> {
   if (body === null) return { kind: "complete", bytes: new Uint8Array(0) };
   const reader = body.getReader();
@@ -23,7 +30,7 @@ export async function readBodyLimited(
   let total = 0;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const step = await readWithDeadline(reader, deadline);
+    const step = await readWithDeadline(reader, deadline, broken);
     if (step === "timeout") {
       reader.cancel().catch(() => undefined);
       return { kind: "timeout" };
@@ -38,6 +45,7 @@ export async function readBodyLimited(
 async function readWithDeadline(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   deadline: number,
+  broken: BrokenBody,
 ): Promise<ReadableStreamReadResult<Uint8Array> | "timeout"> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<"timeout">((resolve) => {
@@ -50,7 +58,7 @@ async function readWithDeadline(
   );
   try {
     const step = await Promise.race([read, timeout]);
-    if (step === "failed") throw new ServiceError("origin-unreachable", "the connection closed before the whole body arrived");
+    if (step === "failed") throw new ServiceError(broken.code, broken.message);
     return step;
   } finally {
     clearTimeout(timer);
@@ -136,4 +144,19 @@ export function isHtmlBody(contentType: string | null | undefined, bytes: Uint8A
   if (HTML_MEDIA_TYPES.has(type)) return sniff !== "binary";
   if (UNDECLARED_MEDIA_TYPES.has(type)) return sniff === "html" || sniff === "utf-16";
   return false;
+}
+
+/** Content codings a request body may use. Undone before the size limit applies, so a small compressed body cannot expand past it. */
+const DECOMPRESSIBLE: ReadonlyMap<string, "gzip" | "deflate"> = new Map<string, "gzip" | "deflate">([
+  ["gzip", "gzip"],
+  ["x-gzip", "gzip"],
+  ["deflate", "deflate"],
+]);
+
+/** A request's body as plain bytes (gzip and deflate undone), or null if its Content-Encoding is not one we read. */
+export function requestBodyStream(request: Request): ReadableStream<Uint8Array> | null {
+  const coding = (request.headers.get("content-encoding") ?? "").trim().toLowerCase();
+  if (coding === "" || coding === "identity" || request.body === null) return request.body;
+  const format = DECOMPRESSIBLE.get(coding);
+  return format === undefined ? null : request.body.pipeThrough(new DecompressionStream(format));
 }

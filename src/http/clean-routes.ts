@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { Env } from "../worker";
-import { readBodyLimited, isHtmlBody, mediaType } from "./body";
+import { isHtmlBody, mediaType, readBodyLimited, requestBodyStream, type BrokenBody } from "./body";
 import { cleanPage, passThrough } from "./clean-page";
 import { quoteValue, ServiceError } from "./errors";
 import { parseFormat } from "./formats";
@@ -15,6 +15,9 @@ import { checkTarget } from "./target";
  *   GET  /v1/clean?url=…&format=…[&site=…]  the page is fetched
  * The site (whose rules apply) is `site` if given, else the page URL's host without "www.".
  */
+/** A request body that cannot be read to its end (a dropped upload, broken compression). */
+const BROKEN_REQUEST_BODY: BrokenBody = { code: "bad-request", message: "the body could not be read to its end (broken upload or compression)" };
+
 export const cleanRoutes = new Hono<{ Bindings: Env }>();
 
 cleanRoutes.post("/", async (context) => {
@@ -26,7 +29,9 @@ cleanRoutes.post("/", async (context) => {
   const request = context.req.raw;
   const declaredLength = Number(request.headers.get("content-length") ?? "0");
   if (declaredLength > settings.maxBodyBytes) throw tooLarge(settings);
-  const body = await readBodyLimited(request.body, settings.maxBodyBytes, settings.fetchBodyTimeoutMs);
+  const stream = requestBodyStream(request);
+  if (stream === null) throw new ServiceError("unsupported-media-type", "content-encoding must be gzip, deflate or none");
+  const body = await readBodyLimited(stream, settings.maxBodyBytes, settings.fetchBodyTimeoutMs, BROKEN_REQUEST_BODY);
   if (body.kind === "too-large") {
     await body.stream.cancel();
     throw tooLarge(settings);

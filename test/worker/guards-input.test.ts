@@ -56,6 +56,27 @@ describe("body not HTML → 415", () => {
     }
   });
 
+  it("reads gzip and deflate bodies, refuses other codings (415) and broken compression (400)", async () => {
+    for (const coding of ["gzip", "deflate"] as const) {
+      const compressed = await new Response(new Blob([PAGE]).stream().pipeThrough(new CompressionStream(coding))).arrayBuffer();
+      const response = await call("/v1/clean?format=text", { method: "POST", headers: { "content-type": "text/html", "content-encoding": coding }, body: compressed });
+      expect(response.status, coding).toBe(200);
+      expect(await response.text()).toContain("A short page with one paragraph of text.");
+    }
+    const brotli = await call("/v1/clean?format=text", { method: "POST", headers: { "content-type": "text/html", "content-encoding": "br" }, body: PAGE });
+    await expectError(brotli, 415, "unsupported-media-type");
+    const broken = await call("/v1/clean?format=text", { method: "POST", headers: { "content-type": "text/html", "content-encoding": "gzip" }, body: PAGE });
+    await expectError(broken, 400, "bad-request");
+  });
+
+  it("applies the size limit after decompression (a small gzip body that expands past it is refused)", async () => {
+    const big = `<!DOCTYPE html><html><body>${"<p>same words again and again</p>".repeat(20_000)}</body></html>`;
+    const compressed = await new Response(new Blob([big]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer();
+    expect(compressed.byteLength).toBeLessThan(20_000);
+    const response = await call("/v1/clean?format=text", { method: "POST", headers: { "content-type": "text/html", "content-encoding": "gzip" }, body: compressed }, { MAX_BODY_BYTES: "100000" });
+    await expectError(response, 413, "payload-too-large");
+  });
+
   it("refuses a fetched page that is not HTML", async () => {
     await expectError(await call(cleanUrl(`${origin}/guards/image`)), 415, "unsupported-media-type");
   });
