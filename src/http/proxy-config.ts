@@ -4,11 +4,14 @@
  * `PROXY_ORIGINS` (a Worker var) is a JSON object. A key is either a host the Worker answers on
  * ("news.example.net", host mode: the whole host is the proxied site) or a path prefix starting with "/"
  * ("/proxy/news", prefix mode: that prefix on any host the Worker answers on). A value is the origin it
- * serves, an http(s) URL with no path ("https://www.example.com"). Nothing else is ever fetched by the
- * proxy: a request whose host and path match no key is not the proxy's, so it is never an open proxy.
+ * serves, an http(s) URL with no path ("https://www.example.com"), or `{"origin": "…", "site": "…"}` to clean
+ * with the rules of a named site (an origin reached by an internal address or another host name). Nothing
+ * else is ever fetched by the proxy: a request whose host and path match no key is not the proxy's, so it is
+ * never an open proxy.
  */
 import { z } from "zod";
 import { parseUrl } from "./proxy-links";
+import { parseSite, siteOfHost } from "./site";
 
 export interface ProxyEntry {
   /** "host" when the key is a host, "prefix" when it is a path prefix. */
@@ -21,6 +24,8 @@ export interface ProxyEntry {
   readonly originHostname: string;
   /** Host of the origin with port when it is not the default one (what appears in absolute links). */
   readonly originHost: string;
+  /** The site whose rules clean its pages: given, or the origin's host without "www.". */
+  readonly site: string;
 }
 
 export interface ProxyConfig {
@@ -42,7 +47,8 @@ export interface ProxyTarget {
 
 const EMPTY_CONFIG: ProxyConfig = Object.freeze({ byHost: new Map(), prefixes: [] });
 
-const ORIGIN_MAP_SCHEMA = z.record(z.string().min(1), z.string().min(1));
+const ORIGIN_VALUE_SCHEMA = z.union([z.string().min(1), z.object({ origin: z.string().min(1), site: z.string().min(1).optional() })]);
+const ORIGIN_MAP_SCHEMA = z.record(z.string().min(1), ORIGIN_VALUE_SCHEMA);
 
 /** Host names: letters, digits, dots and dashes, optionally a port. */
 const HOST_KEY = /^[a-z0-9.-]+(?::[0-9]{1,5})?$/;
@@ -54,7 +60,7 @@ export function parseProxyConfig(raw: string | undefined): ProxyConfigResult {
   const json = parseJson(raw);
   if (json === undefined) return { ok: false, problems: ["PROXY_ORIGINS is not valid JSON"] };
   const parsed = ORIGIN_MAP_SCHEMA.safeParse(json);
-  if (!parsed.success) return { ok: false, problems: ["PROXY_ORIGINS must be an object of key → origin URL strings"] };
+  if (!parsed.success) return { ok: false, problems: ["PROXY_ORIGINS must be an object of key → origin URL (or {origin, site})"] };
   const problems: string[] = [];
   const byHost = new Map<string, ProxyEntry>();
   const prefixes: ProxyEntry[] = [];
@@ -69,17 +75,23 @@ export function parseProxyConfig(raw: string | undefined): ProxyConfigResult {
   return { ok: true, config: Object.freeze({ byHost, prefixes: Object.freeze(prefixes) }) };
 }
 
-function parseEntry(key: string, value: string, problems: string[]): ProxyEntry | null {
-  const origin = parseUrl(value);
+function parseEntry(key: string, value: z.infer<typeof ORIGIN_VALUE_SCHEMA>, problems: string[]): ProxyEntry | null {
+  const { origin: originValue, site: siteValue } = typeof value === "string" ? { origin: value, site: undefined } : value;
+  const origin = parseUrl(originValue);
   if (origin === null) {
-    problems.push(`${key}: origin ${JSON.stringify(value)} is not a URL`);
+    problems.push(`${key}: origin ${JSON.stringify(originValue)} is not a URL`);
     return null;
   }
   if ((origin.protocol !== "http:" && origin.protocol !== "https:") || (origin.pathname !== "/" && origin.pathname !== "") || origin.search !== "") {
     problems.push(`${key}: origin must be an http(s) URL with no path or query`);
     return null;
   }
-  const base = { origin: origin.origin, originHostname: origin.hostname.toLowerCase(), originHost: origin.host.toLowerCase() };
+  const site = siteValue === undefined ? siteOfHost(origin.hostname) : parseSite(siteValue);
+  if (site === null) {
+    problems.push(`${key}: site ${JSON.stringify(siteValue)} is not a host name`);
+    return null;
+  }
+  const base = { origin: origin.origin, originHostname: origin.hostname.toLowerCase(), originHost: origin.host.toLowerCase(), site };
   if (key.startsWith("/")) {
     const prefix = key.replace(/\/+$/, "");
     if (!PREFIX_KEY.test(key) || prefix === "" || key.includes("/../") || key.includes("/./")) {

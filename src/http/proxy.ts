@@ -28,7 +28,6 @@ import {
 } from "./proxy-cache";
 import { linkRewriter, rewriteLocation } from "./proxy-links";
 import { resolveSettings, type HttpSettings } from "./settings";
-import { siteOfHost } from "./site";
 import { loadSiteRules, type SiteRules } from "./rules-store";
 
 export interface ProxyBindings extends Env {
@@ -60,7 +59,7 @@ proxyRoutes.use("*", async (context, next) => {
   const target = resolveProxyTarget(config.config, new URL(context.req.url));
   if (target === null) return next();
   const settings = resolveSettings(context.env);
-  const rules = await loadSiteRules(context.env.RULES, siteOfHost(target.entry.originHostname));
+  const rules = await loadSiteRules(context.env.RULES, target.entry.site);
   const proxied: ProxyRequest = {
     request: context.req.raw,
     target,

@@ -10,7 +10,7 @@ import {
 import { parseProxyConfig, resolveProxyTarget, type ProxyConfig, type ProxyEntry } from "../../src/http/proxy-config";
 import { linkRewriter, rewriteLocation, rewriteSrcset, rewriteUrlValue } from "../../src/http/proxy-links";
 
-function configOf(raw: Record<string, string>): ProxyConfig {
+function configOf(raw: Readonly<Record<string, unknown>>): ProxyConfig {
   const result = parseProxyConfig(JSON.stringify(raw));
   if (!result.ok) throw new Error(result.problems.join("; "));
   return result.config;
@@ -33,6 +33,14 @@ describe("proxy configuration", () => {
   it("never turns a path into another host (no open proxy through //host paths)", () => {
     expect(resolveProxyTarget(CONFIG, new URL("https://any.host/proxy/news//evil.example/x"))?.targetUrl.host).toBe("www.news.example");
     expect(resolveProxyTarget(CONFIG, new URL("http://reader.example//evil.example/x"))?.targetUrl.host).toBe("origin.example:8080");
+  });
+
+  it("cleans with the origin host's rules, or with those of a named site", () => {
+    expect(PREFIX_ENTRY.site).toBe("news.example");
+    const named = configOf({ "/p": { origin: "http://10.0.0.5:8080", site: "WWW.Example.com" } });
+    expect(named.prefixes[0].site).toBe("example.com");
+    expect(named.prefixes[0].originHost).toBe("10.0.0.5:8080");
+    expect(parseProxyConfig(JSON.stringify({ "/p": { origin: "http://10.0.0.5", site: "not a host" } })).ok).toBe(false);
   });
 
   it("reports bad configuration instead of guessing", () => {

@@ -4,12 +4,21 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { cleanedEtag } from "../../src/http/proxy-cache";
 import worker from "../../src/worker";
+import MINED_RULES from "../../rules/sethgodin.typepad.com.json";
 
 const ORIGIN = inject("originUrl");
 const ORIGIN_SITE = new URL(ORIGIN).hostname;
 const PREFIX = "/proxy/origin";
 const PROXY_HOST = "proxied.test";
-const PROXY_ORIGINS = JSON.stringify({ [PREFIX]: ORIGIN, [PROXY_HOST]: ORIGIN });
+/** The data page's own site, whose mined rule set (rules/) is published to KV below. */
+const DATA_SITE = "sethgodin.typepad.com";
+const PROXY_ORIGINS = JSON.stringify({
+  [PREFIX]: ORIGIN,
+  [PROXY_HOST]: ORIGIN,
+  // The same origin, cleaned with the rules of a named site: its mined rules, or none (the classifier).
+  "/proxy/site": { origin: ORIGIN, site: DATA_SITE },
+  "/proxy/unknown": { origin: ORIGIN, site: "no-rules.example" },
+});
 
 /** A real page of ../shared/data (dragnet, sethgodin.typepad.com) with a sidebar template around one post. */
 const DATA_PAGE = "/data/dragnet/pages/113.html";
@@ -56,6 +65,7 @@ function ruleSet(): string {
 
 beforeAll(async () => {
   await env.RULES.put(ORIGIN_SITE, ruleSet());
+  await env.RULES.put(DATA_SITE, JSON.stringify(MINED_RULES));
 });
 
 async function originBytes(path: string): Promise<{ bytes: Uint8Array; headers: Headers }> {
@@ -81,6 +91,22 @@ describe.skipIf(!HAS_DATA)("proxy on a page of the data set", () => {
     expect(response.headers.get("cache-control")).toBe(origin.headers.get("cache-control"));
     expect(response.headers.get("etag")).toMatch(/^W\/".+~c[0-9a-f]{8}"$/);
     expect(response.headers.get("etag")).not.toBe(origin.headers.get("etag"));
+  });
+
+  it("cleans with the mined rules of a named site, or with the classifier for a site without rules", async () => {
+    const origin = await originBytes(DATA_PAGE);
+    const mined = await proxyFetch(fresh(`/proxy/site${DATA_PAGE}`));
+    const minedHtml = await mined.text();
+    expect(mined.headers.get("x-clean-mode")).toBe("rules");
+    expect(mined.headers.get("x-clean-site")).toBe(DATA_SITE);
+    expect(minedHtml).toContain(CONTENT_PHRASE);
+    expect(minedHtml.length).toBeLessThan(origin.bytes.length * 0.9);
+
+    const classified = await proxyFetch(fresh(`/proxy/unknown${DATA_PAGE}`));
+    const classifiedHtml = await classified.text();
+    expect(classified.headers.get("x-clean-mode")).toBe("classifier");
+    expect(classified.headers.get("x-clean-rules")).toBe("missing");
+    expect(classifiedHtml.length).toBeLessThan(origin.bytes.length);
   });
 
   it("answers 304 to a conditional request, through the origin and from the cache", async () => {
