@@ -13,7 +13,7 @@
  *   offsets, entities and collapsed white space included), with an empty comment where the text on both
  *   sides of a cut would otherwise join into a tag or a character reference.
  */
-import type { HtmlRewriterBackend } from "../runtime";
+import type { HtmlRewriterBackend, SelectorHandler } from "../runtime";
 import {
   CLOSED_BY_ANCESTOR_END_TAG, sourceOffsetOfText, tagName, type PageModel, type RemovalPlan,
 } from "../page";
@@ -41,7 +41,10 @@ export async function rewriteHtml(page: PageModel, plan: RemovalPlan, backend: H
   addTextCuts(page, plan, removedWithAncestor, edits);
   const input = edits.apply(page.source);
   let removedElements = 0;
-  const outcome = await backend.rewrite(input, [{ selector: `[${mark}]`, element: (element) => { removedElements++; element.replace(" "); } }]);
+  const handlers: SelectorHandler[] = topRemoved.length === 0 ? [] : [
+    { selector: markSelector(page, topRemoved, mark), element: (element) => { removedElements++; element.replace(" "); } },
+  ];
+  const outcome = await backend.rewrite(input, handlers);
   if (!outcome.ok) return outcome;
   return { ok: true, html: outcome.html, removedElements };
 }
@@ -57,6 +60,18 @@ function topRemovedBlocks(page: PageModel, plan: RemovalPlan, removedWithAncesto
     if (removed && !inherited) top.push(block);
   }
   return top;
+}
+
+/**
+ * The selector of the marked elements, qualified by their tag names ("div[mark],li[mark]"): lol-html then
+ * reads attributes only of elements with those names, where a bare "[mark]" makes it read every element's
+ * (measured with html-rewriter-wasm on the dev pages: about twice the bare pass for "[mark]", about the
+ * bare pass itself for "div[mark]").
+ */
+function markSelector(page: PageModel, topRemoved: readonly number[], mark: string): string {
+  const names = new Set<string>();
+  for (const block of topRemoved) names.add(tagName(page.blocks.tag[block]));
+  return Array.from(names, (name) => `${name}[${mark}]`).join(",");
 }
 
 function chooseMarkAttribute(source: string): string {
