@@ -30,7 +30,7 @@ interface HeadFacts {
   imageLink: string;
   /** Text of the first <a rel="author"> (a byline when no meta or JSON-LD names one). */
   authorLink: string;
-  /** datetime of the first <time pubdate> or <time itemprop="datePublished">. */
+  /** The date of the first element marked as the publication date (see readPublishedElement). */
   timePublished: string;
   readonly jsonLd: string[];
 }
@@ -91,7 +91,7 @@ class MetadataCollector implements ScanHandler {
     else if (name === "html" && facts.htmlLang === "") facts.htmlLang = readAttribute(html, nameEnd, tagEnd, "lang") ?? "";
     else if (name === "link") readLink(html, nameEnd, tagEnd, facts);
     else if (name === "a" && facts.authorLink === "" && isAuthorLink(html, nameEnd, tagEnd)) this.authorText = "";
-    else if (name === "time" && facts.timePublished === "") readTime(html, nameEnd, tagEnd, facts);
+    else if (DATE_ELEMENTS.has(name) && facts.timePublished === "") readPublishedElement(html, nameEnd, tagEnd, facts);
     else if (name === "script") this.inJsonLd = isJsonLd(html, nameEnd, tagEnd) && facts.jsonLd.length < MAX_JSON_LD_SCRIPTS;
   }
 
@@ -135,10 +135,21 @@ function isAuthorLink(html: string, from: number, to: number): boolean {
   return rel !== null && /(?:^|\s)author(?:\s|$)/i.test(rel);
 }
 
-function readTime(html: string, from: number, to: number, facts: HeadFacts): void {
+/** Elements that mark a publication date in the body: <time>, hAtom's <abbr class="published">, microdata on <span>. */
+const DATE_ELEMENTS = new Set(["time", "abbr", "span"]);
+
+/**
+ * `<time pubdate>`, any of them with itemprop="datePublished", or hAtom's `<abbr class="published"
+ * title="…">`: the date from datetime, content or title.
+ */
+function readPublishedElement(html: string, from: number, to: number, facts: HeadFacts): void {
   const itemprop = readAttribute(html, from, to, "itemprop");
-  const published = findAttribute(html, from, to, "pubdate") !== null || (itemprop !== null && itemprop.trim().toLowerCase() === "datepublished");
-  if (published) facts.timePublished = readAttribute(html, from, to, "datetime") ?? "";
+  const className = readAttribute(html, from, to, "class");
+  const published = (itemprop !== null && itemprop.trim().toLowerCase() === "datepublished") ||
+    findAttribute(html, from, to, "pubdate") !== null || (className !== null && /(?:^|\s)published(?:\s|$)/.test(className));
+  if (!published) return;
+  const value = readAttribute(html, from, to, "datetime") ?? readAttribute(html, from, to, "content") ?? readAttribute(html, from, to, "title");
+  if (value !== null && /\d{4}/.test(value)) facts.timePublished = value;
 }
 
 function isJsonLd(html: string, from: number, to: number): boolean {
