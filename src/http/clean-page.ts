@@ -42,6 +42,8 @@ export async function cleanPage(env: Env, page: PageToClean): Promise<Response> 
     options: { maxBytes: page.maxBytes },
   });
   if (result.ok) return cleanedResponse(result, page.site, rules.status, decoded.charset);
+  // The operator sees why (wrangler tail); the client gets the page back with the reason only.
+  if (result.bailout !== "too-large") console.error("clean() bailed out", page.site, result.bailout, result.detail);
   if (result.bailout === "too-large" && page.source === "body") throw new ServiceError("payload-too-large", result.detail);
   return passThrough(page.bytes, page.contentType, page.site, result.bailout, rules.status);
 }

@@ -62,6 +62,8 @@ cleanRoutes.get("/", async (context) => {
     throw new ServiceError("origin-error", `${fetched.url.host} answered ${response.status} for ${fetched.url.pathname}`);
   }
   const contentType = response.headers.get("content-type");
+  // Declared over the limit: stream it through as it is, without reading any of it first.
+  if (Number(response.headers.get("content-length") ?? "0") > settings.maxBodyBytes) return passThrough(response.body ?? new Uint8Array(0), contentType, site, "too-large", null);
   const body = await readBodyLimited(response.body, settings.maxBodyBytes, settings.fetchBodyTimeoutMs);
   if (body.kind === "timeout") throw new ServiceError("origin-timeout", `${fetched.url.host} did not send the page within ${settings.fetchBodyTimeoutMs} ms`);
   if (body.kind === "too-large") return passThrough(body.stream, contentType, site, "too-large", null);

@@ -105,7 +105,16 @@ describe("size limit", () => {
     await expectError(response, 413, "payload-too-large");
   });
 
-  it("passes a fetched page over the limit through whole, byte for byte, with x-clean-bailout", async () => {
+  it("passes a fetched page with a declared length over the limit through whole", async () => {
+    const target = `${origin}/data/dragnet/pages/117.html`;
+    const original = new Uint8Array(await (await fetch(target)).arrayBuffer());
+    if (original.length === 0) return; // no ../shared/data here
+    const response = await call(cleanUrl(target, "html"), {}, { MAX_BODY_BYTES: String(original.length - 1) });
+    expect(response.headers.get("x-clean-bailout")).toBe("too-large");
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(original);
+  });
+
+  it("passes a streamed page over the limit through whole, byte for byte, with x-clean-bailout", async () => {
     const target = `${origin}/guards/oversize?bytes=150000`;
     const response = await call(cleanUrl(target, "html"), {}, LIMIT);
     expect(response.status).toBe(200);
