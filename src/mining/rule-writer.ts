@@ -15,6 +15,8 @@ export interface PatternOptions {
   readonly minimumTokens: number;
   /** Longer strings are cut into pieces of at most this many tokens. */
   readonly maximumTokens: number;
+  /** Pieces with fewer literal word tokens (not classes, not punctuation) are not written. */
+  readonly minimumLiteralWords: number;
 }
 
 export interface WrittenPattern {
@@ -63,7 +65,10 @@ function writeSegment(corpus: SiteCorpus, start: number, end: number, options: P
     // names); a number's repeated \d+ cannot, and the safety check refuses it, as any unsafe start.
     const pattern = patternOf(corpus, at, pieceEnd);
     if (checkPatternSafety(pattern).safe) {
-      out.push({ pattern, tokens: pieceEnd - at, position: at });
+      // A piece of class tokens and punctuation only ("⟨month⟩ ⟨integer⟩, ⟨integer⟩") would match such
+      // values anywhere, article text included: it needs a literal word.
+      if (countLiteralWords(corpus, at, pieceEnd) >= options.minimumLiteralWords) out.push({ pattern, tokens: pieceEnd - at, position: at });
+      else skipped += pieceEnd - at;
       at = pieceEnd;
     } else {
       at++;
@@ -71,6 +76,12 @@ function writeSegment(corpus: SiteCorpus, start: number, end: number, options: P
     }
   }
   return skipped + (end - at);
+}
+
+function countLiteralWords(corpus: SiteCorpus, start: number, end: number): number {
+  let count = 0;
+  for (let at = start; at < end; at++) if (corpus.dictionary.kinds[entryAt(corpus, at)] === TOKEN_WORD) count++;
+  return count;
 }
 
 /** The pattern of corpus[start, end): no breaking classes inside. */
