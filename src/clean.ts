@@ -17,7 +17,7 @@ import type { ClassifierModel } from "./classify";
 import { classifyPage, mergePlans, scoreBlocks } from "./classify";
 import { CLEAN_MAX_BLOCKS, CLEAN_MAX_BYTES } from "./config";
 import { analysePage, computeFeatures, type PageModel, type RemovalPlan } from "./page";
-import { annotateHtml, rewriteHtml } from "./rewrite";
+import { annotateHtml, rewriteHtml, writeJson, writeMarkdown, writeText } from "./rewrite";
 import { findRuleIntervals, planFromIntervals, type CompiledRuleSet } from "./rules";
 import type { HtmlRewriterBackend } from "./runtime";
 
@@ -211,43 +211,10 @@ function formatOutput(
     case "annotated":
       return annotateHtml(page, plan).html;
     case "text":
-      return keptParagraphs(page, plan);
+      return writeText(page, plan);
     case "markdown":
-      return keptParagraphs(page, plan);
+      return writeMarkdown(page, plan, { baseUrl: input.url });
     case "json":
-      return JSON.stringify({ url: input.url ?? null, site: input.site, title: page.title, lang: page.lang, text: keptParagraphs(page, plan), html, mode, removed, timings });
+      return writeJson(page, plan, { url: input.url, site: input.site, mode, html, removed, timings: { ...timings } });
   }
-}
-
-/** Kept text, blocks as paragraphs (interim text writer until the formats module's writers land). */
-function keptParagraphs(page: PageModel, plan: RemovalPlan): string {
-  const hidden = new Uint8Array(page.blockCount); // block ordinal → 1 if it or an ancestor is removed
-  for (let block = 1; block < page.blockCount; block++) hidden[block] = plan.removedBlocks[block] | hidden[page.blocks.parent[block]];
-  const paragraphs: string[] = [];
-  let current = "";
-  let currentBlock = -1;
-  let cut = 0;
-  for (let node = 0; node < page.textNodeCount; node++) {
-    const block = page.textNodes.block[node];
-    if (hidden[block] === 1) continue;
-    let text = "";
-    let position = page.textNodes.textStart[node];
-    const end = page.textNodes.textEnd[node];
-    while (cut < plan.removedText.length && plan.removedText[cut + 1] <= position) cut += 2;
-    for (let index = cut; index < plan.removedText.length && plan.removedText[index] < end; index += 2) {
-      text += page.text.slice(position, Math.max(position, plan.removedText[index]));
-      position = Math.max(position, plan.removedText[index + 1]);
-    }
-    if (position < end) text += page.text.slice(position, end);
-    text = text.trim();
-    if (text === "") continue;
-    if (block !== currentBlock && current !== "") {
-      paragraphs.push(current);
-      current = "";
-    }
-    current = current === "" ? text : `${current} ${text}`;
-    currentBlock = block;
-  }
-  if (current !== "") paragraphs.push(current);
-  return paragraphs.join("\n\n");
 }

@@ -64,11 +64,15 @@ describe("clean() on a written page", () => {
     expect(Object.keys(result.timings)).toEqual(["analyse", "rules", "decide", "rewrite", "format"]);
   });
 
-  it("writes text output from the page model, and json with the html", async () => {
+  it("writes text and markdown from the page model, and json with the html", async () => {
     const text = await clean(input({ ruleSet: rules, format: "text" }));
     expect(text.ok && text.body).toContain("The spring tide comes in at dawn.");
     expect(text.ok && text.body).not.toContain("Share this page");
     expect(text.ok && text.contentType).toBe("text/plain; charset=utf-8");
+    const markdown = await clean(input({ ruleSet: rules, format: "markdown" }));
+    expect(markdown.ok && markdown.body).toContain("The spring tide comes in at dawn.");
+    expect(markdown.ok && markdown.body).not.toContain("Copyright");
+    expect(markdown.ok && markdown.contentType).toBe("text/markdown; charset=utf-8");
     const json = await clean(input({ ruleSet: rules, format: "json" }));
     expect(json.ok).toBe(true);
     if (!json.ok) return;
