@@ -28,7 +28,7 @@ interface HeadFacts {
   title: string;
   htmlLang: string;
   imageLink: string;
-  /** Text of the first <a rel="author"> (a byline when no meta or JSON-LD names one). */
+  /** Text of the first itemprop="author" element or <a rel="author"> (a byline when no meta or JSON-LD names one). */
   authorLink: string;
   /** The date of the first element marked as the publication date (see readPublishedElement). */
   timePublished: string;
@@ -47,8 +47,8 @@ export function extractMetadata(html: string, pageUrl?: string): PageMetadata {
   const article = findArticle(facts.jsonLd);
   const meta = (...keys: string[]): string | null => firstMeta(facts.meta, keys);
   const title = meta("og:title", "twitter:title") ?? article.headline ?? meta("dc.title", "headline") ?? nonEmpty(facts.title);
-  const byline = article.authors ?? meta("author", "article:author", "dc.creator", "byl", "sailthru.author", "parsely-author") ??
-    nonEmpty(facts.authorLink);
+  const byline = notUrl(article.authors) ?? notUrl(meta("author")) ?? notUrl(meta("article:author")) ??
+    notUrl(meta("dc.creator", "byl", "sailthru.author", "parsely-author")) ?? nonEmpty(facts.authorLink);
   const published = article.datePublished ??
     meta("article:published_time", "datepublished", "og:published_time", "dc.date.issued", "dcterms.issued", "dcterms.created", "dc.date", "date", "pubdate", "publishdate", "sailthru.date", "parsely-pub-date") ??
     nonEmpty(facts.timePublished);
@@ -71,6 +71,28 @@ function scanHead(html: string): HeadFacts {
   return collector.facts;
 }
 
+/** The text of one element while the scanner walks through it (nested elements of the same name counted). */
+class ElementText {
+  text = "";
+  private depth = 0;
+
+  constructor(private readonly tag: string) {}
+
+  /** A start tag inside the element. */
+  opened(name: string): void {
+    if (name === this.tag) this.depth++;
+  }
+
+  /** An end tag inside the element; true when it ends the element itself. */
+  closed(name: string): boolean {
+    if (name !== this.tag) return false;
+    return this.depth-- === 0;
+  }
+}
+
+/** Elements whose start tag may carry itemprop="author" with the author's name as their text. */
+const AUTHOR_ELEMENTS = new Set(["a", "span", "div", "p", "address", "cite", "strong", "b", "em", "li", "h3", "h4", "h5", "h6"]);
+
 /** Listens to the page scanner for the few tags metadata needs. */
 class MetadataCollector implements ScanHandler {
   readonly facts: HeadFacts = {
@@ -78,8 +100,11 @@ class MetadataCollector implements ScanHandler {
   };
   private inJsonLd = false;
   private titleSeen = false;
-  /** Text of an open <a rel="author">, null when none is open. */
-  private authorText: string | null = null;
+  /** The first element naming the author (itemprop="author", or an <a rel="author">) while it is open. */
+  private author: ElementText | null = null;
+  /** An itemprop="name" element inside the author element (microdata Person), and its text once closed. */
+  private authorName: ElementText | null = null;
+  private authorNameText = "";
 
   constructor(private readonly html: string) {}
 
@@ -87,20 +112,41 @@ class MetadataCollector implements ScanHandler {
     if (foreign) return;
     const html = this.html;
     const facts = this.facts;
+    // An author element inside another one (a Person inside a byline) is the closer, shorter one: it wins.
+    if (facts.authorLink === "" && AUTHOR_ELEMENTS.has(name) && isAuthorElement(html, name, nameEnd, tagEnd)) {
+      this.author = new ElementText(name);
+      this.authorName = null;
+      this.authorNameText = "";
+    } else if (this.author !== null) {
+      this.readInsideAuthor(name, nameEnd, tagEnd);
+    }
     if (name === "meta") readMeta(html, nameEnd, tagEnd, facts);
     else if (name === "html" && facts.htmlLang === "") facts.htmlLang = readAttribute(html, nameEnd, tagEnd, "lang") ?? "";
     else if (name === "link") readLink(html, nameEnd, tagEnd, facts);
-    else if (name === "a" && facts.authorLink === "" && isAuthorLink(html, nameEnd, tagEnd)) this.authorText = "";
     else if (DATE_ELEMENTS.has(name) && facts.timePublished === "") readPublishedElement(html, nameEnd, tagEnd, facts);
     else if (name === "script") this.inJsonLd = isJsonLd(html, nameEnd, tagEnd) && facts.jsonLd.length < MAX_JSON_LD_SCRIPTS;
   }
 
+  private readInsideAuthor(name: string, nameEnd: number, tagEnd: number): void {
+    (this.author as ElementText).opened(name);
+    if (this.authorName !== null) this.authorName.opened(name);
+    else if (this.authorNameText === "" && (readAttribute(this.html, nameEnd, tagEnd, "itemprop") ?? "").trim().toLowerCase() === "name") {
+      this.authorName = new ElementText(name);
+    }
+  }
+
   endTag(name: string): void {
     if (name === "script") this.inJsonLd = false;
-    if (name !== "a" || this.authorText === null) return;
-    const text = this.authorText.replace(/\s+/g, " ").trim();
+    if (this.authorName !== null && this.authorName.closed(name)) {
+      this.authorNameText = this.authorName.text;
+      this.authorName = null;
+    }
+    if (this.author === null || !this.author.closed(name)) return;
+    const text = (this.authorNameText || this.author.text).replace(/\s+/g, " ").trim();
     if (text.length <= MAX_AUTHOR_LINK_CHARS) this.facts.authorLink = text;
-    this.authorText = null;
+    this.author = null;
+    this.authorName = null;
+    this.authorNameText = "";
   }
 
   text(start: number, end: number, kind: number): void {
@@ -108,8 +154,12 @@ class MetadataCollector implements ScanHandler {
     else if (kind === TEXT_RCDATA && !this.titleSeen) {
       this.titleSeen = true;
       this.facts.title = decodeAllEntities(this.html, start, end);
-    } else if (kind === TEXT_DATA && this.authorText !== null) {
-      this.authorText += ` ${decodeAllEntities(this.html, start, end)}`;
+    } else if (kind === TEXT_DATA && this.author !== null) {
+      const text = ` ${decodeAllEntities(this.html, start, end)}`;
+      this.author.text += text;
+      if (this.authorName !== null) this.authorName.text += text;
+      // Far longer than a name: not a byline (an unclosed link, a whole article marked as the author's).
+      if (this.author.text.length > MAX_AUTHOR_LINK_CHARS * 4) this.author = null;
     }
   }
 }
@@ -130,7 +180,11 @@ function readLink(html: string, from: number, to: number, facts: HeadFacts): voi
   if (rel !== null && rel.trim().toLowerCase() === "image_src") facts.imageLink = readAttribute(html, from, to, "href") ?? "";
 }
 
-function isAuthorLink(html: string, from: number, to: number): boolean {
+/** An element with itemprop="author", or a link with rel="author". */
+function isAuthorElement(html: string, name: string, from: number, to: number): boolean {
+  const itemprop = readAttribute(html, from, to, "itemprop");
+  if (itemprop !== null && /(?:^|\s)author(?:\s|$)/i.test(itemprop)) return true;
+  if (name !== "a") return false;
   const rel = readAttribute(html, from, to, "rel");
   return rel !== null && /(?:^|\s)author(?:\s|$)/i.test(rel);
 }
@@ -265,6 +319,11 @@ function isObject(value: unknown): value is JsonObject {
 }
 
 // ── normalising values ───────────────────────────────────────────────────────────────────────────────
+
+/** A byline that is a profile URL (article:author often is) names nobody readable: the next source is tried. */
+function notUrl(value: string | null): string | null {
+  return value === null || /^\s*https?:\/\//i.test(value) ? null : value;
+}
 
 function nonEmpty(value: string | null): string | null {
   return value === null || value.trim() === "" ? null : value;

@@ -52,6 +52,11 @@ describe.skipIf(!dataPresent)("metadata of real dragnet pages", () => {
     expect(extractMetadata(page("R285").html, page("R285").url).title).toBe("Free Range Librarian \u203a The Fall Funnel of Fun");
   });
 
+  it("reads a microdata author's name, passing over a profile-URL article:author (bbc.co.uk, guardian.co.uk)", () => {
+    expect(extractMetadata(page("117").html, page("117").url).byline).toBe("Mike Whalley");
+    expect(extractMetadata(page("R123").html, page("R123").url).byline).toBe("Oliver Thring");
+  });
+
   it("reads publication dates marked in the body: microdata on abbr (blogspot) and hAtom's abbr.published", () => {
     expect(extractMetadata(page("R103").html, page("R103").url).published).toBe("2012-10-22T16:22:00.000Z");
     expect(extractMetadata(page("119").html, page("119").url).published).toBe("2012-06-25");
