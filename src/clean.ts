@@ -17,7 +17,7 @@ import type { ClassifierModel } from "./classify";
 import { classifyPage, mergePlans, scoreBlocks } from "./classify";
 import { CLEAN_MAX_BLOCKS, CLEAN_MAX_BYTES } from "./config";
 import { analysePage, computeFeatures, type PageModel, type RemovalPlan } from "./page";
-import { annotateHtml, rewriteHtml, writeJson, writeMarkdown, writeText } from "./rewrite";
+import { annotateHtml, declaresOtherCharset, rewriteHtml, writeJson, writeMarkdown, writeText } from "./rewrite";
 import { findRuleIntervals, planFromIntervals, type CompiledRuleSet } from "./rules";
 import type { HtmlRewriterBackend } from "./runtime";
 
@@ -128,7 +128,7 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   clock.lap("decide");
   // 6 rewrite
   let html = page.source;
-  if ((input.format === "html" || input.format === "json") && removed.blocks + removed.chars > 0) {
+  if ((input.format === "html" || input.format === "json") && (removed.blocks + removed.chars > 0 || declaresOtherCharset(page))) {
     const rewritten = await rewriteHtml(page, plan, input.rewriter);
     if (!rewritten.ok) return { ok: false, bailout: "rewrite-failed", detail: `${rewritten.reason}: ${rewritten.detail}` };
     html = rewritten.html;

@@ -9,12 +9,12 @@
  * recorded as an implied end tag, which pass 2 writes into the page so that lol-html sees it as well.
  */
 import { decodeEntityAt, entityEnd } from "./entities";
-import { readAttribute } from "./attributes";
+import { findAttribute, readAttribute } from "./attributes";
 import { scanHtml, TEXT_DATA, TEXT_RCDATA, type ScanHandler } from "./scanner";
 import {
   FLAG_BLOCK, FLAG_BUTTON_SCOPE, FLAG_CLOSES_P, FLAG_HEADING, FLAG_SPECIAL, FLAG_TABLE_SCOPE, FLAG_VOID, TAG_A,
   TAG_BODY, TAG_BR, TAG_DD, TAG_DT, TAG_FLAGS, TAG_HEAD, TAG_HTML, TAG_LI, TAG_OPTGROUP, TAG_OPTION, TAG_OTHER, TAG_P,
-  TAG_ROOT, TAG_TBODY, TAG_TD, TAG_TFOOT, TAG_TH, TAG_THEAD, TAG_TITLE, TAG_TR, TAG_DIV, TAG_ADDRESS, tagId,
+  TAG_ROOT, TAG_TBODY, TAG_TD, TAG_TFOOT, TAG_TH, TAG_THEAD, TAG_TITLE, TAG_TR, TAG_DIV, TAG_ADDRESS, TAG_META, tagId,
 } from "./tags";
 import {
   CLOSED_BY_ANCESTOR_END_TAG, CLOSED_BY_END_OF_PAGE, CLOSED_BY_IMPLIED_END, CLOSED_BY_OWN_END_TAG, type PageModel,
@@ -87,6 +87,7 @@ class PageBuilder implements ScanHandler {
   private title = "";
   private titleSeen = false;
   private lang = "";
+  private charsetDeclaration: readonly [number, number] = [-1, -1];
 
   constructor(source: string) {
     this.source = source;
@@ -158,6 +159,7 @@ class PageBuilder implements ScanHandler {
     if (!foreign) this.implyEnds(tag, tagStart);
     if (tag === TAG_HTML && this.lang === "") this.lang = (readAttribute(this.source, nameEnd, tagEnd, "lang") ?? "").trim();
     if (tag === TAG_BR) this.pendingSpace = true;
+    if (tag === TAG_META && this.charsetDeclaration[0] < 0) this.charsetDeclaration = findCharsetLabel(this.source, nameEnd, tagEnd);
     if (foreign ? selfClosing : (TAG_FLAGS[tag] & FLAG_VOID) !== 0) return;
     this.push(name, tag, foreign, tagStart, nameEnd, tagEnd);
   }
@@ -429,6 +431,7 @@ class PageBuilder implements ScanHandler {
         sourceStart: this.nodeSourceStart.subarray(0, nodes), sourceEnd: this.nodeSourceEnd.subarray(0, nodes), inLink: this.nodeInLink.subarray(0, nodes),
       },
       impliedEndCount: this.impliedCount,
+      charsetDeclaration: this.charsetDeclaration,
       impliedEnds: { offset: this.impliedOffset.subarray(0, this.impliedCount), tag: this.impliedTag.subarray(0, this.impliedCount) },
     };
   }
@@ -457,6 +460,24 @@ class PageBuilder implements ScanHandler {
     }
     return { textStart, textEnd };
   }
+}
+
+const CONTENT_CHARSET = /charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)/i;
+
+/** Range of the charset label in a <meta> start tag's attributes, or [-1, -1]. */
+function findCharsetLabel(source: string, from: number, to: number): readonly [number, number] {
+  const direct = findAttribute(source, from, to, "charset");
+  if (direct !== null) {
+    const value = source.slice(direct[0], direct[1]);
+    const start = direct[0] + (value.length - value.trimStart().length);
+    return [start, start + value.trim().length];
+  }
+  const content = findAttribute(source, from, to, "content");
+  if (content === null || findAttribute(source, from, to, "http-equiv") === null) return [-1, -1];
+  const match = CONTENT_CHARSET.exec(source.slice(content[0], content[1]));
+  if (match === null) return [-1, -1];
+  const start = content[0] + match.index + match[0].length - match[1].length;
+  return [start, start + match[1].length];
 }
 
 /** Title-style text: entities decoded, white space collapsed and trimmed. */

@@ -27,6 +27,11 @@ export interface PageModel {
    */
   readonly impliedEndCount: number;
   readonly impliedEnds: ImpliedEndTable;
+  /**
+   * Source range [start, end) of the charset label of the first <meta charset> or <meta http-equiv
+   * content="…; charset=…">, or [-1, -1]. The source is a decoded string: pass 2 writes "utf-8" here.
+   */
+  readonly charsetDeclaration: readonly [number, number];
 }
 
 /** Implied end tags in source order (several may share an offset: write them in ordinal order). */

@@ -1,4 +1,4 @@
-export { rewriteHtml, REMOVE_MARK_ATTRIBUTE } from "./remove";
+export { declaresOtherCharset, rewriteHtml, REMOVE_MARK_ATTRIBUTE } from "./remove";
 export type { RewriteHtmlResult } from "./remove";
 export { writeText } from "./text-writer";
 export { writeMarkdown, type MarkdownOptions } from "./markdown-writer";

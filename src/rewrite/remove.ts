@@ -9,6 +9,7 @@
  *   elements equal pass 1's at every point, so both end every element at the same place;
  * - for a removed block that an ancestor's end tag closes, its own end tag(s) just before it, so that
  *   lol-html does not remove the ancestor's end tag with the block;
+ * - a <meta> charset declaration other than UTF-8 becomes "utf-8" (the page was decoded; it goes out as UTF-8);
  * - the removed parts of partly removed text nodes are cut out (page-text offsets mapped back to source
  *   offsets, entities and collapsed white space included), with an empty comment where the text on both
  *   sides of a cut would otherwise join into a tag or a character reference.
@@ -39,6 +40,7 @@ export async function rewriteHtml(page: PageModel, plan: RemovalPlan, backend: H
   addImpliedEnds(page, edits);
   addRemovedBlocks(page, topRemoved, mark, edits);
   addTextCuts(page, plan, removedWithAncestor, edits);
+  if (declaresOtherCharset(page)) edits.replace(page.charsetDeclaration[0], page.charsetDeclaration[1], "utf-8");
   const input = edits.apply(page.source);
   let removedElements = 0;
   const handlers: SelectorHandler[] = topRemoved.length === 0 ? [] : [
@@ -47,6 +49,12 @@ export async function rewriteHtml(page: PageModel, plan: RemovalPlan, backend: H
   const outcome = await backend.rewrite(input, handlers);
   if (!outcome.ok) return outcome;
   return { ok: true, html: outcome.html, removedElements };
+}
+
+/** True when the page declares a charset other than UTF-8 in a <meta>: the output is UTF-8, and says so. */
+export function declaresOtherCharset(page: PageModel): boolean {
+  const [start, end] = page.charsetDeclaration;
+  return start >= 0 && !/^utf-?8$/i.test(page.source.slice(start, end));
 }
 
 /** Ordinals of removed blocks with no removed ancestor, in document order; fills `removedWithAncestor`. */

@@ -92,6 +92,16 @@ describe("page analysis on malformed HTML", () => {
     expect(page.text).toBe("in\nout");
   });
 
+  it("finds the charset label of <meta charset> and of <meta http-equiv content>", () => {
+    const label = (html: string) => {
+      const [start, end] = analysePage(html).charsetDeclaration;
+      return start < 0 ? null : html.slice(start, end);
+    };
+    expect(label('<head><meta charset=" Windows-1252 "><meta charset="utf-8">')).toBe("Windows-1252");
+    expect(label('<meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS">')).toBe("Shift_JIS");
+    expect(label('<meta name="description" content="charset=no">')).toBeNull();
+  });
+
   it("gives the scanner's offsets for tags and text runs", () => {
     const events: string[] = [];
     scanHtml("<P class=x>a<!--c--><script>1<2</script><textarea>t</textarea></p>", {

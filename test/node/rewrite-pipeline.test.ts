@@ -92,6 +92,14 @@ describe("clean() on a written page", () => {
     expect(untouched.ok && untouched.body).toBe(PAGE);
   });
 
+  it("declares UTF-8 in the html output of a page that declared another charset", async () => {
+    const declared = PAGE.replace('<meta charset="utf-8">', '<meta http-equiv="content-type" content="text/html; charset=windows-1252">');
+    const result = await clean(input({ html: declared }));
+    expect(result.ok && result.body).toContain('content="text/html; charset=utf-8"');
+    expect(result.ok && result.body).not.toContain("windows-1252");
+    expect(result.ok && analysePage(result.body).text).toBe(analysePage(declared).text);
+  });
+
   it("bails out past its limits, on a broken rule set and when the rewriter fails, without throwing", async () => {
     const large = await clean(input({ options: { maxBytes: 100 } }));
     expect(large).toMatchObject({ ok: false, bailout: "too-large" });
