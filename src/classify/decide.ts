@@ -14,6 +14,8 @@ export interface ClassifyOptions {
   readonly threshold?: number;
   readonly penaltyScale?: number;
   readonly charsPerUnit?: number;
+  readonly keepChars?: number;
+  readonly keepMargin?: number;
   /** Features already computed for this page (skips computing them again). */
   readonly features?: FeatureMatrix;
   /** Model scores already computed for this page (skips features and scoring; for calibration runs). */
@@ -60,15 +62,18 @@ function quantise(scores: Float32Array): Float32Array {
 /** Scores, smooths and decides; the plan removes top-most blocks whose (smoothed) score passes the threshold. */
 export function classifyPage(page: PageModel, model: ClassifierModel, options: ClassifyOptions = DEFAULT_OPTIONS): Classification {
   const json = model.json;
-  const threshold = options.threshold ?? (options.smoothing ? json.threshold : json.rawThreshold ?? json.threshold);
+  const baseThreshold = options.threshold ?? (options.smoothing ? json.threshold : json.rawThreshold ?? json.threshold);
+  const keepChars = options.keepChars ?? json.keepChars ?? 0;
+  const keepMargin = options.keepMargin ?? json.keepMargin ?? 0;
   const scores = options.scores ? options.scores.slice() : scoreBlocks(options.features ?? computeFeatures(page), model);
   scores[0] = 0; // the document itself is never template
   if (!options.smoothing) {
     const smoothed = quantise(scores);
-    return { scores, smoothed, plan: planFromOwnScores(page, smoothed, threshold) };
+    return { scores, smoothed, plan: planFromOwnScores(page, smoothed, pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin)) };
   }
   const { weights, penalties } = smoothingInputs(page, options.penaltyScale ?? json.smoothing.penaltyScale, options.charsPerUnit ?? json.smoothing.charsPerUnit);
   const smoothed = smoothScores(page, scores, weights, penalties);
+  const threshold = pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin);
   const removedBlocks = new Uint8Array(page.blockCount);
   for (let b = 1; b < page.blockCount; b++) {
     const parent = page.blocks.parent[b];
@@ -76,6 +81,20 @@ export function classifyPage(page: PageModel, model: ClassifierModel, options: C
     if (smoothed[b] > threshold && (parent === 0 || smoothed[parent] <= threshold)) removedBlocks[b] = 1;
   }
   return { scores, smoothed, plan: { removedBlocks, removedText: new Int32Array(0) } };
+}
+
+/**
+ * The page's threshold: the model's, raised if needed so that the least template-like block with at least
+ * `keepChars` characters of text stays, with blocks scoring at most `margin` above it (a page is never
+ * emptied because all its scores run high).
+ */
+function pageThreshold(page: PageModel, values: Float32Array, threshold: number, keepChars: number, margin: number): number {
+  if (keepChars <= 0) return threshold;
+  let lowest = Infinity;
+  for (let b = 1; b < page.blockCount; b++) {
+    if (page.blocks.textEnd[b] - page.blocks.textStart[b] >= keepChars && values[b] < lowest) lowest = values[b];
+  }
+  return lowest === Infinity ? threshold : Math.max(threshold, lowest + margin);
 }
 
 /** The plan of the classifier alone. */

@@ -31,6 +31,10 @@ const modelSchema = z.object({
   threshold: finite,
   /** Template score above which a block's own text is removed when smoothing is off. */
   rawThreshold: finite.optional(),
+  /** The least template-like block with at least this many characters is always kept (0: off). */
+  keepChars: z.number().int().min(0).optional(),
+  /** Blocks scoring at most this much above that block are kept too. */
+  keepMargin: z.number().min(0).optional(),
   smoothing: z.object({
     /** Penalty constant c of gamma_i = c * (page chars + 1) / (block chars + 1) (paper 003 sec. 5.3, text for area). */
     penaltyScale: z.number().min(0),

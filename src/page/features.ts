@@ -21,6 +21,8 @@ export const FEATURE_NAMES = [
   "hintSidebar", "hintHeader", "hintContent",
   "inHintNavigation", "inHintFooter", "inHintShare", "inHintRelated", "inHintComment", "inHintAd",
   "inHintCookie", "inHintSidebar", "inHintHeader", "inHintContent",
+  "parentLinkCharRatio", "parentLogChars", "parentWordsPerSentence", "grandparentLinkCharRatio", "grandparentLogChars",
+  "inMainContent", "containsMainContent", "mainContentDistance",
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -72,6 +74,8 @@ const HINT_WORD = /[a-z0-9]+/g;
 const DEPTH_SCALE = 40;
 /** Cap of the words-per-sentence feature (words); longer runs are lists of words with no stops. */
 const MAX_WORDS_PER_SENTENCE = 100;
+/** Text nodes outside links at least this long (characters) count as paragraph text for the main-content estimate. */
+const PARAGRAPH_MIN_CHARS = 20;
 /** Cap of the tags-per-word and density features, so tag soups do not dominate the normalisation. */
 const MAX_RATIO = 20;
 
@@ -81,6 +85,8 @@ interface BlockCounts {
   linkWords: Float64Array; punctuation: Float64Array; digits: Float64Array; letters: Float64Array;
   capitals: Float64Array; sentences: Float64Array; crossEntropy: Float64Array; titleWords: Float64Array;
   anchors: Float64Array; images: Float64Array; inputs: Float64Array; tags: Float64Array; children: Float64Array;
+  /** Own (not summed up) characters of text nodes outside links and at least PARAGRAPH_MIN_CHARS long. */
+  paragraphChars: Float64Array;
 }
 
 /** Computes the feature matrix of a page. */
@@ -102,6 +108,8 @@ export function computeFeatures(page: PageModel): FeatureMatrix {
     writeRow(page, counts, b, data, b * FEATURE_COUNT, repeats[b]);
     writeFlags(data, b * FEATURE_COUNT, tagGroup[b], containers[b], hints[b], inheritedHints[b], counts, b);
   }
+  writeContext(page, data);
+  writeMainContent(page, counts, data);
   return { blockCount: count, featureCount: FEATURE_COUNT, data };
 }
 
@@ -110,7 +118,7 @@ function emptyCounts(count: number): BlockCounts {
   return {
     chars: make(), ownChars: make(), linkChars: make(), words: make(), linkWords: make(), punctuation: make(),
     digits: make(), letters: make(), capitals: make(), sentences: make(), crossEntropy: make(), titleWords: make(),
-    anchors: make(), images: make(), inputs: make(), tags: make(), children: make(),
+    anchors: make(), images: make(), inputs: make(), tags: make(), children: make(), paragraphChars: make(),
   };
 }
 
@@ -234,7 +242,7 @@ function countText(page: PageModel, counts: BlockCounts, table: WordTable, title
     if (linked) {
       counts.linkChars[block] += end - start;
       counts.linkWords[block] += words;
-    }
+    } else if (end - start >= PARAGRAPH_MIN_CHARS) counts.paragraphChars[block] += end - start;
   }
 }
 
@@ -424,4 +432,59 @@ function writeFlags(out: Float32Array, row: number, group: number, containers: n
     out[row + HINT_COLUMN + bit] = (hints >>> bit) & 1;
     out[row + INHERITED_HINT_COLUMN + bit] = (inherited >>> bit) & 1;
   }
+}
+
+// ── context ──────────────────────────────────────────────────────────────────────────────────────────
+
+const LINK_RATIO_COLUMN = FEATURE_NAMES.indexOf("linkCharRatio");
+const LOG_CHARS_COLUMN = FEATURE_NAMES.indexOf("logChars");
+const WORDS_PER_SENTENCE_COLUMN = FEATURE_NAMES.indexOf("wordsPerSentence");
+const PARENT_COLUMN = FEATURE_NAMES.indexOf("parentLinkCharRatio");
+const MAIN_COLUMN = FEATURE_NAMES.indexOf("inMainContent");
+
+/** Parent and grandparent features (the root stands in for missing ancestors). */
+function writeContext(page: PageModel, data: Float32Array): void {
+  const { parent } = page.blocks;
+  for (let b = 0; b < page.blockCount; b++) {
+    const up = b === 0 ? 0 : parent[b];
+    const upper = up === 0 ? 0 : parent[up];
+    const row = b * FEATURE_COUNT;
+    data[row + PARENT_COLUMN] = data[up * FEATURE_COUNT + LINK_RATIO_COLUMN];
+    data[row + PARENT_COLUMN + 1] = data[up * FEATURE_COUNT + LOG_CHARS_COLUMN];
+    data[row + PARENT_COLUMN + 2] = data[up * FEATURE_COUNT + WORDS_PER_SENTENCE_COLUMN];
+    data[row + PARENT_COLUMN + 3] = data[upper * FEATURE_COUNT + LINK_RATIO_COLUMN];
+    data[row + PARENT_COLUMN + 4] = data[upper * FEATURE_COUNT + LOG_CHARS_COLUMN];
+  }
+}
+
+/**
+ * A main-content estimate in the manner of text-density extractors: each block's paragraph text (long
+ * text nodes outside links) counts for its parent and, half, for its grandparent; the block with the
+ * highest count, discounted by its link share, is the main content container. Features: inside it,
+ * an ancestor of it, and the distance to it in page text (share of the page).
+ */
+function writeMainContent(page: PageModel, counts: BlockCounts, data: Float32Array): void {
+  const { parent, textStart, textEnd } = page.blocks;
+  const count = page.blockCount;
+  const candidate = new Float64Array(count); // block ordinal → paragraph characters credited to it
+  for (let b = 1; b < count; b++) {
+    const up = parent[b];
+    candidate[up] += counts.paragraphChars[b];
+    if (up > 0) candidate[parent[up]] += counts.paragraphChars[b] / 2;
+  }
+  let main = 0;
+  let best = 0;
+  for (let b = 1; b < count; b++) {
+    const score = candidate[b] * (1 - counts.linkChars[b] / Math.max(1, counts.chars[b]));
+    if (score > best) { best = score; main = b; }
+  }
+  const inside = new Uint8Array(count); // block ordinal → 1 if the block is the main container or inside it
+  for (let b = 1; b < count; b++) inside[b] = b === main || inside[parent[b]] === 1 ? 1 : 0;
+  const pageChars = Math.max(1, page.text.length);
+  for (let b = 0; b < count; b++) {
+    const row = b * FEATURE_COUNT + MAIN_COLUMN;
+    data[row] = inside[b];
+    data[row + 2] = inside[b] === 1 ? 0 : Math.max(0, textStart[main] - textEnd[b], textStart[b] - textEnd[main]) / pageChars;
+  }
+  for (let b = main > 0 ? parent[main] : -1; b >= 0; b = parent[b]) data[b * FEATURE_COUNT + MAIN_COLUMN + 1] = 1;
 }

@@ -53,7 +53,10 @@ export function analyseSet(set: string): { pages: AnalysedPage[]; labelCounts: S
   return { pages: analysed, labelCounts, problems };
 }
 
-/** Labelled examples of the given pages (each labelled block one example, weight 1). */
+/**
+ * Labelled examples of the given pages. Weights balance the classes (each class weighs half in total),
+ * since template blocks outnumber content blocks about five to one and the threshold should sit mid-range.
+ */
 export function collectExamples(pages: readonly AnalysedPage[]): ExampleSet {
   let count = 0;
   for (const { labels } of pages) if (labels) for (let b = 1; b < labels.length; b++) if (labels[b] !== LABEL_NONE) count++;
@@ -69,6 +72,9 @@ export function collectExamples(pages: readonly AnalysedPage[]): ExampleSet {
       labelOut[next++] = labels[b];
     }
   }
+  const templates = labelOut.reduce((sum, label) => sum + label, 0);
+  const perClass = [count / (2 * Math.max(1, count - templates)), count / (2 * Math.max(1, templates))];
+  for (let i = 0; i < count; i++) weights[i] = perClass[labelOut[i]];
   return { count, width: FEATURE_COUNT, features, labels: labelOut, weights };
 }
 

@@ -29,7 +29,7 @@ export function prepareEvaluation(shipped: ClassifierModel, log: (line: string) 
   });
   const started = performance.now();
   const json = shipped.json;
-  const settings = { threshold: json.threshold, penaltyScale: json.smoothing.penaltyScale, charsPerUnit: json.smoothing.charsPerUnit };
+  const settings = { threshold: json.threshold, penaltyScale: json.smoothing.penaltyScale, charsPerUnit: json.smoothing.charsPerUnit, keepChars: json.keepChars ?? 0, keepMargin: json.keepMargin ?? 0 };
   const folds = foldModels(sets.flatMap((entry) => entry.pages), json.kind as ModelKind, settings);
   log(`fold models trained in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return { sets, folds, shipped };
@@ -47,6 +47,8 @@ export function evaluationPlan(corpus: EvaluationCorpus, page: AnalysedPage, smo
     threshold,
     penaltyScale: json.smoothing.penaltyScale,
     charsPerUnit: json.smoothing.charsPerUnit,
+    keepChars: json.keepChars ?? 0,
+    keepMargin: json.keepMargin ?? 0,
   }).plan;
 }
 

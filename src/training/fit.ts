@@ -33,6 +33,8 @@ export interface DecisionSettings {
   readonly threshold: number;
   readonly penaltyScale: number;
   readonly charsPerUnit: number;
+  readonly keepChars: number;
+  readonly keepMargin: number;
 }
 
 /** Mean and standard deviation per feature (scale 1 for constant features). */
@@ -72,6 +74,8 @@ export function fitModel(kind: ModelKind, examples: ExampleSet, settings: Decisi
     features: [...FEATURE_NAMES],
     normalisation: { mean, scale },
     threshold: settings.threshold,
+    keepChars: settings.keepChars,
+    keepMargin: settings.keepMargin,
     smoothing: { penaltyScale: settings.penaltyScale, charsPerUnit: settings.charsPerUnit },
   };
   if (kind === "logistic") return { ...base, kind, logistic: fitLogistic(x, examples) };

@@ -10,11 +10,13 @@ import { fitModel, type DecisionSettings, type ModelKind } from "./fit";
 import { LABEL_NONE } from "./labels";
 
 /** Candidate decision settings tried in calibration (threshold, penalty constant, characters per weight unit). */
-export const THRESHOLD_GRID = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8];
+export const THRESHOLD_GRID = [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
 export const PENALTY_GRID = [0, 0.0003, 0.001, 0.003, 0.01, 0.03];
 export const CHARS_PER_UNIT_GRID = [10, 100, 1000];
+export const KEEP_CHARS_GRID = [0, 100, 200, 500, 1000];
+export const KEEP_MARGIN_GRID = [0, 0.05, 0.1, 0.2];
 
-const PROVISIONAL: DecisionSettings = { threshold: 0.5, penaltyScale: 0.003, charsPerUnit: 100 };
+const PROVISIONAL: DecisionSettings = { threshold: 0.5, penaltyScale: 0.003, charsPerUnit: 100, keepChars: 0, keepMargin: 0 };
 
 /** A parsed model, throwing on a model the fitter itself produced wrong (a programming error). */
 export function compileModel(json: ModelJson): ClassifierModel {
@@ -72,29 +74,41 @@ export function classifierScore(pages: readonly AnalysedPage[], pick: (page: Ana
   return aggregateScores(scores);
 }
 
-/** Grid search of the decision settings on out-of-fold pages; returns the best for each mode. */
+/** Candidate values of each decision setting. */
+const GRIDS: { readonly [K in keyof DecisionSettings]: readonly number[] } = {
+  threshold: THRESHOLD_GRID,
+  penaltyScale: PENALTY_GRID,
+  charsPerUnit: CHARS_PER_UNIT_GRID,
+  keepChars: KEEP_CHARS_GRID,
+  keepMargin: KEEP_MARGIN_GRID,
+};
+
+/** Rounds of coordinate search over the settings (each round tries every value of every setting). */
+const CALIBRATION_ROUNDS = 2;
+
+/**
+ * Coordinate search of the decision settings on out-of-fold pages (one setting at a time over its grid,
+ * the others fixed, CALIBRATION_ROUNDS rounds); returns the best for each mode.
+ */
 export function calibrate(pages: readonly AnalysedPage[], folds: readonly ClassifierModel[]): { smoothed: { settings: DecisionSettings; score: AggregateScore }; raw: { settings: DecisionSettings; score: AggregateScore } } {
   const held = pages.filter((page) => page.fold >= 0 && page.page.gold !== "");
   const pick = (page: AnalysedPage): ClassifierModel => folds[page.fold];
   const cache = new Map<AnalysedPage, Float32Array>();
-  let raw = { settings: PROVISIONAL, score: classifierScore(held, pick, PROVISIONAL, false, cache) };
-  for (const threshold of THRESHOLD_GRID) {
-    const settings = { ...PROVISIONAL, threshold };
-    const score = classifierScore(held, pick, settings, false, cache);
-    if (score.f1 > raw.score.f1) raw = { settings, score };
-  }
-  let smoothed = { settings: PROVISIONAL, score: classifierScore(held, pick, PROVISIONAL, true, cache) };
-  for (const threshold of THRESHOLD_GRID) {
-    for (const penaltyScale of PENALTY_GRID) {
-      for (const charsPerUnit of CHARS_PER_UNIT_GRID) {
-        if (penaltyScale === 0 && charsPerUnit !== CHARS_PER_UNIT_GRID[0]) continue;
-        const settings = { threshold, penaltyScale, charsPerUnit };
-        const score = classifierScore(held, pick, settings, true, cache);
-        if (score.f1 > smoothed.score.f1) smoothed = { settings, score };
+  const search = (smoothing: boolean, keys: readonly (keyof DecisionSettings)[]): { settings: DecisionSettings; score: AggregateScore } => {
+    let best = { settings: PROVISIONAL, score: classifierScore(held, pick, PROVISIONAL, smoothing, cache) };
+    for (let round = 0; round < CALIBRATION_ROUNDS; round++) {
+      for (const key of keys) {
+        for (const value of GRIDS[key]) {
+          if (value === best.settings[key]) continue;
+          const settings = { ...best.settings, [key]: value };
+          const score = classifierScore(held, pick, settings, smoothing, cache);
+          if (score.f1 > best.score.f1) best = { settings, score };
+        }
       }
     }
-  }
-  return { smoothed, raw };
+    return best;
+  };
+  return { raw: search(false, ["threshold", "keepChars", "keepMargin"]), smoothed: search(true, ["threshold", "penaltyScale", "charsPerUnit", "keepChars", "keepMargin"]) };
 }
 
 /** One model kind's cross-validated result. */
