@@ -90,6 +90,9 @@ class ElementText {
   }
 }
 
+/** Link texts of author links that name nobody ("View my complete profile" on Blogger, "About" pages). */
+const NOT_A_NAME = /^(?:view (?:my )?(?:complete |full )?profile|(?:about|more)(?: (?:me|the author))?|author|profile|posts?|website|e-?mail)$/i;
+
 /** Elements whose start tag may carry itemprop="author" with the author's name as their text. */
 const AUTHOR_ELEMENTS = new Set(["a", "span", "div", "p", "address", "cite", "strong", "b", "em", "li", "h3", "h4", "h5", "h6"]);
 
@@ -143,7 +146,7 @@ class MetadataCollector implements ScanHandler {
     }
     if (this.author === null || !this.author.closed(name)) return;
     const text = (this.authorNameText || this.author.text).replace(/\s+/g, " ").trim();
-    if (text.length <= MAX_AUTHOR_LINK_CHARS) this.facts.authorLink = text;
+    if (text.length <= MAX_AUTHOR_LINK_CHARS && !NOT_A_NAME.test(text)) this.facts.authorLink = text;
     this.author = null;
     this.authorName = null;
     this.authorNameText = "";

@@ -116,6 +116,11 @@ describe("JSON-LD", () => {
     expect(metadata.published).toBe("2023-11-02");
   });
 
+  it("passes over author links that name nobody and takes the next one", () => {
+    const body = `<a rel="author" href="/me">View my complete profile</a><p>Text</p><span itemprop="author">By Jo Bloggs</span>`;
+    expect(extractMetadata(page("", body)).byline).toBe("Jo Bloggs");
+  });
+
   it("skips JSON-LD that cannot be read and uses the meta tags", () => {
     const head = `<script type="application/ld+json">{"@type": "Article", "headline": </script>
       <meta property="og:title" content="Fallback &amp; fine"><meta property="og:locale" content="fr_FR">
