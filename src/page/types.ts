@@ -30,8 +30,9 @@ export interface PageModel {
   /**
    * Source range [start, end) of the charset label of the first <meta charset> or <meta http-equiv
    * content="…; charset=…">, or [-1, -1]. The source is a decoded string: pass 2 writes "utf-8" here.
+   * Optional so that hand-built page models in tests need not give it (absent means none).
    */
-  readonly charsetDeclaration: readonly [number, number];
+  readonly charsetDeclaration?: readonly [number, number];
 }
 
 /** Implied end tags in source order (several may share an offset: write them in ordinal order). */

@@ -40,7 +40,8 @@ export async function rewriteHtml(page: PageModel, plan: RemovalPlan, backend: H
   addImpliedEnds(page, edits);
   addRemovedBlocks(page, topRemoved, mark, edits);
   addTextCuts(page, plan, removedWithAncestor, edits);
-  if (declaresOtherCharset(page)) edits.replace(page.charsetDeclaration[0], page.charsetDeclaration[1], "utf-8");
+  const [charsetStart, charsetEnd] = page.charsetDeclaration ?? [-1, -1];
+  if (declaresOtherCharset(page)) edits.replace(charsetStart, charsetEnd, "utf-8");
   const input = edits.apply(page.source);
   let removedElements = 0;
   const handlers: SelectorHandler[] = topRemoved.length === 0 ? [] : [
@@ -53,7 +54,7 @@ export async function rewriteHtml(page: PageModel, plan: RemovalPlan, backend: H
 
 /** True when the page declares a charset other than UTF-8 in a <meta>: the output is UTF-8, and says so. */
 export function declaresOtherCharset(page: PageModel): boolean {
-  const [start, end] = page.charsetDeclaration;
+  const [start, end] = page.charsetDeclaration ?? [-1, -1];
   return start >= 0 && !/^utf-?8$/i.test(page.source.slice(start, end));
 }
 

@@ -94,7 +94,7 @@ describe("page analysis on malformed HTML", () => {
 
   it("finds the charset label of <meta charset> and of <meta http-equiv content>", () => {
     const label = (html: string) => {
-      const [start, end] = analysePage(html).charsetDeclaration;
+      const [start, end] = analysePage(html).charsetDeclaration ?? [-1, -1];
       return start < 0 ? null : html.slice(start, end);
     };
     expect(label('<head><meta charset=" Windows-1252 "><meta charset="utf-8">')).toBe("Windows-1252");
