@@ -63,6 +63,12 @@ export const CONTRACT_CASES: readonly ContractCase[] = [
     expected: { html: "<p>z</p>", ok: true, calls: 3 },
   },
   {
+    name: "an element replaced by text (what pass 2 does to removed blocks)",
+    html: "<div><p data-clean-remove>a<b>x</b></p>b<ul><li data-clean-remove>c<li>d</ul></div>",
+    setup: () => ({ handlers: [{ selector: "p[data-clean-remove],li[data-clean-remove]", element: (element) => element.replace(" ") }], collected: () => null }),
+    expected: { html: "<div> b<ul> </div>", ok: true, calls: 2 },
+  },
+  {
     name: "text chunks joined per text node",
     html: "<p>Hello <b>wörld</b> &amp; all</p><p>2nd</p><script>var x = '<p>';</script>",
     setup: () => {
