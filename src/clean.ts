@@ -10,8 +10,9 @@
  * Limits are options; past one, or on any internal error, the result is a bailout (never a throw), and
  * the caller passes the original bytes through with the reason.
  *
- * Timings are per stage in milliseconds from performance.now(). In workerd the clock only advances across
- * I/O, so there they read 0 for a page cleaned without I/O: use `npm run bench` for workerd figures.
+ * Timings are per stage in milliseconds from performance.now(). Deployed workerd advances that clock only
+ * across I/O, so there they are coarse (mostly 0 for a page cleaned without I/O; local workerd, as Miniflare
+ * runs it, does advance it). `npm run bench` times workerd across I/O boundaries instead.
  */
 import type { ClassifierModel } from "./classify";
 import { classifyPage, mergePlans, scoreBlocks } from "./classify";
