@@ -46,7 +46,8 @@ export function extractMetadata(html: string, pageUrl?: string): PageMetadata {
   const facts = scanHead(html);
   const article = findArticle(facts.jsonLd);
   const meta = (...keys: string[]): string | null => firstMeta(facts.meta, keys);
-  const title = meta("og:title", "twitter:title") ?? article.headline ?? meta("dc.title", "headline") ?? nonEmpty(facts.title);
+  // Readability's order: structured data first, then Dublin Core, Open Graph, Twitter, and <title> last.
+  const title = article.headline ?? meta("dc.title", "dcterms.title", "og:title", "twitter:title", "headline") ?? nonEmpty(facts.title);
   const byline = notUrl(article.authors) ?? notUrl(meta("author")) ?? notUrl(meta("article:author")) ??
     notUrl(meta("dc.creator", "byl", "sailthru.author", "parsely-author")) ?? nonEmpty(facts.authorLink);
   const published = article.datePublished ??
