@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { DATA_SETS, hasData, loadDataset, tokenize } from "../../src/evaluation/index";
 import {
   analysePage, CLOSED_BY_ANCESTOR_END_TAG, CLOSED_BY_END_OF_PAGE, CLOSED_BY_IMPLIED_END, CLOSED_BY_OWN_END_TAG,
-  scanHtml, sourceOffsetOfText, tagName, TEXT_DATA, TEXT_RAW, TEXT_RCDATA, type PageModel,
+  scanHtml, sourceOffsetOfText, tagName, TEXT_CDATA, TEXT_DATA, TEXT_RAW, TEXT_RCDATA, type PageModel,
 } from "../../src/page/index";
 
 /** Blocks as "tag(parent):text", in document order (root left out). */
@@ -90,6 +90,19 @@ describe("page analysis on malformed HTML", () => {
     const page = analysePage("<div title='a>b' data-x=\"</div>\">in</div>out");
     expect(describeBlocks(page)).toEqual(["div(0):in"]);
     expect(page.text).toBe("in\nout");
+  });
+
+  it("reads svg and math as foreign content: self-closing tags, CDATA, no raw text", () => {
+    const events: string[] = [];
+    scanHtml("<svg><g/><style>a<b>c</b></style><![CDATA[x<y]]></svg><style><b></style><p/>", {
+      startTag: (name, _start, _nameEnd, _end, selfClosing, foreign) => events.push(`<${name}${selfClosing ? "/" : ""}${foreign ? " foreign" : ""}`),
+      endTag: (name) => events.push(`</${name}`),
+      text: (start, end, kind) => events.push(`text ${kind}`),
+    });
+    expect(events).toEqual([
+      "<svg foreign", "<g/ foreign", "<style foreign", `text ${TEXT_DATA}`, "<b foreign", `text ${TEXT_DATA}`, "</b", "</style",
+      `text ${TEXT_CDATA}`, "</svg", "<style", `text ${TEXT_RAW}`, "</style", "<p/",
+    ]);
   });
 
   it("finds the charset label of <meta charset> and of <meta http-equiv content>", () => {
