@@ -109,7 +109,7 @@ describe.skipIf(!hasData)("/v1/clean on a real page", () => {
       if (format === "json") {
         const json = JSON.parse(body) as Record<string, unknown>;
         expect(json).toMatchObject({ site: "bbc.co.uk", url: "http://www.bbc.co.uk/sport/0/football/18971248" });
-        expect(String(json.title)).toContain("Joey Barton");
+        expect(String(json.title)).toContain("Barton");
         expect(String(json.text)).toContain(ARTICLE_SENTENCE);
         expect(json).toHaveProperty("markdown");
         expect(json).toHaveProperty("mode");

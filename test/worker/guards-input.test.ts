@@ -28,7 +28,14 @@ function cleanUrl(target: string, format = "text"): string {
   return `/v1/clean?url=${encodeURIComponent(target)}&format=${format}`;
 }
 
-const PAGE = "<!DOCTYPE html><html><head><title>t</title></head><body><p>A short page with one paragraph of text.</p></body></html>";
+/** A small article page: a sentence to find in the output, in a body long enough to read as content. */
+const SENTENCE = "The harbour board met on Tuesday evening to agree the dredging timetable for the autumn.";
+const ARTICLE = [
+  `<h1>Harbour board agrees dredging timetable</h1><p>${SENTENCE} Members heard that the channel has silted up faster than expected since the last survey, and that larger boats now wait for the tide before they can reach the fish quay.</p>`,
+  "<p>The work will start once the summer sailing season has ended, and the board expects it to last about six weeks. Residents near the slipway will be told in writing before the first barge arrives, and a drop-in session will be held at the community hall.</p>",
+  "<p>The chair said the board had listened to the concerns raised at the last public meeting about noise and lorry movements, and that work would stop at six each evening and not take place at weekends.</p>",
+].join("");
+const PAGE = `<!DOCTYPE html><html><head><title>Harbour board agrees dredging timetable</title></head><body><article>${ARTICLE}</article></body></html>`;
 
 describe("body not HTML → 415", () => {
   it("refuses JSON, form, plain text and image bodies, and binary bytes labelled as HTML", async () => {
@@ -52,7 +59,7 @@ describe("body not HTML → 415", () => {
     for (const type of ["text/html; charset=utf-8", "application/xhtml+xml", "application/octet-stream"]) {
       const response = await call("/v1/clean?format=text", { method: "POST", headers: { "content-type": type }, body: PAGE });
       expect(response.status, type).toBe(200);
-      expect(await response.text()).toContain("A short page with one paragraph of text.");
+      expect(await response.text()).toContain(SENTENCE);
     }
   });
 
@@ -61,7 +68,7 @@ describe("body not HTML → 415", () => {
       const compressed = await new Response(new Blob([PAGE]).stream().pipeThrough(new CompressionStream(coding))).arrayBuffer();
       const response = await call("/v1/clean?format=text", { method: "POST", headers: { "content-type": "text/html", "content-encoding": coding }, body: compressed });
       expect(response.status, coding).toBe(200);
-      expect(await response.text()).toContain("A short page with one paragraph of text.");
+      expect(await response.text()).toContain(SENTENCE);
     }
     const brotli = await call("/v1/clean?format=text", { method: "POST", headers: { "content-type": "text/html", "content-encoding": "br" }, body: PAGE });
     await expectError(brotli, 415, "unsupported-media-type");
@@ -208,14 +215,14 @@ describe("rules in KV that are missing, malformed or unsafe → cleaning without
       mutablePatterns: [],
       rules: patterns.map((pattern) => ({ pattern, docFreq: 9, count: 9, tokens: 2 })),
     });
-  const page = "<!DOCTYPE html><html><body><nav><ul><li>Home page link</li><li>About us link</li></ul></nav><p>The article text that stays on the page.</p></body></html>";
+  const page = `<!DOCTYPE html><html><body><nav><ul><li>Home page link</li><li>About us link</li></ul></nav><article>${ARTICLE}</article></body></html>`;
   const post = (site: string) => call(`/v1/clean?site=${site}&format=text`, { method: "POST", headers: { "content-type": "text/html" }, body: page });
 
   it("says missing when the site has no rule set", async () => {
     const response = await post("no-rules.guards.example");
     expect(response.status).toBe(200);
     expect(response.headers.get("x-clean-rules")).toBe("missing");
-    expect(await response.text()).toContain("The article text that stays on the page.");
+    expect(await response.text()).toContain(SENTENCE);
   });
 
   it("says invalid for a value that is not JSON or fails the schema, and still cleans", async () => {
@@ -226,7 +233,7 @@ describe("rules in KV that are missing, malformed or unsafe → cleaning without
       const response = await post(site);
       expect(response.status, site).toBe(200);
       expect(response.headers.get("x-clean-rules"), site).toBe("invalid");
-      expect(await response.text()).toContain("The article text that stays on the page.");
+      expect(await response.text()).toContain(SENTENCE);
     }
   });
 
@@ -237,7 +244,7 @@ describe("rules in KV that are missing, malformed or unsafe → cleaning without
     expect(response.status).toBe(200);
     expect(response.headers.get("x-clean-rules")).toBe("unsafe-skipped");
     const text = await response.text();
-    expect(text).toContain("The article text that stays on the page.");
+    expect(text).toContain(SENTENCE);
     expect(text).not.toContain("Home page link");
   });
 
@@ -249,7 +256,7 @@ describe("rules in KV that are missing, malformed or unsafe → cleaning without
     expect(response.headers.get("x-clean-mode")).toContain("rules");
     const text = await response.text();
     expect(text).not.toContain("About us link");
-    expect(text).toContain("The article text that stays on the page.");
+    expect(text).toContain(SENTENCE);
   });
 });
 
