@@ -41,7 +41,8 @@ function localEntries(): KvEntry[] {
 }
 
 function startWorker(): ChildProcess {
-  const proxyOrigins = JSON.stringify({ "/sample": `http://${HOST}:${samplesPort}` });
+  // The proxy serves the sample site under /sample/, cleaned with the rules of the site it stands for.
+  const proxyOrigins = JSON.stringify({ "/sample": { origin: `http://${HOST}:${samplesPort}`, site: SAMPLE_SITE } });
   const args = [
     "wrangler", "dev", "--local", "--ip", HOST, "--port", String(workerPort), "--show-interactive-dev-session=false",
     "--var", `API_KEYS:${DEV_API_KEY}`,
