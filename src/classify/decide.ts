@@ -85,16 +85,37 @@ export function classifyPage(page: PageModel, model: ClassifierModel, options: C
 
 /**
  * The page's threshold: the model's, raised if needed so that the least template-like block with at least
- * `keepChars` characters of text stays, with blocks scoring at most `margin` above it (a page is never
- * emptied because all its scores run high).
+ * `keepChars` characters of text keeps at least that much of its text (or all of it), together with
+ * blocks scoring at most `margin` above it: a page is never emptied because all its scores run high.
+ * Values are quantised levels, so the raise goes level by level through that block's subtree.
  */
 function pageThreshold(page: PageModel, values: Float32Array, threshold: number, keepChars: number, margin: number): number {
   if (keepChars <= 0) return threshold;
-  let lowest = Infinity;
+  const { parent, textStart, textEnd } = page.blocks;
+  let kept = -1;
   for (let b = 1; b < page.blockCount; b++) {
-    if (page.blocks.textEnd[b] - page.blocks.textStart[b] >= keepChars && values[b] < lowest) lowest = values[b];
+    if (textEnd[b] - textStart[b] >= keepChars && (kept < 0 || values[b] < values[kept])) kept = b;
   }
-  return lowest === Infinity ? threshold : Math.max(threshold, lowest + margin);
+  if (kept < 0) return threshold;
+  const top = SMOOTHING_SCORE_LEVELS - 1;
+  const charsAtLevel = new Float64Array(SMOOTHING_SCORE_LEVELS); // level → own text of subtree blocks at that level
+  const inside = new Uint8Array(page.blockCount); // block ordinal → 1 if in the kept block's subtree
+  inside[kept] = 1;
+  for (let b = kept + 1; b < page.blockCount && textStart[b] < textEnd[kept] + 1; b++) inside[b] = inside[parent[b]];
+  let total = 0;
+  for (let t = 0; t < page.textNodeCount; t++) {
+    const block = page.textNodes.block[t];
+    if (inside[block] !== 1) continue;
+    const chars = page.textNodes.textEnd[t] - page.textNodes.textStart[t];
+    charsAtLevel[Math.round(Math.min(1, Math.max(0, values[block])) * top)] += chars;
+    total += chars;
+  }
+  const wanted = Math.min(keepChars, total);
+  let level = Math.round(Math.min(1, values[kept] + margin) * top);
+  let keptChars = 0;
+  for (let k = 0; k <= level; k++) keptChars += charsAtLevel[k];
+  while (keptChars < wanted && level < top) keptChars += charsAtLevel[++level];
+  return Math.max(threshold, level / top + 1e-6);
 }
 
 /** The plan of the classifier alone. */

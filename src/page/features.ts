@@ -109,7 +109,7 @@ export function computeFeatures(page: PageModel): FeatureMatrix {
     writeFlags(data, b * FEATURE_COUNT, tagGroup[b], containers[b], hints[b], inheritedHints[b], counts, b);
   }
   writeContext(page, data);
-  writeMainContent(page, counts, data);
+  writeMainContent(page, counts, inheritedHints, data);
   return { blockCount: count, featureCount: FEATURE_COUNT, data };
 }
 
@@ -442,6 +442,11 @@ const WORDS_PER_SENTENCE_COLUMN = FEATURE_NAMES.indexOf("wordsPerSentence");
 const PARENT_COLUMN = FEATURE_NAMES.indexOf("parentLinkCharRatio");
 const MAIN_COLUMN = FEATURE_NAMES.indexOf("inMainContent");
 
+/** Hint groups that speak against main content (all but "content"): comments, sidebars, navigation... */
+const BOILERPLATE_HINTS = (1 << (HINT_GROUPS.length - 1)) - 1;
+/** Factor on the main-content credit of a block inside a boilerplate-hinted element (like Readability's class weights). */
+const MAIN_CONTENT_HINT_DISCOUNT = 0.25;
+
 /** Parent and grandparent features (the root stands in for missing ancestors). */
 function writeContext(page: PageModel, data: Float32Array): void {
   const { parent } = page.blocks;
@@ -463,7 +468,7 @@ function writeContext(page: PageModel, data: Float32Array): void {
  * highest count, discounted by its link share, is the main content container. Features: inside it,
  * an ancestor of it, and the distance to it in page text (share of the page).
  */
-function writeMainContent(page: PageModel, counts: BlockCounts, data: Float32Array): void {
+function writeMainContent(page: PageModel, counts: BlockCounts, inheritedHints: Uint32Array, data: Float32Array): void {
   const { parent, textStart, textEnd } = page.blocks;
   const count = page.blockCount;
   const candidate = new Float64Array(count); // block ordinal → paragraph characters credited to it
@@ -475,7 +480,8 @@ function writeMainContent(page: PageModel, counts: BlockCounts, data: Float32Arr
   let main = 0;
   let best = 0;
   for (let b = 1; b < count; b++) {
-    const score = candidate[b] * (1 - counts.linkChars[b] / Math.max(1, counts.chars[b]));
+    const hinted = (inheritedHints[b] & BOILERPLATE_HINTS) !== 0 ? MAIN_CONTENT_HINT_DISCOUNT : 1;
+    const score = candidate[b] * hinted * (1 - counts.linkChars[b] / Math.max(1, counts.chars[b]));
     if (score > best) { best = score; main = b; }
   }
   const inside = new Uint8Array(count); // block ordinal → 1 if the block is the main container or inside it
