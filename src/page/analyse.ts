@@ -38,7 +38,7 @@ function doubled<T extends Int32Array | Uint8Array | Uint16Array>(array: T): T {
 }
 
 function isCollapsibleSpace(code: number): boolean {
-  return code === 32 || code === 10 || code === 9 || code === 13 || code === 12 || code === 0xa0;
+  return code <= 32 ? code === 32 || code === 10 || code === 9 || code === 13 || code === 12 : code === 0xa0;
 }
 
 class PageBuilder implements ScanHandler {
@@ -73,7 +73,8 @@ class PageBuilder implements ScanHandler {
   private nodeSourceStart: Int32Array;
   private nodeSourceEnd: Int32Array;
   private nodeInLink: Uint8Array;
-  private readonly textParts: string[] = [];
+  /** The page text so far, built by appending (V8 keeps it as a rope until it is read). */
+  private pageText = "";
   private textLength = 0;
   private pendingSpace = false;
   private lastTextBlock = -1;
@@ -331,21 +332,25 @@ class PageBuilder implements ScanHandler {
     let nodeStart = -1; // page-text offset where this node's text starts; -1 until a visible character
     let sourceFirst = -1;
     let sourceLast = -1;
-    let segment = -1; // start of the raw run of visible characters being copied
     let position = start;
     while (position < end) {
       const code = source.charCodeAt(position);
+      if (isCollapsibleSpace(code)) {
+        this.pendingSpace = true;
+        position++;
+        continue;
+      }
       if (code === 38) {
         const decoded = decodeEntityAt(source, position, end);
         if (decoded !== null) {
-          if (segment >= 0) sourceLast = this.copySegment(segment, position);
-          segment = -1;
           const after = entityEnd();
           if (decoded.length === 1 && isCollapsibleSpace(decoded.charCodeAt(0))) this.pendingSpace = true;
           else {
-            if (nodeStart < 0) [nodeStart, sourceFirst] = [this.beginNode(block), position];
-            else this.writeSpaceIfPending();
-            this.textParts.push(decoded);
+            if (nodeStart < 0) {
+              nodeStart = this.beginNode(block);
+              sourceFirst = position;
+            } else this.writeSpaceIfPending();
+            this.pageText += decoded;
             this.textLength += decoded.length;
             sourceLast = after;
           }
@@ -353,23 +358,24 @@ class PageBuilder implements ScanHandler {
           continue;
         }
       }
-      if (isCollapsibleSpace(code)) {
-        if (segment >= 0) sourceLast = this.copySegment(segment, position);
-        segment = -1;
-        this.pendingSpace = true;
-      } else if (segment < 0) {
-        if (nodeStart < 0) [nodeStart, sourceFirst] = [this.beginNode(block), position];
-        else this.writeSpaceIfPending();
-        segment = position;
+      if (nodeStart < 0) {
+        nodeStart = this.beginNode(block);
+        sourceFirst = position;
+      } else this.writeSpaceIfPending();
+      // A run of visible characters up to the next white space or reference, copied in one slice.
+      const segment = position++;
+      while (position < end) {
+        const next = source.charCodeAt(position);
+        if (next === 38 || isCollapsibleSpace(next)) break;
+        position++;
       }
-      position++;
+      sourceLast = this.copySegment(segment, position);
     }
-    if (segment >= 0) sourceLast = this.copySegment(segment, end);
     if (nodeStart >= 0) this.addTextNode(block, nodeStart, sourceFirst, sourceLast);
   }
 
   private copySegment(start: number, end: number): number {
-    this.textParts.push(this.source.slice(start, end));
+    this.pageText += this.source.slice(start, end);
     this.textLength += end - start;
     return end;
   }
@@ -378,7 +384,7 @@ class PageBuilder implements ScanHandler {
   private beginNode(block: number): number {
     if (this.textLength > 0) {
       const separator = this.lastTextBlock !== block || this.blockBoundary ? "\n" : this.pendingSpace ? " " : "";
-      this.textParts.push(separator);
+      this.pageText += separator;
       this.textLength += separator.length;
     }
     this.pendingSpace = false;
@@ -388,7 +394,7 @@ class PageBuilder implements ScanHandler {
 
   private writeSpaceIfPending(): void {
     if (!this.pendingSpace) return;
-    this.textParts.push(" ");
+    this.pageText += " ";
     this.textLength++;
     this.pendingSpace = false;
   }
@@ -408,7 +414,7 @@ class PageBuilder implements ScanHandler {
   finish(): PageModel {
     for (let index = this.openCount - 1; index >= 0; index--) this.closeElement(index, this.source.length, CLOSED_BY_END_OF_PAGE);
     this.openCount = 0;
-    const text = this.textParts.join("");
+    const text = this.pageText;
     const count = this.blockCount;
     this.blockSourceEnd[0] = this.source.length;
     this.blockCloseKind[0] = CLOSED_BY_END_OF_PAGE;
