@@ -27,6 +27,10 @@ export function analysePage(html: string): PageModel {
   return builder.finish();
 }
 
+/** How deep below the top of the open elements the HTML5 implied-end searches look (elements); real pages nest
+ * far less (the deepest block on the dev pages is 35 elements down), so this only bounds the work on hostile pages. */
+const IMPLIED_END_SEARCH_DEPTH = 256;
+
 /** First size of the growable tables (they double when full; blocks and text nodes start from the page size). */
 const INITIAL_CAPACITY = 64;
 
@@ -46,6 +50,7 @@ class PageBuilder implements ScanHandler {
   // Open elements, bottom (0) to top (openCount - 1).
   private openCount = 0;
   private readonly openNames: string[] = [];
+  private readonly openNameCount = new Map<string, number>(); // tag name → open elements of that name
   private openTag: Uint8Array; // open element index → tag id (TAG_OTHER for foreign elements)
   private openBlock: Int32Array; // open element index → its block ordinal, or -1 if not a block
   private openInnermostBlock: Int32Array; // open element index → innermost block at or below it
@@ -170,6 +175,7 @@ class PageBuilder implements ScanHandler {
     if (this.openCount === this.openTag.length) this.growOpen();
     const index = this.openCount++;
     this.openNames[index] = name;
+    this.openNameCount.set(name, (this.openNameCount.get(name) ?? 0) + 1);
     this.openTag[index] = tag;
     this.openForeign[index] = foreign ? 1 : 0;
     if (foreign) this.foreignOpen++;
@@ -194,7 +200,9 @@ class PageBuilder implements ScanHandler {
   }
 
   endTag(name: string, tagStart: number, tagEnd: number): void {
-    for (let index = this.openCount - 1; index >= 0; index--) {
+    // An end tag with no open element of its name is ignored at once (no walk down a deep stack).
+    const open = (this.openNameCount.get(name) ?? 0) > 0;
+    for (let index = open ? this.openCount - 1 : -1; index >= 0; index--) {
       if (this.openNames[index] === name) {
         this.closeAbove(index, tagStart);
         this.closeElement(index, tagEnd, CLOSED_BY_OWN_END_TAG);
@@ -221,6 +229,8 @@ class PageBuilder implements ScanHandler {
   }
 
   private closeElement(index: number, sourceEnd: number, kind: number): void {
+    const name = this.openNames[index];
+    this.openNameCount.set(name, (this.openNameCount.get(name) ?? 1) - 1);
     if (this.openTag[index] === TAG_A && this.openForeign[index] === 0) this.linkOpen--;
     if (this.openForeign[index] === 1) this.foreignOpen--;
     const block = this.openBlock[index];
@@ -264,9 +274,18 @@ class PageBuilder implements ScanHandler {
     }
   }
 
+  /**
+   * Lowest open element the implied-end searches look at: they stop IMPLIED_END_SEARCH_DEPTH elements
+   * below the top, so that a hostile page (thousands of open elements, then thousands of block start
+   * tags) stays linear. Pass 2 writes whatever pass 1 decided, so both passes still agree.
+   */
+  private searchFloor(): number {
+    return Math.max(0, this.openCount - IMPLIED_END_SEARCH_DEPTH);
+  }
+
   /** Nearest open element with tag `first` or `second`, not looking past an element with `boundary` flags. */
   private findOpen(first: number, second: number, boundary: number): number {
-    for (let index = this.openCount - 1; index >= 0; index--) {
+    for (let index = this.openCount - 1; index >= this.searchFloor(); index--) {
       const tag = this.openTag[index];
       if ((tag === first || tag === second) && this.openForeign[index] === 0) return index;
       if ((TAG_FLAGS[tag] & boundary) !== 0) return -1;
@@ -276,7 +295,7 @@ class PageBuilder implements ScanHandler {
 
   /** `<li>` closes an open `<li>` (and `<dd>`/`<dt>` one of those) unless a special element other than address, div or p is in between. */
   private closeListItem(offset: number, first: number, second: number): void {
-    for (let index = this.openCount - 1; index >= 0; index--) {
+    for (let index = this.openCount - 1; index >= this.searchFloor(); index--) {
       const tag = this.openTag[index];
       if ((tag === first || tag === second) && this.openForeign[index] === 0) {
         this.implyEnd(index, offset);
