@@ -1,0 +1,123 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { classifyPage, isMonotone, mergePlans, parseModel, planFromClassifier, type ClassifierModel } from "../../src/classify/index";
+import { aggregateScores, hasData, loadDataset, scoreText, type PageScore } from "../../src/evaluation/index";
+import { analysePage, FEATURE_COUNT, type PageModel, type RemovalPlan } from "../../src/page/index";
+import { keptText } from "../../src/training/index";
+
+const MODEL_JSON = JSON.parse(readFileSync(resolve(import.meta.dirname, "../../rules/model.json"), "utf8")) as Record<string, unknown>;
+
+function shippedModel(): ClassifierModel {
+  const parsed = parseModel(MODEL_JSON);
+  if (!parsed.ok) throw new Error(parsed.problems.join("; "));
+  return parsed.model;
+}
+
+describe("model format", () => {
+  it("accepts the shipped model: versioned, every feature known, kilobytes", () => {
+    const parsed = parseModel(MODEL_JSON);
+    expect(parsed.ok).toBe(true);
+    expect(JSON.stringify(MODEL_JSON).length).toBeLessThan(100_000);
+    if (parsed.ok) expect(parsed.model.columns.length).toBeLessThanOrEqual(FEATURE_COUNT);
+  });
+
+  it("reports what is wrong with a broken model instead of throwing", () => {
+    const cases: [string, Record<string, unknown>][] = [
+      ["version", { ...MODEL_JSON, version: 99 }],
+      ["features", { ...MODEL_JSON, features: [...(MODEL_JSON.features as string[]).slice(1), "noSuchFeature"] }],
+      ["scale", { ...MODEL_JSON, normalisation: { mean: (MODEL_JSON.normalisation as { mean: number[] }).mean, scale: (MODEL_JSON.normalisation as { mean: number[] }).mean.map(() => 0) } }],
+      ["threshold", { ...MODEL_JSON, threshold: "high" }],
+    ];
+    for (const [what, value] of cases) {
+      const parsed = parseModel(value);
+      expect(parsed.ok, what).toBe(false);
+      if (!parsed.ok) expect(parsed.problems.length, what).toBeGreaterThan(0);
+    }
+    expect(parseModel(null).ok).toBe(false);
+    expect(parseModel("model").ok).toBe(false);
+  });
+
+  it("refuses boosted trees whose children point backwards (evaluation could loop)", () => {
+    const width = (MODEL_JSON.features as string[]).length;
+    const tree = { feature: [0, -1, -1], threshold: [0, 0, 0], left: [1, -1, -1], right: [0, -1, -1], value: [0, 1, -1] };
+    const value = { ...MODEL_JSON, kind: "boosted-trees", boosted: { base: 0, learningRate: 0.1, trees: [tree] } };
+    expect(parseModel(value).ok).toBe(false);
+    const good = { ...value, boosted: { base: 0, learningRate: 0.1, trees: [{ ...tree, right: [2, -1, -1] }] } };
+    expect(parseModel(good).ok, `width ${width}`).toBe(true);
+  });
+});
+
+/** Block ordinal → 1 if the block or an ancestor is removed whole. */
+function hiddenBlocks(page: PageModel, plan: RemovalPlan): Uint8Array {
+  const hidden = new Uint8Array(page.blockCount);
+  for (let b = 1; b < page.blockCount; b++) hidden[b] = plan.removedBlocks[b] === 1 || hidden[page.blocks.parent[b]] === 1 ? 1 : 0;
+  return hidden;
+}
+
+describe.skipIf(!hasData())("the classifier on dev pages (skipped without ../shared/data)", () => {
+  const pages = hasData() ? loadDataset("dragnet").pages.slice(0, 30) : [];
+  const model = hasData() ? shippedModel() : null;
+
+  it("smoothed scores are monotone on the tree and only top-most blocks are marked", () => {
+    for (const source of pages) {
+      const page = analysePage(source.html);
+      const { smoothed, plan } = classifyPage(page, model!, { smoothing: true });
+      expect(isMonotone(page.blocks.parent, smoothed), source.id).toBe(true);
+      expect(plan.removedBlocks[0]).toBe(0);
+      for (let b = 1; b < page.blockCount; b++) {
+        if (plan.removedBlocks[b] === 1) expect(hiddenBlocks(page, plan)[page.blocks.parent[b]], `${source.id} block ${b}`).toBe(0);
+      }
+    }
+  });
+
+  it("cleaned article pages score well above their uncleaned text", () => {
+    const cleaned: PageScore[] = [];
+    const uncleaned: PageScore[] = [];
+    for (const source of pages) {
+      const page = analysePage(source.html);
+      cleaned.push(scoreText(keptText(page, planFromClassifier(page, model!)), source.gold));
+      uncleaned.push(scoreText(page.text, source.gold));
+      // Never empties a page: the least template-like large block stays.
+      expect(keptText(page, planFromClassifier(page, model!)).trim().length, source.id).toBeGreaterThan(0);
+    }
+    expect(aggregateScores(cleaned).f1).toBeGreaterThan(aggregateScores(uncleaned).f1 + 0.1);
+  });
+
+  it("without smoothing judges each block's own text, with removed text on text-node bounds", () => {
+    for (const source of pages.slice(0, 10)) {
+      const page = analysePage(source.html);
+      const { plan } = classifyPage(page, model!, { smoothing: false });
+      const hidden = hiddenBlocks(page, plan);
+      const starts = new Set(Array.from(page.textNodes.textStart));
+      for (let i = 0; i < plan.removedText.length; i += 2) {
+        expect(starts.has(plan.removedText[i]), source.id).toBe(true);
+        if (i > 0) expect(plan.removedText[i]).toBeGreaterThanOrEqual(plan.removedText[i - 1]);
+      }
+      for (let t = 0; t < page.textNodeCount; t++) {
+        // A text node in a removed block is never listed again as removed text.
+        if (hidden[page.textNodes.block[t]] === 1) expect(Array.from(plan.removedText).includes(page.textNodes.textStart[t])).toBe(false);
+      }
+    }
+  });
+
+  it("merges plans: the union of what each removes, top-most blocks only", () => {
+    for (const source of pages.slice(0, 10)) {
+      const page = analysePage(source.html);
+      const smoothed = planFromClassifier(page, model!, { smoothing: true });
+      const raw = planFromClassifier(page, model!, { smoothing: false });
+      const merged = mergePlans(page, smoothed, raw);
+      const removedBy = (plan: RemovalPlan): string => keptText(page, plan);
+      const mergedKept = removedBy(merged);
+      // Everything the merged plan keeps, each plan keeps too.
+      for (const word of mergedKept.split(/\s+/).slice(0, 200)) {
+        if (word) expect(removedBy(smoothed).includes(word) && removedBy(raw).includes(word), source.id).toBe(true);
+      }
+      const hidden = hiddenBlocks(page, merged);
+      for (let b = 1; b < page.blockCount; b++) {
+        if (smoothed.removedBlocks[b] === 1 || raw.removedBlocks[b] === 1) expect(hidden[b], `${source.id} block ${b}`).toBe(1);
+        if (merged.removedBlocks[b] === 1) expect(hidden[page.blocks.parent[b]]).toBe(0);
+      }
+    }
+  });
+});
