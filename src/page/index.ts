@@ -5,7 +5,7 @@ export { findAttribute, readAttribute } from "./attributes";
 export { decodeEntities } from "./entities";
 export { scanHtml, TEXT_CDATA, TEXT_DATA, TEXT_RAW, TEXT_RCDATA } from "./scanner";
 export type { ScanHandler } from "./scanner";
-export { sourceOffsetOfText } from "./text-offsets";
+export { SourceOffsetCursor, sourceOffsetOfText } from "./text-offsets";
 export { FLAG_BLOCK, FLAG_VOID, TAG_FLAGS, TAG_NAMES, TAG_OTHER, TAG_ROOT, tagId, tagName } from "./tags";
 export {
   CLOSED_BY_ANCESTOR_END_TAG, CLOSED_BY_END_OF_PAGE, CLOSED_BY_IMPLIED_END, CLOSED_BY_OWN_END_TAG,

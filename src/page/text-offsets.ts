@@ -1,5 +1,5 @@
 /**
- * From page-text offsets back to source offsets inside one text node, by walking its raw source with the
+ * From page-text offsets back to source offsets inside text nodes, by walking their raw source with the
  * same decoding and white-space rules as pass 1 (entities, collapsed runs). Pass 2 uses it to cut the
  * removed part of a partly removed text node out of the source.
  */
@@ -7,46 +7,69 @@ import { decodeEntityAt, entityEnd } from "./entities";
 import type { PageModel } from "./types";
 
 function isCollapsibleSpace(code: number): boolean {
-  return code === 32 || code === 10 || code === 9 || code === 13 || code === 12 || code === 0xa0;
+  return code <= 32 ? code === 32 || code === 10 || code === 9 || code === 13 || code === 12 : code === 0xa0;
 }
 
 /**
- * Source offset where the page-text character at `textOffset` of text node `node` starts (a collapsed
- * space maps to the start of its white-space run); the node's sourceEnd for its textEnd.
+ * Maps page-text offsets to source offsets. Queries in increasing order within a text node continue the
+ * walk where the last one stopped, so mapping all cuts of a page costs one walk over their text nodes.
  */
-export function sourceOffsetOfText(page: PageModel, node: number, textOffset: number): number {
-  const { source, textNodes } = page;
-  const end = textNodes.sourceEnd[node];
-  let position = textNodes.sourceStart[node];
-  let textPosition = textNodes.textStart[node];
-  if (textOffset <= textPosition) return position;
-  let spaceStart = -1; // start of the pending white-space run, -1 if none
-  while (position < end) {
-    const code = source.charCodeAt(position);
-    let next = position + 1;
-    let width = 1; // page-text characters this source piece becomes
-    let space = isCollapsibleSpace(code);
-    if (code === 38) {
-      const decoded = decodeEntityAt(source, position, end);
-      if (decoded !== null) {
-        next = entityEnd();
-        width = decoded.length;
-        space = decoded.length === 1 && isCollapsibleSpace(decoded.charCodeAt(0));
+export class SourceOffsetCursor {
+  private node = -1;
+  private position = 0; // source offset of the next unread piece of the node
+  private textPosition = 0; // page-text offset that piece starts at (after a pending space, if any)
+  private spaceStart = -1; // start of the pending white-space run before `position`, -1 if none
+
+  constructor(private readonly page: PageModel) {}
+
+  /**
+   * Source offset where the page-text character at `textOffset` of text node `node` starts (a collapsed
+   * space maps to the start of its white-space run); the node's sourceEnd for its textEnd.
+   */
+  sourceOffset(node: number, textOffset: number): number {
+    const { source, textNodes } = this.page;
+    if (node !== this.node || textOffset < this.textPosition) this.restart(node);
+    const end = textNodes.sourceEnd[node];
+    if (textOffset <= textNodes.textStart[node]) return textNodes.sourceStart[node];
+    while (this.position < end) {
+      const code = source.charCodeAt(this.position);
+      let next = this.position + 1;
+      let width = 1; // page-text characters this source piece becomes
+      let space = isCollapsibleSpace(code);
+      if (code === 38) {
+        const decoded = decodeEntityAt(source, this.position, end);
+        if (decoded !== null) {
+          next = entityEnd();
+          width = decoded.length;
+          space = decoded.length === 1 && isCollapsibleSpace(decoded.charCodeAt(0));
+        }
       }
+      if (space) {
+        if (this.spaceStart < 0) this.spaceStart = this.position;
+        this.position = next;
+        continue;
+      }
+      if (this.spaceStart >= 0) {
+        if (this.textPosition >= textOffset) return this.spaceStart;
+        this.textPosition++;
+        this.spaceStart = -1;
+      }
+      if (this.textPosition + width > textOffset) return this.position;
+      this.textPosition += width;
+      this.position = next;
     }
-    if (space) {
-      if (spaceStart < 0) spaceStart = position;
-      position = next;
-      continue;
-    }
-    if (spaceStart >= 0) {
-      if (textPosition >= textOffset) return spaceStart;
-      textPosition++;
-      spaceStart = -1;
-    }
-    if (textPosition + width > textOffset) return position;
-    textPosition += width;
-    position = next;
+    return end;
   }
-  return end;
+
+  private restart(node: number): void {
+    this.node = node;
+    this.position = this.page.textNodes.sourceStart[node];
+    this.textPosition = this.page.textNodes.textStart[node];
+    this.spaceStart = -1;
+  }
+}
+
+/** One query of SourceOffsetCursor (see there); for many queries on a page, keep a cursor. */
+export function sourceOffsetOfText(page: PageModel, node: number, textOffset: number): number {
+  return new SourceOffsetCursor(page).sourceOffset(node, textOffset);
 }

@@ -16,7 +16,7 @@
  */
 import type { HtmlRewriterBackend, SelectorHandler } from "../runtime";
 import {
-  CLOSED_BY_ANCESTOR_END_TAG, sourceOffsetOfText, tagName, type PageModel, type RemovalPlan,
+  CLOSED_BY_ANCESTOR_END_TAG, SourceOffsetCursor, tagName, type PageModel, type RemovalPlan,
 } from "../page";
 
 /**
@@ -108,6 +108,7 @@ function addRemovedBlocks(page: PageModel, topRemoved: readonly number[], mark: 
 function addTextCuts(page: PageModel, plan: RemovalPlan, removedWithAncestor: Uint8Array, edits: SourceEdits): void {
   const intervals = plan.removedText;
   const nodes = page.textNodes;
+  const cursor = new SourceOffsetCursor(page);
   let node = 0;
   for (let index = 0; index + 1 < intervals.length; index += 2) {
     const start = intervals[index];
@@ -118,8 +119,8 @@ function addTextCuts(page: PageModel, plan: RemovalPlan, removedWithAncestor: Ui
       const cutStart = Math.max(start, nodes.textStart[current]);
       const cutEnd = Math.min(end, nodes.textEnd[current]);
       if (cutEnd <= cutStart) continue;
-      const sourceStart = sourceOffsetOfText(page, current, cutStart);
-      const sourceEnd = sourceOffsetOfText(page, current, cutEnd);
+      const sourceStart = cursor.sourceOffset(current, cutStart);
+      const sourceEnd = cursor.sourceOffset(current, cutEnd);
       edits.replace(sourceStart, sourceEnd, joinsIntoMarkup(page.source, nodes.sourceStart[current], sourceStart) ? EMPTY_COMMENT : "");
     }
   }
