@@ -42,7 +42,9 @@ export interface CleanOptions {
 export const DEFAULT_CLEAN_OPTIONS: CleanOptions = Object.freeze({
   maxBytes: CLEAN_MAX_BYTES,
   maxBlocks: CLEAN_MAX_BLOCKS,
-  withRules: "rules",
+  // Measured with `npm run eval`: rules plus the classifier beat rules alone on the sites with rules
+  // (dragnet 8+ page sites 0.889 vs 0.771 shingle F1, cleanportaleval 0.923 vs 0.787).
+  withRules: "rules+classifier",
   mode: "auto",
 });
 
