@@ -3,7 +3,7 @@
  * regression with text-length penalties), remove the top-most blocks above the threshold.
  */
 import { SMOOTHING_SCORE_LEVELS } from "../config";
-import { computeFeatures, type FeatureMatrix, type PageModel, type RemovalPlan } from "../page/index";
+import { computeFeatures, FEATURE_NAMES, type FeatureMatrix, type PageModel, type RemovalPlan } from "../page/index";
 import { scoreBlocks, type ClassifierModel } from "./model";
 import { isotonicSmooth } from "./smoothing";
 
@@ -65,15 +65,17 @@ export function classifyPage(page: PageModel, model: ClassifierModel, options: C
   const baseThreshold = options.threshold ?? (options.smoothing ? json.threshold : json.rawThreshold ?? json.threshold);
   const keepChars = options.keepChars ?? json.keepChars ?? 0;
   const keepMargin = options.keepMargin ?? json.keepMargin ?? 0;
-  const scores = options.scores ? options.scores.slice() : scoreBlocks(options.features ?? computeFeatures(page), model);
+  const features = options.features ?? (options.scores ? undefined : computeFeatures(page));
+  const scores = options.scores ? options.scores.slice() : scoreBlocks(features!, model);
+  const main = features ? mainContentBlock(features) : -1;
   scores[0] = 0; // the document itself is never template
   if (!options.smoothing) {
     const smoothed = quantise(scores);
-    return { scores, smoothed, plan: planFromOwnScores(page, smoothed, pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin)) };
+    return { scores, smoothed, plan: planFromOwnScores(page, smoothed, pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin, main)) };
   }
   const { weights, penalties } = smoothingInputs(page, options.penaltyScale ?? json.smoothing.penaltyScale, options.charsPerUnit ?? json.smoothing.charsPerUnit);
   const smoothed = smoothScores(page, scores, weights, penalties);
-  const threshold = pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin);
+  const threshold = pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin, main);
   const removedBlocks = new Uint8Array(page.blockCount);
   for (let b = 1; b < page.blockCount; b++) {
     const parent = page.blocks.parent[b];
@@ -84,17 +86,18 @@ export function classifyPage(page: PageModel, model: ClassifierModel, options: C
 }
 
 /**
- * The page's threshold: the model's, raised if needed so that the least template-like block with at least
- * `keepChars` characters of text keeps at least that much of its text (or all of it), together with
- * blocks scoring at most `margin` above it: a page is never emptied because all its scores run high.
+ * The page's threshold: the model's, raised if needed so that the kept block keeps at least `keepChars`
+ * characters of its text (or all of it), together with blocks scoring at most `margin` above it: a page is
+ * never emptied because all its scores run high. The kept block is the main-content block of the features'
+ * estimate (`main`), or without one the least template-like block with `keepChars` characters or more.
  * Values are quantised levels, so the raise goes level by level through that block's subtree.
  */
-function pageThreshold(page: PageModel, values: Float32Array, threshold: number, keepChars: number, margin: number): number {
+function pageThreshold(page: PageModel, values: Float32Array, threshold: number, keepChars: number, margin: number, main: number): number {
   if (keepChars <= 0) return threshold;
   const { parent, textStart, textEnd } = page.blocks;
-  let kept = -1;
-  for (let b = 1; b < page.blockCount; b++) {
-    if (textEnd[b] - textStart[b] >= keepChars && (kept < 0 || values[b] < values[kept])) kept = b;
+  let kept = main;
+  for (let b = 1; b < page.blockCount && main <= 0; b++) {
+    if (textEnd[b] - textStart[b] >= keepChars && (kept <= 0 || values[b] < values[kept])) kept = b;
   }
   if (kept < 0) return threshold;
   const top = SMOOTHING_SCORE_LEVELS - 1;
@@ -192,4 +195,11 @@ function unionIntervals(first: Int32Array, second: Int32Array): number[] {
     else out.push(start, end);
   }
   return out;
+}
+
+const MAIN_COLUMN = FEATURE_NAMES.indexOf("inMainContent");
+/** The main-content block of the features' estimate: the first block (in document order) marked inside it. */
+function mainContentBlock(features: FeatureMatrix): number {
+  for (let b = 1; b < features.blockCount; b++) if (features.data[b * features.featureCount + MAIN_COLUMN] === 1) return b;
+  return -1;
 }

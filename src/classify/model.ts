@@ -22,7 +22,8 @@ const treeSchema = z.object({
 
 const modelSchema = z.object({
   version: z.literal(MODEL_VERSION),
-  kind: z.enum(["logistic", "boosted-trees"]),
+  /** "ensemble": the mean of the logistic and the boosted trees' log-odds. */
+  kind: z.enum(["logistic", "boosted-trees", "ensemble"]),
   features: z.array(z.string()).min(1),
   normalisation: z.object({ mean: z.array(finite), scale: z.array(finite) }),
   logistic: z.object({ weights: z.array(finite), bias: finite }).optional(),
@@ -70,8 +71,8 @@ export function parseModel(value: unknown): ParseModelResult {
   });
   if (json.normalisation.mean.length !== width || json.normalisation.scale.length !== width) problems.push("normalisation: one mean and scale per feature");
   if (json.normalisation.scale.some((scale) => scale <= 0)) problems.push("normalisation.scale: must be positive");
-  if (json.kind === "logistic" && json.logistic?.weights.length !== width) problems.push("logistic.weights: one weight per feature");
-  if (json.kind === "boosted-trees") problems.push(...treeProblems(json, width));
+  if (json.kind !== "boosted-trees" && json.logistic?.weights.length !== width) problems.push("logistic.weights: one weight per feature");
+  if (json.kind !== "logistic") problems.push(...treeProblems(json, width));
   return problems.length > 0 ? { ok: false, problems } : { ok: true, model: { json, columns } };
 }
 
@@ -100,7 +101,10 @@ export function scoreBlocks(features: FeatureMatrix, model: ClassifierModel): Fl
   for (let b = 0; b < features.blockCount; b++) {
     const row = b * features.featureCount;
     for (let f = 0; f < width; f++) normalised[f] = (features.data[row + columns[f]] - json.normalisation.mean[f]) / json.normalisation.scale[f];
-    const logOdds = json.kind === "logistic" ? logisticLogOdds(json, normalised) : boostedLogOdds(json, normalised);
+    const logOdds =
+      json.kind === "logistic" ? logisticLogOdds(json, normalised)
+      : json.kind === "boosted-trees" ? boostedLogOdds(json, normalised)
+      : (logisticLogOdds(json, normalised) + boostedLogOdds(json, normalised)) / 2;
     scores[b] = 1 / (1 + Math.exp(-logOdds));
   }
   return scores;

@@ -22,7 +22,7 @@ export const FEATURE_NAMES = [
   "inHintNavigation", "inHintFooter", "inHintShare", "inHintRelated", "inHintComment", "inHintAd",
   "inHintCookie", "inHintSidebar", "inHintHeader", "inHintContent",
   "parentLinkCharRatio", "parentLogChars", "parentWordsPerSentence", "grandparentLinkCharRatio", "grandparentLogChars",
-  "inMainContent", "containsMainContent", "mainContentDistance",
+  "inMainContent", "containsMainContent", "mainContentDistance", "commasPerWord",
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -74,8 +74,11 @@ const HINT_WORD = /[a-z0-9]+/g;
 const DEPTH_SCALE = 40;
 /** Cap of the words-per-sentence feature (words); longer runs are lists of words with no stops. */
 const MAX_WORDS_PER_SENTENCE = 100;
-/** Text nodes outside links at least this long (characters) count as paragraph text for the main-content estimate. */
-const PARAGRAPH_MIN_CHARS = 20;
+/** Text nodes outside links at least this long (characters) count as paragraphs for the main-content estimate (Readability's 25). */
+const PARAGRAPH_MIN_CHARS = 25;
+/** A paragraph's credit: 1 + its commas + its length in units of this many characters, at most PARAGRAPH_MAX_LENGTH_CREDIT (Readability's scoring). */
+const PARAGRAPH_LENGTH_UNIT = 100;
+const PARAGRAPH_MAX_LENGTH_CREDIT = 3;
 /** Cap of the tags-per-word and density features, so tag soups do not dominate the normalisation. */
 const MAX_RATIO = 20;
 
@@ -85,8 +88,9 @@ interface BlockCounts {
   linkWords: Float64Array; punctuation: Float64Array; digits: Float64Array; letters: Float64Array;
   capitals: Float64Array; sentences: Float64Array; crossEntropy: Float64Array; titleWords: Float64Array;
   anchors: Float64Array; images: Float64Array; inputs: Float64Array; tags: Float64Array; children: Float64Array;
-  /** Own (not summed up) characters of text nodes outside links and at least PARAGRAPH_MIN_CHARS long. */
-  paragraphChars: Float64Array;
+  commas: Float64Array;
+  /** Own (not summed up) credit of paragraphs: text nodes outside links, at least PARAGRAPH_MIN_CHARS long. */
+  paragraphCredit: Float64Array;
 }
 
 /** Computes the feature matrix of a page. */
@@ -118,7 +122,7 @@ function emptyCounts(count: number): BlockCounts {
   return {
     chars: make(), ownChars: make(), linkChars: make(), words: make(), linkWords: make(), punctuation: make(),
     digits: make(), letters: make(), capitals: make(), sentences: make(), crossEntropy: make(), titleWords: make(),
-    anchors: make(), images: make(), inputs: make(), tags: make(), children: make(), paragraphChars: make(),
+    anchors: make(), images: make(), inputs: make(), tags: make(), children: make(), commas: make(), paragraphCredit: make(),
   };
 }
 
@@ -138,6 +142,7 @@ function addIntoParent(counts: BlockCounts, block: number, parent: number): void
   counts.images[parent] += counts.images[block];
   counts.inputs[parent] += counts.inputs[block];
   counts.tags[parent] += counts.tags[block];
+  counts.commas[parent] += counts.commas[block];
   counts.children[parent] += 1;
 }
 
@@ -212,6 +217,7 @@ function countText(page: PageModel, counts: BlockCounts, table: WordTable, title
     const end = textNodes.textEnd[t];
     const linked = textNodes.inLink[t] === 1;
     let words = 0;
+    let commas = 0;
     let hash = HASH_SEED;
     let inWord = false;
     for (let i = start; i <= end; i++) {
@@ -234,15 +240,19 @@ function countText(page: PageModel, counts: BlockCounts, table: WordTable, title
       }
       if (i === end || code === 32) continue;
       counts.punctuation[block]++;
+      if (code === 44 || code === 0xff0c || code === 0x3001) commas++;
       if ((code === 46 || code === 33 || code === 63) && (i + 1 >= end || text.charCodeAt(i + 1) === 32)) counts.sentences[block]++;
     }
     counts.chars[block] += end - start;
     counts.ownChars[block] += end - start;
     counts.words[block] += words;
+    counts.commas[block] += commas;
     if (linked) {
       counts.linkChars[block] += end - start;
       counts.linkWords[block] += words;
-    } else if (end - start >= PARAGRAPH_MIN_CHARS) counts.paragraphChars[block] += end - start;
+    } else if (end - start >= PARAGRAPH_MIN_CHARS) {
+      counts.paragraphCredit[block] += 1 + commas + Math.min(PARAGRAPH_MAX_LENGTH_CREDIT, (end - start) / PARAGRAPH_LENGTH_UNIT);
+    }
   }
 }
 
@@ -463,8 +473,9 @@ function writeContext(page: PageModel, data: Float32Array): void {
 }
 
 /**
- * A main-content estimate in the manner of text-density extractors: each block's paragraph text (long
- * text nodes outside links) counts for its parent and, half, for its grandparent; the block with the
+ * A main-content estimate in the manner of Readability: each paragraph (a long text node outside links)
+ * credits 1 + its commas + its length in hundreds of characters (at most 3) to the block that holds it,
+ * counted for that block's parent and, half, for its grandparent; the block with the
  * highest count, discounted by its link share, is the main content container. Features: inside it,
  * an ancestor of it, and the distance to it in page text (share of the page).
  */
@@ -474,8 +485,8 @@ function writeMainContent(page: PageModel, counts: BlockCounts, inheritedHints: 
   const candidate = new Float64Array(count); // block ordinal → paragraph characters credited to it
   for (let b = 1; b < count; b++) {
     const up = parent[b];
-    candidate[up] += counts.paragraphChars[b];
-    if (up > 0) candidate[parent[up]] += counts.paragraphChars[b] / 2;
+    candidate[up] += counts.paragraphCredit[b];
+    if (up > 0) candidate[parent[up]] += counts.paragraphCredit[b] / 2;
   }
   let main = 0;
   let best = 0;
@@ -491,6 +502,7 @@ function writeMainContent(page: PageModel, counts: BlockCounts, inheritedHints: 
     const row = b * FEATURE_COUNT + MAIN_COLUMN;
     data[row] = inside[b];
     data[row + 2] = inside[b] === 1 ? 0 : Math.max(0, textStart[main] - textEnd[b], textStart[b] - textEnd[main]) / pageChars;
+    data[row + 3] = counts.commas[b] / Math.max(1, counts.words[b]);
   }
   for (let b = main > 0 ? parent[main] : -1; b >= 0; b = parent[b]) data[b * FEATURE_COUNT + MAIN_COLUMN + 1] = 1;
 }

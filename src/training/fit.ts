@@ -79,7 +79,8 @@ export function fitModel(kind: ModelKind, examples: ExampleSet, settings: Decisi
     smoothing: { penaltyScale: settings.penaltyScale, charsPerUnit: settings.charsPerUnit },
   };
   if (kind === "logistic") return { ...base, kind, logistic: fitLogistic(x, examples) };
-  return { ...base, kind, boosted: fitBoosted(x, examples) };
+  if (kind === "boosted-trees") return { ...base, kind, boosted: fitBoosted(x, examples) };
+  return { ...base, kind, logistic: fitLogistic(x, examples), boosted: fitBoosted(x, examples) };
 }
 
 // ── logistic regression ──────────────────────────────────────────────────────────────────────────────

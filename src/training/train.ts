@@ -68,7 +68,7 @@ export function classifierScore(pages: readonly AnalysedPage[], pick: (page: Ana
       blockScores = scoreBlocks(page.features, model);
       cache?.set(page, blockScores);
     }
-    const { plan } = classifyPage(page.model, model, { smoothing, scores: blockScores, ...settings });
+    const { plan } = classifyPage(page.model, model, { smoothing, scores: blockScores, features: page.features, ...settings });
     return scoreText(keptText(page.model, plan), page.page.gold);
   });
   return aggregateScores(scores);
@@ -119,7 +119,7 @@ export interface CandidateResult {
   readonly smoothed: { settings: DecisionSettings; score: AggregateScore };
 }
 
-export const MODEL_KINDS: readonly ModelKind[] = ["logistic", "boosted-trees"];
+export const MODEL_KINDS: readonly ModelKind[] = ["logistic", "boosted-trees", "ensemble"];
 
 /** Set whose training-site pages calibrate the decision settings (the other sets stay evaluation-only). */
 export const CALIBRATION_SET = "dragnet";
