@@ -178,9 +178,10 @@ function planFromRules(page: PageModel, ruleSet: CompiledRuleSet | null): Remova
 
 function planFromModel(page: PageModel, model: ClassifierModel | null, clock: StageClock): RemovalPlan | null {
   if (model === null) return null;
-  const scores = scoreBlocks(computeFeatures(page), model);
+  const features = computeFeatures(page);
+  const scores = scoreBlocks(features, model);
   clock.lap("classify");
-  const { plan } = classifyPage(page, model, { smoothing: true, scores });
+  const { plan } = classifyPage(page, model, { smoothing: true, scores, features });
   clock.lap("smooth");
   return plan;
 }
