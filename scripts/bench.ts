@@ -126,13 +126,27 @@ function row(label: string, values: readonly number[]): string {
   return `${label.padEnd(26)} ${percentile(values, 0.5).toFixed(2).padStart(9)} ${percentile(values, 0.95).toFixed(2).padStart(9)}`;
 }
 
-function report(name: string, series: Series, pageCount: number, repeat: number): void {
-  const ratio = (share: number) => (percentile(series.pipeline, share) / percentile(series.bare, share)).toFixed(1);
-  console.log(row(`${name} bare HTMLRewriter pass`, series.bare));
-  console.log(`${row(`${name} whole pipeline`, series.pipeline)}   ratio ${ratio(0.5)}× (median), ${ratio(0.95)}× (p95)`);
+/** Target of the issue: in workerd, the pipeline's median at most this many times the bare pass's. */
+const TARGET_RATIO = 3;
+
+function mean(values: readonly number[]): number {
+  return values.reduce((sum, value) => sum + value, 0) / values.length;
+}
+
+/** Prints the two rows of a runtime; returns the median ratio. */
+function report(name: string, series: Series, pageCount: number, repeat: number): number {
+  const ratio = (share: number) => percentile(series.pipeline, share) / percentile(series.bare, share);
+  console.log(`${row(`${name} bare HTMLRewriter pass`, series.bare)}   mean ${mean(series.bare).toFixed(2)}`);
+  console.log(`${row(`${name} whole pipeline`, series.pipeline)}   mean ${mean(series.pipeline).toFixed(2)}   ` +
+    `ratio ${ratio(0.5).toFixed(1)}× (median), ${ratio(0.95).toFixed(1)}× (p95)`);
   const runs = pageCount * repeat;
-  const stages = STAGES.map((stage) => `${stage} ${((series.stages[stage] ?? 0) / runs).toFixed(2)}`).join(", ");
-  console.log(`${"".padEnd(27)}mean ms per page by stage: ${stages}`);
+  const total = STAGES.reduce((sum, stage) => sum + (series.stages[stage] ?? 0), 0);
+  const stages = STAGES.map((stage) => {
+    const value = series.stages[stage] ?? 0;
+    return `${stage} ${(value / runs).toFixed(2)} (${((100 * value) / total).toFixed(0)}%)`;
+  });
+  console.log(`${"".padEnd(27)}mean ms per page by stage: ${stages.join(", ")}`);
+  return ratio(0.5);
 }
 
 async function main(): Promise<void> {
@@ -151,8 +165,13 @@ async function main(): Promise<void> {
   const workerd = await benchWorkerd(pages, ruleSets);
   console.log(`\n${"".padEnd(26)} median ms    p95 ms`);
   report("node", node, pages.length, REPEAT);
-  report("workerd", workerd, pages.length, WORKERD_REPEAT);
+  const workerdRatio = report("workerd", workerd, pages.length, WORKERD_REPEAT);
   console.log(row("workerd empty batch", workerd.boundary) + "   (two awaited timers around an empty batch, per run: the boundary's own cost)");
+  console.log(workerdRatio <= TARGET_RATIO
+    ? `\nworkerd: the pipeline's median is within ${TARGET_RATIO}× the bare pass (target met).`
+    : `\nworkerd: the pipeline's median is ${workerdRatio.toFixed(1)}× the bare pass, above the ${TARGET_RATIO}× target. ` +
+      "A bare pass with no handlers lets lol-html skip tokenizing; any selector (pass 2) costs the full parse, and pass 1, " +
+      "the classifier's features and the rules are JavaScript over the whole page: the stage shares above say which dominates.");
   console.log(`\nworkerd method: pages are held in the Worker's memory; each page is timed inside the Worker as ${WORKERD_REPEAT} runs ` +
     `between two awaited timers (I/O boundaries), divided by ${WORKERD_REPEAT}. Production workerd advances the clock only across I/O; ` +
     `this local workerd ${workerd.clockMovesWithoutIo ? "does advance it during computation too, so the stage timings are real" : "does not advance it during computation, so the stage timings read 0; only the batch times count"}.`);
