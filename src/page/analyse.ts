@@ -17,7 +17,8 @@ import {
   TAG_ROOT, TAG_TBODY, TAG_TD, TAG_TFOOT, TAG_TH, TAG_THEAD, TAG_TITLE, TAG_TR, TAG_DIV, TAG_ADDRESS, TAG_META, tagId,
 } from "./tags";
 import {
-  CLOSED_BY_ANCESTOR_END_TAG, CLOSED_BY_END_OF_PAGE, CLOSED_BY_IMPLIED_END, CLOSED_BY_OWN_END_TAG, type PageModel,
+  CLOSED_BY_ANCESTOR_END_TAG, CLOSED_BY_END_OF_PAGE, CLOSED_BY_IMPLIED_END, CLOSED_BY_OWN_END_TAG, MARKUP_COUNTERS,
+  MARKUP_IMAGES, MARKUP_INPUTS, MARKUP_LINKS, MARKUP_TAGS, type PageModel,
 } from "./types";
 
 /** Builds the page model of a decoded HTML string. Never throws on malformed HTML. */
@@ -30,6 +31,12 @@ export function analysePage(html: string): PageModel {
 /** How deep below the top of the open elements the HTML5 implied-end searches look (elements); real pages nest
  * far less (the deepest block on the dev pages is 35 elements down), so this only bounds the work on hostile pages. */
 const IMPLIED_END_SEARCH_DEPTH = 256;
+
+/** Start tag name → its counter in BlockTable.markup (every start tag also counts in MARKUP_TAGS). */
+const MARKUP_KIND = new Map<string, number>([
+  ["a", MARKUP_LINKS], ["img", MARKUP_IMAGES], ["svg", MARKUP_IMAGES], ["picture", MARKUP_IMAGES],
+  ["input", MARKUP_INPUTS], ["button", MARKUP_INPUTS], ["select", MARKUP_INPUTS], ["textarea", MARKUP_INPUTS],
+]);
 
 /** First size of the growable tables (they double when full; blocks and text nodes start from the page size). */
 const INITIAL_CAPACITY = 64;
@@ -70,6 +77,7 @@ class PageBuilder implements ScanHandler {
   private blockCloseRepeat: Uint16Array;
   private blockFirstText: Int32Array;
   private blockEndText: Int32Array;
+  private blockMarkup: Int32Array; // block ordinal × MARKUP_COUNTERS + counter → start tags of that kind directly in the block
   // Text nodes and the page text.
   private textNodeCount = 0;
   private nodeBlock: Int32Array;
@@ -114,6 +122,7 @@ class PageBuilder implements ScanHandler {
     this.blockCloseRepeat = new Uint16Array(blockCapacity);
     this.blockFirstText = new Int32Array(blockCapacity);
     this.blockEndText = new Int32Array(blockCapacity);
+    this.blockMarkup = new Int32Array(blockCapacity * MARKUP_COUNTERS);
     this.nodeBlock = new Int32Array(nodeCapacity);
     this.nodeTextStart = new Int32Array(nodeCapacity);
     this.nodeTextEnd = new Int32Array(nodeCapacity);
@@ -149,6 +158,7 @@ class PageBuilder implements ScanHandler {
     this.blockCloseRepeat = doubled(this.blockCloseRepeat);
     this.blockFirstText = doubled(this.blockFirstText);
     this.blockEndText = doubled(this.blockEndText);
+    this.blockMarkup = doubled(this.blockMarkup);
   }
 
   private growTextNodes(): void {
@@ -166,8 +176,20 @@ class PageBuilder implements ScanHandler {
     if (tag === TAG_HTML && this.lang === "") this.lang = (readAttribute(this.source, nameEnd, tagEnd, "lang") ?? "").trim();
     if (tag === TAG_BR) this.pendingSpace = true;
     if (tag === TAG_META && this.charsetDeclaration[0] < 0) this.charsetDeclaration = findCharsetLabel(this.source, nameEnd, tagEnd);
-    if (foreign ? selfClosing : (TAG_FLAGS[tag] & FLAG_VOID) !== 0) return;
+    if (foreign ? selfClosing : (TAG_FLAGS[tag] & FLAG_VOID) !== 0) {
+      this.countMarkup(this.currentBlock(), name);
+      return;
+    }
     this.push(name, tag, foreign, tagStart, nameEnd, tagEnd);
+    this.countMarkup(this.currentBlock(), name);
+  }
+
+  /** Counts a start tag in the block that holds it (a block's own start tag counts in the block). */
+  private countMarkup(block: number, name: string): void {
+    const row = block * MARKUP_COUNTERS;
+    this.blockMarkup[row + MARKUP_TAGS]++;
+    const kind = MARKUP_KIND.get(name);
+    if (kind !== undefined) this.blockMarkup[row + kind]++;
   }
 
   private push(name: string, tag: number, foreign: boolean, tagStart: number, nameEnd: number, tagEnd: number): void {
@@ -449,6 +471,7 @@ class PageBuilder implements ScanHandler {
         startTagEnd: this.blockStartTagEnd.subarray(0, count), sourceEnd: this.blockSourceEnd.subarray(0, count),
         textStart, textEnd, closeKind: this.blockCloseKind.subarray(0, count), closeRepeat: this.blockCloseRepeat.subarray(0, count),
         firstTextNode: this.blockFirstText.subarray(0, count), endTextNode: this.blockEndText.subarray(0, count),
+        markup: this.blockMarkup.subarray(0, count * MARKUP_COUNTERS),
       },
       textNodeCount: nodes,
       textNodes: {

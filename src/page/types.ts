@@ -84,7 +84,20 @@ export interface BlockTable {
   /** Block ordinal → [firstTextNode, endTextNode): the text nodes inside the block and its descendants. */
   readonly firstTextNode: Int32Array;
   readonly endTextNode: Int32Array;
+  /**
+   * Start tags directly in each block (not in its child blocks; a block's own start tag counts in it):
+   * value for block b and counter c (MARKUP_* below) at markup[b * MARKUP_COUNTERS + c]. Comments and the
+   * insides of raw-text elements hold no tags. Optional so that hand-built page models need not give it.
+   */
+  readonly markup?: Int32Array;
 }
+
+/** Counters of BlockTable.markup. */
+export const MARKUP_TAGS = 0; // all start tags
+export const MARKUP_LINKS = 1; // <a>
+export const MARKUP_IMAGES = 2; // <img>, <svg>, <picture>
+export const MARKUP_INPUTS = 3; // <input>, <button>, <select>, <textarea>
+export const MARKUP_COUNTERS = 4;
 
 /** Text nodes: maximal runs of character data (after entity decoding) with non-white-space content. */
 export interface TextNodeTable {

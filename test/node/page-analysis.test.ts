@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { DATA_SETS, hasData, loadDataset, tokenize } from "../../src/evaluation/index";
 import {
   analysePage, CLOSED_BY_ANCESTOR_END_TAG, CLOSED_BY_END_OF_PAGE, CLOSED_BY_IMPLIED_END, CLOSED_BY_OWN_END_TAG,
-  scanHtml, sourceOffsetOfText, tagName, TEXT_CDATA, TEXT_DATA, TEXT_RAW, TEXT_RCDATA, type PageModel,
+  MARKUP_COUNTERS, MARKUP_TAGS, scanHtml, sourceOffsetOfText, tagName, TEXT_CDATA, TEXT_DATA, TEXT_RAW, TEXT_RCDATA, type PageModel,
 } from "../../src/page/index";
 
 /** Blocks as "tag(parent):text", in document order (root left out). */
@@ -103,6 +103,15 @@ describe("page analysis on malformed HTML", () => {
       "<svg foreign", "<g/ foreign", "<style foreign", `text ${TEXT_DATA}`, "<b foreign", `text ${TEXT_DATA}`, "</b", "</style",
       `text ${TEXT_CDATA}`, "</svg", "<style", `text ${TEXT_RAW}`, "</style", "<p/",
     ]);
+  });
+
+  it("counts start tags, links, images and inputs directly in each block", () => {
+    const page = analysePage("<div><a href=x>x</a><img src=i><!-- <a> --><p><a>y</a><input><script>'<a>'</script></p></div>");
+    const row = (block: number) => Array.from(page.blocks.markup?.subarray(block * MARKUP_COUNTERS, (block + 1) * MARKUP_COUNTERS) ?? []);
+    // [tags, links, images, inputs]; the p's counts are not in the div's
+    expect(row(1)).toEqual([3, 1, 1, 0]);
+    expect(row(2)).toEqual([4, 1, 0, 1]);
+    expect(MARKUP_TAGS).toBe(0);
   });
 
   it("finds the charset label of <meta charset> and of <meta http-equiv content>", () => {
