@@ -83,11 +83,16 @@ function markSelector(page: PageModel, topRemoved: readonly number[], mark: stri
   return Array.from(names, (name) => `${name}[${mark}]`).join(",");
 }
 
+/** The mark attribute as the page might already hold it, with any numeric suffix (attribute names ignore case). */
+const MARK_IN_PAGE = new RegExp(`${REMOVE_MARK_ATTRIBUTE}(?:-(\\d{1,9}))?`, "gi");
+
+/** The mark attribute, with a numeric suffix above any the page itself already uses (one scan of the page). */
 function chooseMarkAttribute(source: string): string {
-  let mark = REMOVE_MARK_ATTRIBUTE;
-  for (let suffix = 2; new RegExp(mark, "i").test(source); suffix++) mark = `${REMOVE_MARK_ATTRIBUTE}-${suffix}`;
-  return mark;
+  let highest = 0; // 0: the page has no such attribute; 1: the plain name; n: the name with suffix "-n"
+  for (const match of source.matchAll(MARK_IN_PAGE)) highest = Math.max(highest, match[1] === undefined ? 1 : Number(match[1]));
+  return highest === 0 ? REMOVE_MARK_ATTRIBUTE : `${REMOVE_MARK_ATTRIBUTE}-${highest + 1}`;
 }
+
 
 function addImpliedEnds(page: PageModel, edits: SourceEdits): void {
   const { offset, tag } = page.impliedEnds;
