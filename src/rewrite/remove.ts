@@ -19,11 +19,6 @@ import {
   CLOSED_BY_ANCESTOR_END_TAG, SourceOffsetCursor, tagName, type PageModel, type RemovalPlan,
 } from "../page";
 
-/**
- * A removed block is replaced by one space, not by nothing: the block boundary separated the text before
- * it from the text after it, and without it "Personal<ul>…</ul>Resources" would read "PersonalResources".
- */
-
 /** Attribute that marks the start tags of removed blocks; a suffix is added if the page already uses it. */
 export const REMOVE_MARK_ATTRIBUTE = "data-clean-remove";
 
@@ -44,6 +39,8 @@ export async function rewriteHtml(page: PageModel, plan: RemovalPlan, backend: H
   if (declaresOtherCharset(page)) edits.replace(charsetStart, charsetEnd, "utf-8");
   const input = edits.apply(page.source);
   let removedElements = 0;
+  // A removed block becomes one space, not nothing: its boundary separated the text before it from the
+  // text after it, and without it "Personal<ul>…</ul>Resources" would read "PersonalResources".
   const handlers: SelectorHandler[] = topRemoved.length === 0 ? [] : [
     { selector: markSelector(page, topRemoved, mark), element: (element) => { removedElements++; element.replace(" "); } },
   ];
