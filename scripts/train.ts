@@ -30,10 +30,11 @@ function main(): void {
   console.log(`total\t${corpus.labelCounts.reduce((sum, row) => sum + row.pages, 0)}\t${totals.template}\t${totals.content}`);
   const result = trainAndSelect(corpus.pages, (line) => console.error(line));
   console.log("\nModel comparison (cross-validation by site, out-of-fold pages of the training sites):");
-  console.log(["kind", "label log-loss", "label accuracy", "raw F1", "smoothed F1", "threshold", "penalty", "chars/unit"].join("\t"));
+  console.log(["kind", "label log-loss", "label accuracy", "raw F1", "smoothed F1", "threshold", "penalty", "chars/unit", "keep chars", "keep margin"].join("\t"));
   for (const row of result.candidates) {
     console.log([row.kind, row.labels.logLoss.toFixed(4), row.labels.accuracy.toFixed(4), row.raw.score.f1.toFixed(4), row.smoothed.score.f1.toFixed(4),
-      row.smoothed.settings.threshold, row.smoothed.settings.penaltyScale, row.smoothed.settings.charsPerUnit].join("\t"));
+      row.smoothed.settings.threshold, row.smoothed.settings.penaltyScale, row.smoothed.settings.charsPerUnit,
+      row.smoothed.settings.keepChars, row.smoothed.settings.keepMargin].join("\t"));
   }
   console.log(`\nChosen: ${result.model.kind} (${result.reason})`);
   const text = `${JSON.stringify(result.model)}\n`;
