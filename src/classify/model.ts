@@ -53,6 +53,44 @@ export interface ClassifierModel {
   readonly json: ModelJson;
   /** Model feature index → column in the feature matrix. */
   readonly columns: Int32Array;
+  /** The boosted trees flattened for scoring (empty for a logistic model). */
+  readonly forest: Forest;
+}
+
+/**
+ * All trees in flat typed arrays, node index global: tree t's root is at roots[t]; for node n, feature[n]
+ * is the model feature tested (-1 for a leaf), threshold[n] the split, left/right[n] the children and
+ * value[n] the leaf value times the learning rate.
+ */
+interface Forest {
+  readonly roots: Int32Array;
+  readonly feature: Int32Array;
+  readonly threshold: Float64Array;
+  readonly left: Int32Array;
+  readonly right: Int32Array;
+  readonly value: Float64Array;
+}
+
+function flattenTrees(json: ModelJson): Forest {
+  const trees = json.boosted?.trees ?? [];
+  const size = trees.reduce((sum, tree) => sum + tree.feature.length, 0);
+  const forest = {
+    roots: new Int32Array(trees.length), feature: new Int32Array(size), threshold: new Float64Array(size),
+    left: new Int32Array(size), right: new Int32Array(size), value: new Float64Array(size),
+  };
+  let offset = 0;
+  trees.forEach((tree, index) => {
+    forest.roots[index] = offset;
+    for (let node = 0; node < tree.feature.length; node++) {
+      forest.feature[offset + node] = tree.feature[node];
+      forest.threshold[offset + node] = tree.threshold[node];
+      forest.left[offset + node] = offset + tree.left[node];
+      forest.right[offset + node] = offset + tree.right[node];
+      forest.value[offset + node] = (json.boosted?.learningRate ?? 0) * tree.value[node];
+    }
+    offset += tree.feature.length;
+  });
+  return forest;
 }
 
 export type ParseModelResult = { ok: true; model: ClassifierModel } | { ok: false; problems: string[] };
@@ -73,7 +111,7 @@ export function parseModel(value: unknown): ParseModelResult {
   if (json.normalisation.scale.some((scale) => scale <= 0)) problems.push("normalisation.scale: must be positive");
   if (json.kind !== "boosted-trees" && json.logistic?.weights.length !== width) problems.push("logistic.weights: one weight per feature");
   if (json.kind !== "logistic") problems.push(...treeProblems(json, width));
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, model: { json, columns } };
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, model: { json, columns, forest: flattenTrees(json) } };
 }
 
 function treeProblems(json: ModelJson, width: number): string[] {
@@ -103,8 +141,8 @@ export function scoreBlocks(features: FeatureMatrix, model: ClassifierModel): Fl
     for (let f = 0; f < width; f++) normalised[f] = (features.data[row + columns[f]] - json.normalisation.mean[f]) / json.normalisation.scale[f];
     const logOdds =
       json.kind === "logistic" ? logisticLogOdds(json, normalised)
-      : json.kind === "boosted-trees" ? boostedLogOdds(json, normalised)
-      : (logisticLogOdds(json, normalised) + boostedLogOdds(json, normalised)) / 2;
+      : json.kind === "boosted-trees" ? boostedLogOdds(json, model.forest, normalised)
+      : (logisticLogOdds(json, normalised) + boostedLogOdds(json, model.forest, normalised)) / 2;
     scores[b] = 1 / (1 + Math.exp(-logOdds));
   }
   return scores;
@@ -117,13 +155,13 @@ function logisticLogOdds(json: ModelJson, normalised: Float64Array): number {
   return sum;
 }
 
-function boostedLogOdds(json: ModelJson, normalised: Float64Array): number {
-  const { base, learningRate, trees } = json.boosted!;
-  let sum = base;
-  for (const tree of trees) {
-    let node = 0;
-    while (tree.feature[node] >= 0) node = normalised[tree.feature[node]] <= tree.threshold[node] ? tree.left[node] : tree.right[node];
-    sum += learningRate * tree.value[node];
+function boostedLogOdds(json: ModelJson, forest: Forest, normalised: Float64Array): number {
+  const { roots, feature, threshold, left, right, value } = forest;
+  let sum = json.boosted!.base;
+  for (let t = 0; t < roots.length; t++) {
+    let node = roots[t];
+    while (feature[node] >= 0) node = normalised[feature[node]] <= threshold[node] ? left[node] : right[node];
+    sum += value[node];
   }
   return sum;
 }

@@ -69,7 +69,6 @@ const HINT_GROUPS: readonly { readonly stems: readonly string[]; readonly exact:
 ];
 
 const ATTRIBUTE_VALUE = /\b(?:class|id)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))/gi;
-const HINT_WORD = /[a-z0-9]+/g;
 /** Scale of the depth feature (elements); depths of real pages seldom pass 40. */
 const DEPTH_SCALE = 40;
 /** Cap of the words-per-sentence feature (words); longer runs are lists of words with no stops. */
@@ -338,16 +337,23 @@ function describeStartTags(page: PageModel, tagGroup: Uint8Array, containers: Ui
   }
 }
 
+/**
+ * Hint group → one pattern over a lower-cased class or id value: a word (run of letters and digits)
+ * starting with a stem, or equal to an exact word. The same as splitting into words and comparing each.
+ */
+const HINT_PATTERNS: readonly RegExp[] = HINT_GROUPS.map(({ stems, exact }) => {
+  const alternatives = stems.map((stem) => `(?<![a-z0-9])${stem}`);
+  if (exact.length > 0) alternatives.push(`(?<![a-z0-9])(?:${exact.join("|")})(?![a-z0-9])`);
+  return new RegExp(alternatives.join("|"));
+});
+
 function hintBits(attributes: string): number {
+  if (attributes.length < 4) return 0;
   let bits = 0;
   for (const match of attributes.matchAll(ATTRIBUTE_VALUE)) {
     const value = (match[1] ?? match[2] ?? match[3] ?? "").toLowerCase();
-    for (const word of value.match(HINT_WORD) ?? []) {
-      for (let group = 0; group < HINT_GROUPS.length; group++) {
-        const { stems, exact } = HINT_GROUPS[group];
-        if (exact.includes(word) || stems.some((stem) => word.startsWith(stem))) bits |= 1 << group;
-      }
-    }
+    if (value === "") continue;
+    for (let group = 0; group < HINT_PATTERNS.length; group++) if (HINT_PATTERNS[group].test(value)) bits |= 1 << group;
   }
   return bits;
 }
