@@ -16,6 +16,8 @@ export interface ClassifyOptions {
   readonly charsPerUnit?: number;
   readonly keepChars?: number;
   readonly keepMargin?: number;
+  /** Outside the main-content block and its ancestors, blocks go above the base threshold (not the page's). */
+  readonly mainOnly?: boolean;
   /** Features already computed for this page (skips computing them again). */
   readonly features?: FeatureMatrix;
   /** Model scores already computed for this page (skips features and scoring; for calibration runs). */
@@ -62,25 +64,29 @@ function quantise(scores: Float32Array): Float32Array {
 /** Scores, smooths and decides; the plan removes top-most blocks whose (smoothed) score passes the threshold. */
 export function classifyPage(page: PageModel, model: ClassifierModel, options: ClassifyOptions = DEFAULT_OPTIONS): Classification {
   const json = model.json;
-  const baseThreshold = options.threshold ?? (options.smoothing ? json.threshold : json.rawThreshold ?? json.threshold);
-  const keepChars = options.keepChars ?? json.keepChars ?? 0;
-  const keepMargin = options.keepMargin ?? json.keepMargin ?? 0;
+  const decision = options.smoothing ? json : json.rawDecision ?? json;
+  const baseThreshold = options.threshold ?? decision.threshold;
+  const keepChars = options.keepChars ?? decision.keepChars ?? 0;
+  const keepMargin = options.keepMargin ?? decision.keepMargin ?? 0;
+  const mainOnly = options.mainOnly ?? decision.mainOnly ?? false;
   const features = options.features ?? (options.scores ? undefined : computeFeatures(page));
   const scores = options.scores ? options.scores.slice() : scoreBlocks(features!, model);
   const main = features ? mainContentBlock(features) : -1;
   scores[0] = 0; // the document itself is never template
   if (!options.smoothing) {
     const smoothed = quantise(scores);
-    return { scores, smoothed, plan: planFromOwnScores(page, smoothed, pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin, main)) };
+    const thresholds = blockThresholds(page, main, baseThreshold, pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin, main), mainOnly);
+    return { scores, smoothed, plan: planFromOwnScores(page, smoothed, thresholds) };
   }
   const { weights, penalties } = smoothingInputs(page, options.penaltyScale ?? json.smoothing.penaltyScale, options.charsPerUnit ?? json.smoothing.charsPerUnit);
   const smoothed = smoothScores(page, scores, weights, penalties);
-  const threshold = pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin, main);
+  const thresholds = blockThresholds(page, main, baseThreshold, pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin, main), mainOnly);
   const removedBlocks = new Uint8Array(page.blockCount);
+  const hidden = new Uint8Array(page.blockCount); // block ordinal → 1 if it or an ancestor is removed
   for (let b = 1; b < page.blockCount; b++) {
     const parent = page.blocks.parent[b];
-    // Smoothed scores never decrease downwards, so the top-most block above the threshold takes its subtree.
-    if (smoothed[b] > threshold && (parent === 0 || smoothed[parent] <= threshold)) removedBlocks[b] = 1;
+    if (hidden[parent] === 1) hidden[b] = 1;
+    else if (smoothed[b] > thresholds[b]) removedBlocks[b] = hidden[b] = 1; // the top-most block takes its subtree
   }
   return { scores, smoothed, plan: { removedBlocks, removedText: new Int32Array(0) } };
 }
@@ -121,6 +127,23 @@ function pageThreshold(page: PageModel, values: Float32Array, threshold: number,
   return Math.max(threshold, level / top + 1e-6);
 }
 
+/**
+ * Block ordinal → threshold: the page's threshold, except (with `mainOnly`) outside the main-content block
+ * and its ancestors, where the base threshold applies: text away from the main content stays only if its
+ * score is low on its own merits.
+ */
+function blockThresholds(page: PageModel, main: number, base: number, pageLevel: number, mainOnly: boolean): Float32Array {
+  const thresholds = new Float32Array(page.blockCount).fill(pageLevel);
+  if (!mainOnly || main <= 0) return thresholds;
+  const { parent } = page.blocks;
+  const near = new Uint8Array(page.blockCount); // block ordinal → 1 if in the main block's subtree or an ancestor of it
+  near[main] = 1;
+  for (let b = main + 1; b < page.blockCount; b++) near[b] = near[parent[b]];
+  for (let b = parent[main]; b > 0; b = parent[b]) near[b] = 1;
+  for (let b = 1; b < page.blockCount; b++) if (near[b] === 0) thresholds[b] = base;
+  return thresholds;
+}
+
 /** The plan of the classifier alone. */
 export function planFromClassifier(page: PageModel, model: ClassifierModel, options: ClassifyOptions = DEFAULT_OPTIONS): RemovalPlan {
   return classifyPage(page, model, options).plan;
@@ -130,13 +153,13 @@ export function planFromClassifier(page: PageModel, model: ClassifierModel, opti
  * Without smoothing: each block's own text goes when its own score passes the threshold; a block whose
  * whole subtree passes goes whole (top-most such block), so its markup goes with it.
  */
-function planFromOwnScores(page: PageModel, scores: Float32Array, threshold: number): RemovalPlan {
+function planFromOwnScores(page: PageModel, scores: Float32Array, thresholds: Float32Array): RemovalPlan {
   const count = page.blockCount;
   const { parent } = page.blocks;
   const allAbove = new Uint8Array(count).fill(1); // block ordinal → 1 if the block and all descendants pass
   allAbove[0] = 0;
   for (let b = count - 1; b > 0; b--) {
-    if (!(scores[b] > threshold)) allAbove[b] = 0;
+    if (!(scores[b] > thresholds[b])) allAbove[b] = 0;
     if (allAbove[b] === 0) allAbove[parent[b]] = 0;
   }
   const removedBlocks = new Uint8Array(count);
@@ -145,7 +168,7 @@ function planFromOwnScores(page: PageModel, scores: Float32Array, threshold: num
   for (let t = 0; t < page.textNodeCount; t++) {
     const block = page.textNodes.block[t];
     // allAbove[block] = 1 means the block lies in a subtree removed whole already.
-    if (!(scores[block] > threshold) || allAbove[block] === 1) continue;
+    if (!(scores[block] > thresholds[block]) || allAbove[block] === 1) continue;
     if (page.textNodes.textEnd[t] > page.textNodes.textStart[t]) ranges.push(page.textNodes.textStart[t], page.textNodes.textEnd[t]);
   }
   return { removedBlocks, removedText: Int32Array.from(ranges) };

@@ -30,12 +30,14 @@ const modelSchema = z.object({
   boosted: z.object({ base: finite, learningRate: finite, trees: z.array(treeSchema) }).optional(),
   /** Smoothed template score above which a block is removed. */
   threshold: finite,
-  /** Template score above which a block's own text is removed when smoothing is off. */
-  rawThreshold: finite.optional(),
+  /** The decision settings used when smoothing is off (calibrated apart); the top-level ones otherwise. */
+  rawDecision: z.object({ threshold: finite, keepChars: z.number().int().min(0), keepMargin: z.number().min(0), mainOnly: z.boolean() }).optional(),
   /** The least template-like block with at least this many characters is always kept (0: off). */
   keepChars: z.number().int().min(0).optional(),
   /** Blocks scoring at most this much above that block are kept too. */
   keepMargin: z.number().min(0).optional(),
+  /** Outside the main-content block and its ancestors, the base threshold applies (see classify/decide.ts). */
+  mainOnly: z.boolean().optional(),
   smoothing: z.object({
     /** Penalty constant c of gamma_i = c * (page chars + 1) / (block chars + 1) (paper 003 sec. 5.3, text for area). */
     penaltyScale: z.number().min(0),

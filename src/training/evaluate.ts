@@ -29,7 +29,7 @@ export function prepareEvaluation(shipped: ClassifierModel, log: (line: string) 
   });
   const started = performance.now();
   const json = shipped.json;
-  const settings = { threshold: json.threshold, penaltyScale: json.smoothing.penaltyScale, charsPerUnit: json.smoothing.charsPerUnit, keepChars: json.keepChars ?? 0, keepMargin: json.keepMargin ?? 0 };
+  const settings = { threshold: json.threshold, penaltyScale: json.smoothing.penaltyScale, charsPerUnit: json.smoothing.charsPerUnit, keepChars: json.keepChars ?? 0, keepMargin: json.keepMargin ?? 0, mainOnly: json.mainOnly ? 1 : 0 };
   const folds = foldModels(sets.flatMap((entry) => entry.pages), json.kind as ModelKind, settings);
   log(`fold models trained in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return { sets, folds, shipped };
@@ -40,15 +40,16 @@ export function evaluationPlan(corpus: EvaluationCorpus, page: AnalysedPage, smo
   const model = modelFor(page, corpus.folds, corpus.shipped);
   // Fold models carry provisional decision settings; the shipped model's calibrated ones apply to all.
   const json = corpus.shipped.json;
-  const threshold = smoothing ? json.threshold : json.rawThreshold ?? json.threshold;
+  const decision = smoothing ? json : json.rawDecision ?? json;
   return classifyPage(page.model, model, {
     smoothing,
     features: page.features,
-    threshold,
+    threshold: decision.threshold,
     penaltyScale: json.smoothing.penaltyScale,
     charsPerUnit: json.smoothing.charsPerUnit,
-    keepChars: json.keepChars ?? 0,
-    keepMargin: json.keepMargin ?? 0,
+    keepChars: decision.keepChars ?? 0,
+    keepMargin: decision.keepMargin ?? 0,
+    mainOnly: decision.mainOnly ?? false,
   }).plan;
 }
 

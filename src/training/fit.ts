@@ -35,6 +35,8 @@ export interface DecisionSettings {
   readonly charsPerUnit: number;
   readonly keepChars: number;
   readonly keepMargin: number;
+  /** 1: the base threshold applies outside the main-content block (model field mainOnly), 0: not. */
+  readonly mainOnly: number;
 }
 
 /** Mean and standard deviation per feature (scale 1 for constant features). */
@@ -76,6 +78,7 @@ export function fitModel(kind: ModelKind, examples: ExampleSet, settings: Decisi
     threshold: settings.threshold,
     keepChars: settings.keepChars,
     keepMargin: settings.keepMargin,
+    mainOnly: settings.mainOnly === 1,
     smoothing: { penaltyScale: settings.penaltyScale, charsPerUnit: settings.charsPerUnit },
   };
   if (kind === "logistic") return { ...base, kind, logistic: fitLogistic(x, examples) };

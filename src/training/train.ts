@@ -16,7 +16,7 @@ export const CHARS_PER_UNIT_GRID = [10, 100, 1000];
 export const KEEP_CHARS_GRID = [0, 100, 200, 500, 1000];
 export const KEEP_MARGIN_GRID = [0, 0.05, 0.1, 0.2];
 
-const PROVISIONAL: DecisionSettings = { threshold: 0.5, penaltyScale: 0.003, charsPerUnit: 100, keepChars: 0, keepMargin: 0 };
+const PROVISIONAL: DecisionSettings = { threshold: 0.5, penaltyScale: 0.003, charsPerUnit: 100, keepChars: 0, keepMargin: 0, mainOnly: 0 };
 
 /** A parsed model, throwing on a model the fitter itself produced wrong (a programming error). */
 export function compileModel(json: ModelJson): ClassifierModel {
@@ -68,7 +68,7 @@ export function classifierScore(pages: readonly AnalysedPage[], pick: (page: Ana
       blockScores = scoreBlocks(page.features, model);
       cache?.set(page, blockScores);
     }
-    const { plan } = classifyPage(page.model, model, { smoothing, scores: blockScores, features: page.features, ...settings });
+    const { plan } = classifyPage(page.model, model, { smoothing, scores: blockScores, features: page.features, ...settings, mainOnly: settings.mainOnly === 1 });
     return scoreText(keptText(page.model, plan), page.page.gold);
   });
   return aggregateScores(scores);
@@ -81,6 +81,7 @@ const GRIDS: { readonly [K in keyof DecisionSettings]: readonly number[] } = {
   charsPerUnit: CHARS_PER_UNIT_GRID,
   keepChars: KEEP_CHARS_GRID,
   keepMargin: KEEP_MARGIN_GRID,
+  mainOnly: [0, 1],
 };
 
 /** Rounds of coordinate search over the settings (each round tries every value of every setting). */
@@ -108,7 +109,7 @@ export function calibrate(pages: readonly AnalysedPage[], folds: readonly Classi
     }
     return best;
   };
-  return { raw: search(false, ["threshold", "keepChars", "keepMargin"]), smoothed: search(true, ["threshold", "penaltyScale", "charsPerUnit", "keepChars", "keepMargin"]) };
+  return { raw: search(false, ["threshold", "keepChars", "keepMargin", "mainOnly"]), smoothed: search(true, ["threshold", "penaltyScale", "charsPerUnit", "keepChars", "keepMargin", "mainOnly"]) };
 }
 
 /** One model kind's cross-validated result. */
@@ -147,7 +148,12 @@ export function trainAndSelect(pages: readonly AnalysedPage[], log: (line: strin
   const sites = new Set(pages.filter((page) => page.labels).map((page) => `${page.page.set}/${page.page.site}`));
   const model: ModelJson = {
     ...fitted,
-    rawThreshold: best.raw.settings.threshold,
+    rawDecision: {
+      threshold: best.raw.settings.threshold,
+      keepChars: best.raw.settings.keepChars,
+      keepMargin: best.raw.settings.keepMargin,
+      mainOnly: best.raw.settings.mainOnly === 1,
+    },
     trainedOn: {
       sets: [...new Set(pages.map((page) => page.page.set))],
       sites: sites.size,

@@ -3,7 +3,7 @@ import { hasData } from "../../src/evaluation/index";
 import { LABEL_NONE, analyseSet, collectExamples, compileModel, fitModel, labelMetrics, type AnalysedPage, type DecisionSettings } from "../../src/training/index";
 import { TRAIN_FOLDS } from "../../src/config";
 
-const SETTINGS: DecisionSettings = { threshold: 0.5, penaltyScale: 0.003, charsPerUnit: 100, keepChars: 0, keepMargin: 0 };
+const SETTINGS: DecisionSettings = { threshold: 0.5, penaltyScale: 0.003, charsPerUnit: 100, keepChars: 0, keepMargin: 0, mainOnly: 0 };
 
 /** Log-loss of always answering the training share of templates (what a model must beat). */
 function priorLogLoss(training: readonly AnalysedPage[], held: readonly AnalysedPage[]): number {
