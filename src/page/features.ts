@@ -22,7 +22,7 @@ export const FEATURE_NAMES = [
   "inHintNavigation", "inHintFooter", "inHintShare", "inHintRelated", "inHintComment", "inHintAd",
   "inHintCookie", "inHintSidebar", "inHintHeader", "inHintContent",
   "parentLinkCharRatio", "parentLogChars", "parentWordsPerSentence", "grandparentLinkCharRatio", "grandparentLogChars",
-  "inMainContent", "containsMainContent", "mainContentDistance", "commasPerWord",
+  "inMainContent", "containsMainContent", "mainContentDistance", "commasPerWord", "inHidden",
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -68,6 +68,10 @@ const HINT_GROUPS: readonly { readonly stems: readonly string[]; readonly exact:
   { stems: ["article", "content", "post", "entry", "story", "body", "text", "main", "blog"], exact: [] },
 ];
 
+/** A start tag that hides its element: the boolean attribute hidden, or an inline style display:none / visibility:hidden. */
+const HIDDEN_ATTRIBUTE = /(?:^|\s)hidden(?=[\s/>]|$)|display\s*:\s*none|visibility\s*:\s*hidden/i;
+/** Container bit (after the container groups) of blocks inside a hidden element. */
+const HIDDEN_BIT = 1 << 9;
 const ATTRIBUTE_VALUE = /\b(?:class|id)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))/gi;
 /** Scale of the depth feature (elements); depths of real pages seldom pass 40. */
 const DEPTH_SCALE = 40;
@@ -112,7 +116,7 @@ export function computeFeatures(page: PageModel): FeatureMatrix {
     writeFlags(data, b * FEATURE_COUNT, tagGroup[b], containers[b], hints[b], inheritedHints[b], counts, b);
   }
   writeContext(page, data);
-  writeMainContent(page, counts, inheritedHints, data);
+  writeMainContent(page, counts, inheritedHints, containers, data);
   return { blockCount: count, featureCount: FEATURE_COUNT, data };
 }
 
@@ -332,8 +336,10 @@ function describeStartTags(page: PageModel, tagGroup: Uint8Array, containers: Ui
     tagGroup[b] = TAG_GROUP_OF.get(name) ?? GROUP_OTHER;
     const parent = blocks.parent[b];
     containers[b] = containers[parent] | (CONTAINER_BIT_OF.get(name) ?? 0);
-    hints[b] = hintBits(source.slice(blocks.sourceNameEnd[b], blocks.startTagEnd[b]));
+    const attributes = source.slice(blocks.sourceNameEnd[b], blocks.startTagEnd[b]);
+    hints[b] = hintBits(attributes);
     inheritedHints[b] = inheritedHints[parent] | hints[b];
+    if ((containers[parent] & HIDDEN_BIT) !== 0 || HIDDEN_ATTRIBUTE.test(attributes)) containers[b] |= HIDDEN_BIT;
   }
 }
 
@@ -485,7 +491,7 @@ function writeContext(page: PageModel, data: Float32Array): void {
  * highest count, discounted by its link share, is the main content container. Features: inside it,
  * an ancestor of it, and the distance to it in page text (share of the page).
  */
-function writeMainContent(page: PageModel, counts: BlockCounts, inheritedHints: Uint32Array, data: Float32Array): void {
+function writeMainContent(page: PageModel, counts: BlockCounts, inheritedHints: Uint32Array, containers: Uint32Array, data: Float32Array): void {
   const { parent, textStart, textEnd } = page.blocks;
   const count = page.blockCount;
   const candidate = new Float64Array(count); // block ordinal → paragraph characters credited to it
@@ -497,7 +503,7 @@ function writeMainContent(page: PageModel, counts: BlockCounts, inheritedHints: 
   let main = 0;
   let best = 0;
   for (let b = 1; b < count; b++) {
-    const hinted = (inheritedHints[b] & BOILERPLATE_HINTS) !== 0 ? MAIN_CONTENT_HINT_DISCOUNT : 1;
+    const hinted = (containers[b] & HIDDEN_BIT) !== 0 ? 0 : (inheritedHints[b] & BOILERPLATE_HINTS) !== 0 ? MAIN_CONTENT_HINT_DISCOUNT : 1;
     const score = candidate[b] * hinted * (1 - counts.linkChars[b] / Math.max(1, counts.chars[b]));
     if (score > best) { best = score; main = b; }
   }
@@ -509,6 +515,7 @@ function writeMainContent(page: PageModel, counts: BlockCounts, inheritedHints: 
     data[row] = inside[b];
     data[row + 2] = inside[b] === 1 ? 0 : Math.max(0, textStart[main] - textEnd[b], textStart[b] - textEnd[main]) / pageChars;
     data[row + 3] = counts.commas[b] / Math.max(1, counts.words[b]);
+    data[row + 4] = (containers[b] & HIDDEN_BIT) !== 0 ? 1 : 0;
   }
   for (let b = main > 0 ? parent[main] : -1; b >= 0; b = parent[b]) data[b * FEATURE_COUNT + MAIN_COLUMN + 1] = 1;
 }
