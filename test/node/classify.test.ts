@@ -48,6 +48,22 @@ describe("model format", () => {
   });
 });
 
+describe("the classifier on degenerate pages", () => {
+  it("plans for empty, text-only, block-free and deeply nested pages without failing", () => {
+    const model = shippedModel();
+    const deep = "<div>".repeat(3000) + "deep text, with a comma." + "</div>".repeat(3000);
+    for (const html of ["", "just text", "<html><head><title>t</title></head><body></body></html>", "<p></p><p> </p>", deep]) {
+      const page = analysePage(html);
+      for (const smoothing of [true, false]) {
+        const plan = planFromClassifier(page, model, { smoothing });
+        expect(plan.removedBlocks.length).toBe(page.blockCount);
+        expect(plan.removedBlocks[0]).toBe(0);
+        expect(plan.removedText.length % 2).toBe(0);
+      }
+    }
+  });
+});
+
 /** Block ordinal → 1 if the block or an ancestor is removed whole. */
 function hiddenBlocks(page: PageModel, plan: RemovalPlan): Uint8Array {
   const hidden = new Uint8Array(page.blockCount);
