@@ -19,8 +19,10 @@
  * in well under a millisecond.
  */
 
-/** Reused scratch for the cost table (block ordinal * K + level → E_i(level)); grows, never shrinks. */
+/** Reused scratch for the cost table (block ordinal * K + level → E_i(level)); grows up to SCRATCH_KEPT_ENTRIES. */
 let costScratch = new Float64Array(0);
+/** Largest cost table kept between calls (entries; 8 MB): bigger pages get a table of their own, freed after. */
+const SCRATCH_KEPT_ENTRIES = 1 << 20;
 
 /** The input of one smoothing run, all indexed by block ordinal; parent[i] < i, parent[0] = -1. */
 export interface SmoothingProblem {
@@ -78,8 +80,9 @@ function buildCosts(problem: SmoothingProblem, levels: Float32Array): Float64Arr
   const { parent, scores, weights, penalties } = problem;
   const count = parent.length;
   const width = levels.length;
-  if (costScratch.length < count * width) costScratch = new Float64Array(count * width);
-  const cost = costScratch;
+  const size = count * width;
+  if (costScratch.length < size && size <= SCRATCH_KEPT_ENTRIES) costScratch = new Float64Array(size);
+  const cost = costScratch.length >= size ? costScratch : new Float64Array(size);
   cost.fill(0, 0, count * width);
   for (let i = count - 1; i >= 0; i--) {
     const row = i * width;
