@@ -101,7 +101,7 @@ describe("demo page", () => {
     const html = await response.text();
     const original = readFileSync(resolve(SAMPLE_FOLDER, SAMPLE_PAGE), "utf8");
     expect(response.status).toBe(200);
-    expect(response.headers.get("x-clean-mode")).toBe("rules");
+    expect(response.headers.get("x-clean-mode")).toBe("rules+classifier");
     expect(html).toContain("<style data-clean-annotate>");
     expect(html.split(`${ANNOTATE_REMOVED_ATTRIBUTE}=""`).length - 1).toBeGreaterThan(0);
     // Nothing is taken out: the original's text is all there.

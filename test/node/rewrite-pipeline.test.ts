@@ -6,10 +6,11 @@ import { HTMLRewriter } from "html-rewriter-wasm";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseModel, type ClassifierModel } from "../../src/classify/index";
+import { classifyPage, parseModel, type ClassifierModel } from "../../src/classify/index";
 import { clean, type CleanInput } from "../../src/clean";
 import { hasData, loadDataset } from "../../src/evaluation/index";
 import { analysePage } from "../../src/page/index";
+import { writeText } from "../../src/rewrite/index";
 import { compileRuleSet, parseRuleSet, type CompiledRuleSet } from "../../src/rules/index";
 import { createWasmBackend, createWorkerdBackend } from "../../src/runtime/index";
 
@@ -83,14 +84,23 @@ describe("clean() on a written page", () => {
     expect(document.html).not.toContain("<nav");
   });
 
-  it("uses rules alone by default where there are rules, rules and the classifier together on request", async () => {
-    const alone = await clean(input({ ruleSet: rules, model: loadModel() }));
+  it("uses rules and the classifier together by default where there are rules, rules alone on request", async () => {
+    const alone = await clean(input({ ruleSet: rules, model: loadModel(), options: { withRules: "rules" } }));
     expect(alone.ok && alone.mode).toBe("rules");
-    const both = await clean(input({ ruleSet: rules, model: loadModel(), options: { withRules: "rules+classifier" } }));
+    const both = await clean(input({ ruleSet: rules, model: loadModel() }));
     expect(both.ok && both.mode).toBe("rules+classifier");
     expect(both.ok && Object.keys(both.timings)).toEqual(["analyse", "rules", "classify", "smooth", "decide", "rewrite", "format"]);
     const forced = await clean(input({ ruleSet: rules, model: loadModel(), options: { mode: "classifier" } }));
     expect(forced.ok && forced.mode).toBe("classifier");
+  });
+
+  it("drops a classifier plan that would leave no text at all (a fragment such as a feed item's menu)", async () => {
+    const menu = '<ul><li><a href="/">Home</a></li><li><a href="/n">News</a></li><li><a href="/s">Sport</a></li></ul>';
+    const model = loadModel();
+    expect(writeText(analysePage(menu), classifyPage(analysePage(menu), model, { smoothing: true }).plan).trim()).toBe("");
+    const result = await clean(input({ html: menu, model, format: "text" }));
+    expect(result.ok && result.mode).toBe("none");
+    expect(result.ok && result.body).toBe("Home\n\nNews\n\nSport");
   });
 
   it("uses the classifier when there are no rules, and passes the page through with neither", async () => {
@@ -138,7 +148,7 @@ describe.skipIf(!hasData())("clean() on the pages of ../shared/data", () => {
           problems.push(`${page.id}: ${html.ok ? "" : html.detail} ${text.ok ? "" : text.detail}`);
           continue;
         }
-        if (html.mode !== (ruleSet ? "rules" : "classifier")) problems.push(`${page.id}: mode ${html.mode}`);
+        if (html.mode !== (ruleSet ? "rules+classifier" : "classifier")) problems.push(`${page.id}: mode ${html.mode}`);
         // The writers space words their own way; the characters must be the same.
         const outputCharacters = analysePage(html.body).text.replace(/\s+/g, "");
         const keptCharacters = text.body.replace(/\s+/g, "");

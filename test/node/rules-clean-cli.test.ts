@@ -91,10 +91,14 @@ describe("npm run clean", () => {
     const out = join(workFolder, "data-markdown");
     const run = runClean([list, "--out", out, "--format", "markdown"]);
     expect(run.status, run.stdout + run.stderr).toBe(0);
-    const latin = readFileSync(join(out, "15.md"), "utf8");
+    expect(readFileSync(join(out, "15.md"), "utf8")).not.toContain("\ufffd");
+    expect(readTable(join(out, "report.tsv")).map((row) => row.mode)).toEqual(["classifier", "classifier", "classifier"]);
+    // The committee list with the accented names is template to the classifier; unclean, it is all there.
+    const uncleaned = join(workFolder, "data-uncleaned");
+    expect(runClean([list, "--out", uncleaned, "--format", "text", "--mode", "none"]).status).toBe(0);
+    const latin = readFileSync(join(uncleaned, "15.txt"), "utf8");
     expect(latin).toContain("Søren Søndergaard");
     expect(latin).not.toContain("\ufffd");
-    expect(readTable(join(out, "report.tsv")).map((row) => row.mode)).toEqual(["classifier", "classifier", "classifier"]);
   });
 
   it("takes rules from the local wrangler KV with --kv-local", () => {

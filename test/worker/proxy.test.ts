@@ -80,7 +80,7 @@ describe.skipIf(!HAS_DATA)("proxy on a page of the data set", () => {
     const html = await response.text();
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
-    expect(response.headers.get("x-clean-mode")).toBe("rules");
+    expect(response.headers.get("x-clean-mode")).toBe("rules+classifier");
     expect(response.headers.get("x-clean-site")).toBe(ORIGIN_SITE);
     for (const phrase of TEMPLATE_PHRASES) expect(new TextDecoder().decode(origin.bytes)).toContain(phrase);
     for (const phrase of TEMPLATE_PHRASES) expect(html).not.toContain(phrase);
@@ -97,7 +97,7 @@ describe.skipIf(!HAS_DATA)("proxy on a page of the data set", () => {
     const origin = await originBytes(DATA_PAGE);
     const mined = await proxyFetch(fresh(`/proxy/site${DATA_PAGE}`));
     const minedHtml = await mined.text();
-    expect(mined.headers.get("x-clean-mode")).toBe("rules");
+    expect(mined.headers.get("x-clean-mode")).toBe("rules+classifier");
     expect(mined.headers.get("x-clean-site")).toBe(DATA_SITE);
     expect(minedHtml).toContain(CONTENT_PHRASE);
     expect(minedHtml.length).toBeLessThan(origin.bytes.length * 0.9);
