@@ -3,6 +3,7 @@ import { decodeHtml } from "../page";
 import { createWorkerdBackend } from "../runtime";
 import type { Env } from "../worker";
 import { ServiceError } from "./errors";
+import type { RequestedMode } from "./formats";
 import { classifierModel } from "./model";
 import { loadSiteRules, type RulesStatus } from "./rules-store";
 
@@ -18,6 +19,8 @@ export interface PageToClean {
   /** The site whose rules apply ("" for none). */
   readonly site: string;
   readonly format: CleanFormat;
+  /** What may clean it (?mode=). */
+  readonly mode: RequestedMode;
   /** A request body over the pipeline's size limit is refused (413); a fetched page is passed through. */
   readonly source: "body" | "fetched";
   /** The size limit of the request (MAX_BODY_BYTES), applied by the pipeline to the decoded page too. */
@@ -39,7 +42,7 @@ export async function cleanPage(env: Env, page: PageToClean): Promise<Response> 
     ruleSet: rules.compiled,
     model: classifierModel(),
     rewriter: REWRITER,
-    options: { maxBytes: page.maxBytes },
+    options: { maxBytes: page.maxBytes, mode: page.mode },
   });
   if (result.ok) return cleanedResponse(result, page.site, rules.status, decoded.charset);
   // The operator sees why (wrangler tail); the client gets the page back with the reason only.

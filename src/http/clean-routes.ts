@@ -3,7 +3,7 @@ import type { Env } from "../worker";
 import { isHtmlBody, mediaType, readBodyLimited, requestBodyStream, type BrokenBody } from "./body";
 import { cleanPage, passThrough } from "./clean-page";
 import { quoteValue, ServiceError } from "./errors";
-import { parseFormat } from "./formats";
+import { parseFormat, requireMode } from "./formats";
 import { fetchOrigin } from "./origin-fetch";
 import { resolveSettings, type HttpSettings } from "./settings";
 import { parseSite, siteOfHost } from "./site";
@@ -23,6 +23,7 @@ export const cleanRoutes = new Hono<{ Bindings: Env }>();
 cleanRoutes.post("/", async (context) => {
   const settings = resolveSettings(context.env);
   const format = requireFormat(context.req.query("format"));
+  const mode = requireMode(context.req.query("mode"));
   const url = context.req.query("url");
   const pageUrl = url === undefined ? undefined : requireUrl(url, { ...settings, allowPrivateTargets: true });
   const site = requireSite(context.req.query("site"), pageUrl);
@@ -42,12 +43,13 @@ cleanRoutes.post("/", async (context) => {
   if (!isHtmlBody(contentType, body.bytes)) {
     throw new ServiceError("unsupported-media-type", `the body must be HTML (content-type text/html), not ${mediaType(contentType) || "unlabelled non-HTML bytes"}`);
   }
-  return cleanPage(context.env, { bytes: body.bytes, contentType, url: pageUrl?.href, site, format, source: "body", maxBytes: settings.maxBodyBytes });
+  return cleanPage(context.env, { bytes: body.bytes, contentType, url: pageUrl?.href, site, format, mode, source: "body", maxBytes: settings.maxBodyBytes });
 });
 
 cleanRoutes.get("/", async (context) => {
   const settings = resolveSettings(context.env);
   const format = requireFormat(context.req.query("format"));
+  const mode = requireMode(context.req.query("mode"));
   const url = context.req.query("url");
   if (url === undefined || url === "") throw new ServiceError("bad-request", "the url parameter is required (or POST the HTML)");
   const target = requireUrl(url, settings);
@@ -70,7 +72,7 @@ cleanRoutes.get("/", async (context) => {
   if (!isHtmlBody(contentType, body.bytes)) {
     throw new ServiceError("unsupported-media-type", `${fetched.url.host} sent ${mediaType(contentType) || "unlabelled bytes"}, not HTML`);
   }
-  return cleanPage(context.env, { bytes: body.bytes, contentType, url: fetched.url.href, site, format, source: "fetched", maxBytes: settings.maxBodyBytes });
+  return cleanPage(context.env, { bytes: body.bytes, contentType, url: fetched.url.href, site, format, mode, source: "fetched", maxBytes: settings.maxBodyBytes });
 });
 
 function requireFormat(value: string | undefined) {

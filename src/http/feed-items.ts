@@ -4,6 +4,7 @@ import { decodeHtml } from "../page";
 import { createWorkerdBackend } from "../runtime";
 import type { Env } from "../worker";
 import { isHtmlBody, readBodyLimited } from "./body";
+import type { RequestedMode } from "./formats";
 import { classifierModel } from "./model";
 import { fetchOrigin } from "./origin-fetch";
 import { loadSiteRules } from "./rules-store";
@@ -24,6 +25,8 @@ export interface FeedJob {
   readonly feedUrl: URL;
   /** Whose rules clean the items' own HTML. */
   readonly site: string;
+  /** What may clean the items and their articles (?mode=). */
+  readonly mode: RequestedMode;
   /** How many items to clean (the rest go out as they came). */
   readonly itemLimit: number;
   /** How many items get full text (0: none). */
@@ -88,7 +91,8 @@ async function processItem(job: FeedJob, index: number): Promise<ItemOutcome> {
 async function cleanItemHtml(job: FeedJob, html: string | null): Promise<string | null> {
   if (html === null) return null;
   const rules = await loadSiteRules(job.env.RULES, job.site);
-  const result = await runClean(html, undefined, job.site, rules.compiled);
+  // The classifier judges whole pages; an item's HTML is a fragment, so where the site has rules they clean it alone.
+  const result = await runClean(html, undefined, job.site, rules.compiled, { withRules: "rules", mode: job.mode });
   if (!result.ok) return null;
   const fragment = articleFragment(result.body, null);
   // A short item can look like boilerplate as a whole; an item emptied by cleaning keeps its own HTML.
@@ -124,7 +128,7 @@ async function fetchArticle(job: FeedJob, link: string): Promise<ArticleFetch> {
   if (!decoded.ok) return { ok: false, reason: `unsupported charset ${decoded.charset}` };
   const site = siteOfHost(fetched.url.hostname);
   const rules = await loadSiteRules(job.env.RULES, site);
-  const result = await runClean(decoded.html, fetched.url.href, site, rules.compiled);
+  const result = await runClean(decoded.html, fetched.url.href, site, rules.compiled, { mode: job.mode });
   if (!result.ok) return { ok: false, reason: `cleaning bailed out: ${result.bailout}` };
   const html = articleFragment(result.body, fetched.url);
   return hasText(html) ? { ok: true, html } : { ok: false, reason: "no article text was left after cleaning" };
@@ -135,9 +139,10 @@ async function runClean(
   url: string | undefined,
   site: string,
   ruleSet: Parameters<typeof clean>[0]["ruleSet"],
+  options?: Parameters<typeof clean>[0]["options"],
 ): Promise<CleanResult> {
   try {
-    return await clean({ html, url, site, format: "html", ruleSet, model: classifierModel(), rewriter: REWRITER });
+    return await clean({ html, url, site, format: "html", ruleSet, model: classifierModel(), rewriter: REWRITER, options });
   } catch (error) {
     console.error("clean() threw on a feed item", site, error);
     return { ok: false, bailout: "internal-error", detail: "the pipeline failed on this item" };

@@ -12,6 +12,7 @@ import type { Env } from "../worker";
 import { mediaType, readBodyLimited } from "./body";
 import { ServiceError } from "./errors";
 import { processItems } from "./feed-items";
+import { requireMode } from "./formats";
 import { fetchOrigin } from "./origin-fetch";
 import { resolveSettings } from "./settings";
 import { parseSite, siteOfHost } from "./site";
@@ -19,7 +20,7 @@ import { checkTarget } from "./target";
 
 /**
  * /v1/feed: an RSS 2.0, RSS 1.0 (RDF) or Atom 1.0 feed in, the same feed out with each item's HTML cleaned.
- *   GET /v1/feed?url=…[&fulltext=1][&limit=N][&site=…]
+ *   GET /v1/feed?url=…[&fulltext=1][&limit=N][&site=…][&mode=…]
  * With fulltext=1 the first `limit` items get their linked article, fetched and cleaned, as content.
  */
 export const feedRoutes = new Hono<{ Bindings: Env }>();
@@ -40,6 +41,7 @@ feedRoutes.get("/", async (context) => {
   if (url === undefined || url === "") throw new ServiceError("bad-request", "the url parameter is required");
   const fullText = parseFlag(context.req.query("fulltext"));
   const limit = parseLimit(context.req.query("limit"));
+  const mode = requireMode(context.req.query("mode"));
   const target = checkTarget(url, settings);
   if (!target.ok) throw new ServiceError(target.code, target.message);
   const fetched = await fetchOrigin(target.url, settings, { accept: ACCEPT_FEEDS });
@@ -71,6 +73,7 @@ feedRoutes.get("/", async (context) => {
     feed,
     feedUrl: fetched.url,
     site,
+    mode,
     itemLimit: FEED_MAX_ITEMS,
     fullTextLimit: fullText ? limit : 0,
     concurrency: FEED_FULLTEXT_CONCURRENCY,

@@ -61,7 +61,7 @@ describe.skipIf(!hasData)("/v1/clean on a real page", () => {
     expect(withRules.headers.get("x-clean-site")).toBe(site);
     expect(withRules.headers.get("x-clean-rules")).toBe("applied");
     expect(withRules.headers.get("x-clean-mode")).toMatch(/^rules/);
-    // Without rules the bundled classifier cleans the page; with rules, the rules alone (the default).
+    // Without rules the bundled classifier cleans the page; with rules, rules plus the classifier (the default).
     expect(without.headers.get("x-clean-mode")).toBe("classifier");
     expect(without.headers.get("x-clean-rules")).toBe("missing");
     expect(await without.text()).toContain(ARTICLE_SENTENCE);
@@ -70,6 +70,19 @@ describe.skipIf(!hasData)("/v1/clean on a real page", () => {
     expect(cleaned).not.toContain("Skip to local navigation");
     expect(cleaned).toContain(ARTICLE_SENTENCE);
     expect(withRules.headers.get("x-clean-removed")).toMatch(/blocks=\d+; chars=[1-9]\d*/);
+  });
+
+  it("?mode= chooses what cleans: rules alone, the classifier alone, or a 400 for an unknown mode", async () => {
+    const site = "bbc-117-mode.api.example";
+    await env.RULES.put(site, ruleSet(site, TEMPLATE_RULES));
+    const post = (query: string) => call(`/v1/clean?site=${site}&format=text&${query}`, { method: "POST", headers: { "content-type": "text/html" }, body: pageBytes });
+    expect((await post("")).headers.get("x-clean-mode")).toBe("rules+classifier");
+    expect((await post("mode=rules")).headers.get("x-clean-mode")).toBe("rules");
+    expect((await post("mode=classifier")).headers.get("x-clean-mode")).toBe("classifier");
+    expect((await post("mode=rules+classifier")).headers.get("x-clean-mode")).toBe("rules+classifier");
+    const unknown = await post("mode=magic");
+    expect(unknown.status).toBe(400);
+    expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe("bad-request");
   });
 
   it("a url in POST names the site (host without www.) when no site is given", async () => {

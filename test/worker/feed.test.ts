@@ -41,8 +41,8 @@ const COURIER_RULES = [
 ];
 
 /**
- * The article pages all come from the test origin, whose site is "127.0.0.1": a rule set there makes the
- * articles' cleaning exact (rules alone), whatever the classifier model of the day keeps. These two rules
+ * The article pages all come from the test origin, whose site is "127.0.0.1": a rule set there and
+ * `mode=rules` make the articles' cleaning exact (rules alone), whatever the classifier model of the day keeps. These two rules
  * are the 10q Detective blog's masthead (dragnet pages R822-R824). This block runs first in the file: the
  * isolate caches a site's rule set once read, and the tests below name other sites.
  */
@@ -61,7 +61,7 @@ describe.skipIf(!hasData)("/v1/feed with full text", () => {
   });
 
   it("puts each Atom entry's cleaned article in its content; an unreachable link keeps the entry as it was, marked", async () => {
-    const response = await feed(`url=${feedUrl("atom.xml")}&fulltext=1`);
+    const response = await feed(`url=${feedUrl("atom.xml")}&fulltext=1&mode=rules`);
     expect(response.status).toBe(200);
     expect(response.headers.get("x-feed-items")).toBe("total=3; cleaned=3; fulltext=2; failed=1; skipped=0");
     // The items' own HTML is cleaned with the rules of the website the feed links to.
@@ -85,7 +85,7 @@ describe.skipIf(!hasData)("/v1/feed with full text", () => {
   });
 
   it("adds content:encoded to RDF items and declares its namespace; a 404 link is marked", async () => {
-    const response = await feed(`url=${feedUrl("rdf.xml")}&fulltext=1`);
+    const response = await feed(`url=${feedUrl("rdf.xml")}&fulltext=1&mode=rules`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/xml; charset=utf-8");
     const xml = await response.text();
@@ -104,7 +104,7 @@ describe.skipIf(!hasData)("/v1/feed with full text", () => {
   it("survives every way a link can fail: each failed item keeps its content and says why", async () => {
     // Short timeouts and a small size limit (options, as in production) so that the slow routes fail fast.
     const limits = { FETCH_TIMEOUT_MS: "400", FETCH_BODY_TIMEOUT_MS: "400", MAX_BODY_BYTES: "300000" };
-    const response = await feed(`url=${feedUrl("failing.xml")}&fulltext=1`, limits);
+    const response = await feed(`url=${feedUrl("failing.xml")}&fulltext=1&mode=rules`, limits);
     expect(response.status).toBe(200);
     expect(response.headers.get("x-feed-items")).toBe("total=8; cleaned=8; fulltext=1; failed=7; skipped=0");
     const xml = await response.text();
@@ -128,7 +128,7 @@ describe.skipIf(!hasData)("/v1/feed with full text", () => {
   });
 
   it("fetches no more items than the limit", async () => {
-    const response = await feed(`url=${feedUrl("rss.xml")}&fulltext=1&limit=1`);
+    const response = await feed(`url=${feedUrl("rss.xml")}&fulltext=1&mode=rules&limit=1`);
     expect(response.status).toBe(200);
     expect(response.headers.get("x-feed-items")).toBe("total=3; cleaned=3; fulltext=1; failed=0; skipped=0");
     const after = parseWithLibrary(await response.text());
