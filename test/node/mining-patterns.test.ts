@@ -13,17 +13,7 @@ import {
   writePatterns,
 } from "../../src/mining/index";
 import { checkPatternSafety, RULE_FLAGS } from "../../src/rules/index";
-
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "../support/seeded-random";
 
 /** The tokens of a text as literal texts, or "<class>" for class tokens. */
 function tokensOf(text: string): string[] {

@@ -1,16 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildLcpArray, buildSuffixArray, findMaximalRepeats } from "../../src/mining/index";
-
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "../support/seeded-random";
 
 /** Documents of token ids ≥ 0 → corpus with separator ids 0..D-1 and token ids shifted past them. */
 function buildCorpus(documents: number[][]) {

@@ -5,18 +5,7 @@ import {
   buildSuffixArray,
   sortSuffixesByComparison,
 } from "../../src/mining/index";
-
-/** Small seeded generator (mulberry32) so a failure replays. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "../support/seeded-random";
 
 type Generator = (random: () => number, length: number) => { symbols: Int32Array; maxSymbol: number };
 

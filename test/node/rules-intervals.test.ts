@@ -16,18 +16,7 @@ import {
 } from "../../src/rules/index";
 import { RULES_MERGE_GAP_MAX_CHARACTERS } from "../../src/config";
 import { checkPlanShape, referenceMarks, removedCharacters, textNodeMarks } from "./rules-support";
-
-/** Seeded pseudo-random numbers (mulberry32). A failing seed is printed; set REPLAY_SEED to rerun only it. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from "../support/seeded-random";
 
 const pick = <T>(next: () => number, items: readonly T[]): T => items[Math.floor(next() * items.length)];
 

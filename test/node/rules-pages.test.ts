@@ -19,6 +19,7 @@ import {
   type RuleSet,
 } from "../../src/rules/index";
 import { checkPlanShape, referenceMarks, removedCharacters, textNodeMarks } from "./rules-support";
+import { seededRandom as random } from "../support/seeded-random";
 
 const REPOSITORY_ROOT = resolve(import.meta.dirname, "../..");
 const SAMPLE_SITE = "wrenmouth-gazette.example";
@@ -66,18 +67,6 @@ describe("the sample site's mined rules on its pages", () => {
     checkPlanShape(page, plan, marks);
   });
 });
-
-/** Seeded pseudo-random numbers (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Rules cut from the page's own text: a run of 1-12 words starting at a word, joined by \s+ as the miner does. */
 function rulesFromText(text: string, next: () => number, count: number): Rule[] {

@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { checkPatternSafety, RULE_FLAGS } from "../../src/rules/index";
 import { areDisjoint, complement, contains, fromRanges, union } from "../../src/rules/char-set";
 import { parsePattern, type PatternElement } from "../../src/rules/pattern-syntax";
+import { seededRandom as random } from "../support/seeded-random";
 
 // ── reference backtracking matcher with a step counter ───────────────────────────────────────────
 
@@ -182,18 +183,6 @@ describe("checkPatternSafety", () => {
 });
 
 // ── the reference matcher is faithful ─────────────────────────────────────────────────────────────
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failure replays. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Random text made of pieces of the sample (so matches and near misses are frequent). */
 function mutatedText(sample: string, next: () => number, pieces: number): string {

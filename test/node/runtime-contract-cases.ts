@@ -120,17 +120,7 @@ export const CONTRACT_CASES: readonly ContractCase[] = [
   },
 ];
 
-/** mulberry32: small seeded generator, so that a chunking can be replayed from its seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from "../support/seeded-random";
 
 /** Splits the UTF-8 bytes of `html` into chunks of random sizes (1 to maxSize bytes; multi-byte characters may be cut). */
 export function randomChunks(html: string, random: () => number, maxSize: number): Uint8Array[] {

@@ -1,17 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isMonotone, isotonicSmooth, smoothingCost, type SmoothingProblem } from "../../src/classify/index";
-
-/** Small seeded generator (mulberry32) so a failure can be replayed from its seed. */
-function randomSource(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as randomSource } from "../support/seeded-random";
 
 function randomProblem(random: () => number, count: number, scoreLevels: number): SmoothingProblem {
   const parent = new Int32Array(count);

@@ -2,24 +2,13 @@ import { describe, expect, it } from "vitest";
 import { DATA_SETS, hasData, loadDataset } from "../../src/evaluation/index";
 import { analysePage, type PageModel, type RemovalPlan } from "../../src/page/index";
 import { writeText } from "../../src/rewrite/text-writer";
+import { seededRandom as random } from "../support/seeded-random";
 
 const dataPresent = hasData();
 if (!dataPresent) console.warn("text writer tests on real pages skipped: ../shared/data is absent");
 
 function emptyPlan(page: PageModel): RemovalPlan {
   return { removedBlocks: new Uint8Array(page.blockCount), removedText: new Int32Array(0) };
-}
-
-/** A small seeded generator (mulberry32) so that a failing plan can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Random plan: some blocks removed whole, some text intervals cut from kept text. */

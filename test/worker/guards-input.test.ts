@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import app from "../../src/worker";
+import { seededRandom as random } from "../support/seeded-random";
 
 // Every guard of issue 2 point 7, sent to the Worker in workerd (real local KV, real fetches to the test origin).
 const origin = inject("originUrl");
@@ -294,17 +295,6 @@ describe("charsets", () => {
 });
 
 describe("no input produces a 500 or a stack", () => {
-  /** Small seeded generator (mulberry32) so a failure can be replayed. */
-  function random(seed: number): () => number {
-    let state = seed >>> 0;
-    return () => {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let t = state;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
   const PIECES = ["<div>", "</div>", "<p>", "</p>", "<li>", "<table><tr><td>", "</td>", "<!--", "-->", "<script>", "</script>",
     "<", ">", "&amp;", "&#x1F600;", "&#0;", "\u0000", "\uFFFD", "text ", "“quoted” ", "<a href='x'>", "</a>", "<br/>", "<![CDATA[", "]]>",
     "<svg><foreignObject>", "</svg>", "<meta charset='x-unknown'>", "<html>", "</body>", "\ud800", "<template>", "<title>", "</title>"];
