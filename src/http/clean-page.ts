@@ -34,7 +34,8 @@ export async function cleanPage(env: Env, page: PageToClean): Promise<Response> 
   const decoded = decodeHtml(page.bytes, page.contentType);
   if (!decoded.ok) return passThrough(page.bytes, page.contentType, page.site, "unsupported-charset", null);
   const rules = await loadSiteRules(env.RULES, page.site);
-  const result = await runClean({
+  // clean() never throws: its own failures come back as bailouts, and the page goes back whole.
+  const result = await clean({
     html: decoded.html,
     url: page.url,
     site: page.site,
@@ -51,15 +52,6 @@ export async function cleanPage(env: Env, page: PageToClean): Promise<Response> 
   return passThrough(page.bytes, page.contentType, page.site, result.bailout, rules.status);
 }
 
-/** clean() reports its own failures as bailouts; anything it throws becomes one too, so the page still goes back whole. */
-async function runClean(input: Parameters<typeof clean>[0]): Promise<CleanResult> {
-  try {
-    return await clean(input);
-  } catch (error) {
-    console.error("clean() threw", input.site, error);
-    return { ok: false, bailout: "internal-error", detail: "the pipeline failed on this page" };
-  }
-}
 
 function cleanedResponse(result: Extract<CleanResult, { ok: true }>, site: string, rules: RulesStatus, charset: string): Response {
   const headers = new Headers({

@@ -92,7 +92,7 @@ async function cleanItemHtml(job: FeedJob, html: string | null): Promise<string 
   if (html === null) return null;
   const rules = await loadSiteRules(job.env.RULES, job.site);
   // The classifier judges whole pages; an item's HTML is a fragment, so where the site has rules they clean it alone.
-  const result = await runClean(html, undefined, job.site, rules.compiled, { withRules: "rules", mode: job.mode });
+  const result = await cleanHtml(html, undefined, job.site, rules.compiled, { withRules: "rules", mode: job.mode });
   if (!result.ok) return null;
   const fragment = articleFragment(result.body, null);
   // A short item can look like boilerplate as a whole; an item emptied by cleaning keeps its own HTML.
@@ -128,25 +128,21 @@ async function fetchArticle(job: FeedJob, link: string): Promise<ArticleFetch> {
   if (!decoded.ok) return { ok: false, reason: `unsupported charset ${decoded.charset}` };
   const site = siteOfHost(fetched.url.hostname);
   const rules = await loadSiteRules(job.env.RULES, site);
-  const result = await runClean(decoded.html, fetched.url.href, site, rules.compiled, { mode: job.mode });
+  const result = await cleanHtml(decoded.html, fetched.url.href, site, rules.compiled, { mode: job.mode });
   if (!result.ok) return { ok: false, reason: `cleaning bailed out: ${result.bailout}` };
   const html = articleFragment(result.body, fetched.url);
   return hasText(html) ? { ok: true, html } : { ok: false, reason: "no article text was left after cleaning" };
 }
 
-async function runClean(
+/** An item's HTML or linked article through the pipeline, as an HTML page. */
+function cleanHtml(
   html: string,
   url: string | undefined,
   site: string,
   ruleSet: Parameters<typeof clean>[0]["ruleSet"],
   options?: Parameters<typeof clean>[0]["options"],
 ): Promise<CleanResult> {
-  try {
-    return await clean({ html, url, site, format: "html", ruleSet, model: classifierModel(), rewriter: REWRITER, options });
-  } catch (error) {
-    console.error("clean() threw on a feed item", site, error);
-    return { ok: false, bailout: "internal-error", detail: "the pipeline failed on this item" };
-  }
+  return clean({ html, url, site, format: "html", ruleSet, model: classifierModel(), rewriter: REWRITER, options });
 }
 
 const BODY_START = /<body\b[^>]*>/i;

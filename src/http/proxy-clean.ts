@@ -2,7 +2,7 @@
  * One proxied HTML page through the pipeline: read under the size limit, decode, clean (format html).
  * Whatever stops the cleaning, the origin's bytes come back whole with the reason.
  */
-import { clean, type CleanResult } from "../clean";
+import { clean } from "../clean";
 import { decodeHtml } from "../page";
 import { createWorkerdBackend } from "../runtime";
 import { readBodyLimited } from "./body";
@@ -27,7 +27,7 @@ export async function cleanProxiedPage(response: Response, pageUrl: URL, rules: 
   if (read.kind === "too-large") return { kind: "bailout", reason: "too-large", body: read.stream };
   const decoded = decodeHtml(read.bytes, response.headers.get("content-type"));
   if (!decoded.ok) return { kind: "bailout", reason: "unsupported-charset", body: read.bytes };
-  const result = await runClean({
+  const result = await clean({
     html: decoded.html,
     url: pageUrl.href,
     site: rules.site,
@@ -39,16 +39,6 @@ export async function cleanProxiedPage(response: Response, pageUrl: URL, rules: 
   });
   if (!result.ok) return { kind: "bailout", reason: result.bailout, body: read.bytes };
   return { kind: "cleaned", html: result.body, mode: result.mode, site: result.site };
-}
-
-/** clean() reports its own failures as bailouts; anything it throws becomes one too, so the page still goes back whole. */
-async function runClean(input: Parameters<typeof clean>[0]): Promise<CleanResult> {
-  try {
-    return await clean(input);
-  } catch (error) {
-    console.error("clean() threw on a proxied page", input.url, error);
-    return { ok: false, bailout: "internal-error", detail: "the pipeline failed on this page" };
-  }
 }
 
 let modelVersionMemo: string | null = null;
