@@ -149,7 +149,7 @@ describe("demo page", () => {
     await page.fill("#site", SAMPLE_SITE);
     await page.click("button[type=submit]");
     await page.waitForSelector("#status[data-mode]", { timeout: 30_000 });
-    expect(await page.textContent("#status")).toContain(`Cleaned by site rules (site ${SAMPLE_SITE})`);
+    expect(await page.textContent("#status")).toContain(`Cleaned by site rules and the classifier (site ${SAMPLE_SITE})`);
     expect(await page.frameLocator("#original").locator(`[${ANNOTATE_REMOVED_ATTRIBUTE}]`).count()).toBeGreaterThan(0);
     await page.close();
   });
