@@ -1,6 +1,6 @@
 /**
  * The Worker as the cleaner of the mining evaluation: bundled and run in workerd (test/support/workerd.ts),
- * rules written to its real local KV, pages posted to /v1/clean?site=…&format=text.
+ * rules written to its real local KV, pages posted to /v1/clean?site=…&format=text&mode=….
  */
 import { startWorkerd } from "../test/support/workerd";
 import type { RuleCleaner } from "./mining-evaluation";
@@ -17,7 +17,8 @@ export interface WorkerCleaner {
   dispose(): Promise<void>;
 }
 
-export async function workerCleaner(): Promise<WorkerCleaner> {
+/** `mode` is the Worker's ?mode= (auto: its default, rules plus the classifier on a site with rules). */
+export async function workerCleaner(mode = "auto"): Promise<WorkerCleaner> {
   const worker = await startWorkerd({ vars: { API_KEYS: EVALUATION_API_KEY } });
   const rulesStatuses = new Map<string, number>();
   const modes = new Map<string, number>();
@@ -25,7 +26,7 @@ export async function workerCleaner(): Promise<WorkerCleaner> {
   const cleaner: RuleCleaner = {
     install: (key, ruleSet) => worker.kvPut(key, JSON.stringify(ruleSet)),
     async clean(key, page) {
-      const response = await worker.fetch(`/v1/clean?site=${encodeURIComponent(key)}&format=text`, {
+      const response = await worker.fetch(`/v1/clean?site=${encodeURIComponent(key)}&format=text&mode=${encodeURIComponent(mode)}`, {
         method: "POST",
         headers: { "content-type": "text/html; charset=utf-8", "x-api-key": EVALUATION_API_KEY },
         body: page.html,

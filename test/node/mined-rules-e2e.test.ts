@@ -17,7 +17,8 @@ if (!dataPresent) console.warn("mined-rules e2e skipped: ../shared/data is absen
 describe.skipIf(!dataPresent)("mined rules end to end through the Worker", () => {
   let worker: WorkerCleaner;
   beforeAll(async () => {
-    worker = await workerCleaner();
+    // The mined rules alone (?mode=rules): what they do without the classifier's help.
+    worker = await workerCleaner("rules");
   }, 120_000);
   afterAll(async () => {
     await worker?.dispose();
@@ -27,9 +28,10 @@ describe.skipIf(!dataPresent)("mined rules end to end through the Worker", () =>
     const sites = loadSites(["dragnet", "cleanportaleval"]).sites.filter((site) => site.pages.length >= MIN_PAGES);
     expect(sites.length).toBeGreaterThanOrEqual(20);
     const evaluation = await evaluateMinedRules(sites, worker.cleaner);
-    console.log(formatEvaluation(evaluation, "Worker"));
-    // Every page went through the rules read from KV.
+    console.log(formatEvaluation(evaluation, "Worker (rules)"));
+    // Every page went through the rules read from KV, and the rules alone.
     expect([...worker.rulesStatuses.keys()]).toEqual(["applied"]);
+    expect([...worker.modes.keys()]).toEqual(["rules"]);
     expect(evaluation.meanCleanedF1).toBeGreaterThan(evaluation.meanUncleanedF1);
     expect(evaluation.allCleaned.f1).toBeGreaterThan(evaluation.allUncleaned.f1);
     // Rules remove template, not content: recall stays close to the uncleaned text's.
