@@ -63,13 +63,25 @@ export function loadDataset(setOrIndexPath: string): { pages: DatasetPage[]; pro
         problems.push(`${path}: ${decoded.reason} (${decoded.charset})`);
         continue;
       }
-      const gold = entry.gold ? readFileSync(isAbsolute(entry.gold) ? entry.gold : join(base, entry.gold), "utf8") : "";
+      const gold = entry.gold ? readGold(isAbsolute(entry.gold) ? entry.gold : join(base, entry.gold)) : "";
       pages.push({ set, id: entry.id, site: entry.site, url: entry.url ?? "", path, html: decoded.html, bytes: raw.length, gold });
     } catch (error) {
       problems.push(`${path}: ${(error as Error).message}`);
     }
   }
   return { pages, problems };
+}
+
+/**
+ * Gold texts are UTF-8. A few (dragnet 27, 39, 42, 158) are UTF-16LE text that was once read as latin-1 and
+ * saved as UTF-8: they start with "ÿþ" and hold a NUL after every character. Those are turned back into
+ * their latin-1 bytes and read as the UTF-16LE they are.
+ */
+function readGold(path: string): string {
+  const text = readFileSync(path, "utf8");
+  if (!text.startsWith("\u00ff\u00fe") || !text.includes("\u0000")) return text;
+  const bytes = Uint8Array.from(text, (character) => character.charCodeAt(0) & 0xff);
+  return new TextDecoder("utf-16le").decode(bytes);
 }
 
 function parseIndexLine(line: string): IndexLine | string {
