@@ -8,7 +8,7 @@
  */
 import { checkPatternSafety } from "../rules/index";
 import { entryAt, type SiteCorpus } from "./corpus";
-import { TOKEN_CLASS, TOKEN_WORD } from "./tokens";
+import { TOKEN_CLASS, TOKEN_SYMBOL, TOKEN_WORD } from "./tokens";
 
 export interface PatternOptions {
   /** Pieces of fewer tokens are not written. */
@@ -60,7 +60,15 @@ function writeSegment(corpus: SiteCorpus, start: number, end: number, options: P
   let skipped = 0;
   let at = start;
   while (end - at >= options.minimumTokens) {
-    const pieceEnd = Math.min(end, at + options.maximumTokens);
+    // A sentence mark at either edge belongs to the text beside the template ("… the harbour. Share this"):
+    // a rule starting or ending with it would take it from that text.
+    if (isSentenceMark(corpus, at)) {
+      at++;
+      skipped++;
+      continue;
+    }
+    let pieceEnd = Math.min(end, at + options.maximumTokens);
+    while (pieceEnd - at > options.minimumTokens && isSentenceMark(corpus, pieceEnd - 1)) pieceEnd--;
     // A class token may open a rule when its pattern starts with an unrepeated group (month and day
     // names); a number's repeated \d+ cannot, and the safety check refuses it, as any unsafe start.
     const pattern = patternOf(corpus, at, pieceEnd);
@@ -76,6 +84,14 @@ function writeSegment(corpus: SiteCorpus, start: number, end: number, options: P
     }
   }
   return skipped + (end - at);
+}
+
+/** Punctuation that ends or joins sentences: a template string's edge should not claim it. */
+const SENTENCE_MARKS = new Set([".", ",", ";", ":", "!", "?"]);
+
+function isSentenceMark(corpus: SiteCorpus, position: number): boolean {
+  const entry = entryAt(corpus, position);
+  return corpus.dictionary.kinds[entry] === TOKEN_SYMBOL && SENTENCE_MARKS.has(corpus.dictionary.texts[entry]!);
 }
 
 function countLiteralWords(corpus: SiteCorpus, start: number, end: number): number {

@@ -149,4 +149,12 @@ describe("rule patterns from mined strings", () => {
     const written = writePatterns(corpus, 0, corpus.pageStart[1]! - 1, DEFAULT_MINING_OPTIONS);
     expect(written.patterns.map((piece) => piece.pattern)).toEqual(["Read\\s+more\\s+at", "or\\s+write\\s+to"]);
   });
+
+  it("leaves sentence marks at a string's edges to the text beside it", () => {
+    const pages = Array.from({ length: 6 }, (_, p) => `Story ${"abcdef"[p]} ends. Share this story: Facebook, X. Next`);
+    const corpus = buildCorpus(pages);
+    const start = corpus.pageStart[0]! + 3; // the "." that ends the story's sentence
+    const written = writePatterns(corpus, start, 8, DEFAULT_MINING_OPTIONS);
+    expect(written.patterns.map((piece) => piece.pattern)).toEqual(["Share\\s+this\\s+story\\s*:\\s*Facebook\\s*,\\s*X"]);
+  });
 });
