@@ -17,7 +17,7 @@
 import type { ClassifierModel } from "./classify";
 import { classifyPage, mergePlans, scoreBlocks } from "./classify";
 import { CLEAN_MAX_BLOCKS, CLEAN_MAX_BYTES } from "./config";
-import { analysePage, computeFeatures, type PageModel, type RemovalPlan } from "./page";
+import { analysePage, computeFeatures, type PageModel, type RemovalCounts, type RemovalPlan } from "./page";
 import { annotateHtml, declaresOtherCharset, rewriteHtml, writeJson, writeMarkdown, writeText } from "./rewrite";
 import { findRuleIntervals, planFromIntervals, type CompiledRuleSet } from "./rules";
 import type { HtmlRewriterBackend } from "./runtime";
@@ -69,8 +69,7 @@ export type CleanResult =
       readonly site: string;
       readonly title: string;
       readonly lang: string;
-      /** Top-most blocks removed whole, and characters of page text removed in all. */
-      readonly removed: { readonly blocks: number; readonly chars: number };
+      readonly removed: RemovalCounts;
       /** Stage name → milliseconds (coarse in workerd: see above). */
       readonly timings: Readonly<Record<string, number>>;
     }
@@ -201,7 +200,7 @@ function decide(page: PageModel, rulesPlan: RemovalPlan | null, classifierPlan: 
 }
 
 /** Top-most removed blocks, and page-text characters removed (blocks' text and cut text). */
-function countRemoved(page: PageModel, plan: RemovalPlan): { blocks: number; chars: number } {
+function countRemoved(page: PageModel, plan: RemovalPlan): RemovalCounts {
   let blocks = 0;
   let chars = 0;
   let coveredUntil = -1; // source offset up to which an already counted block reaches
@@ -217,7 +216,7 @@ function countRemoved(page: PageModel, plan: RemovalPlan): { blocks: number; cha
 
 function formatOutput(
   input: CleanInput, page: PageModel, plan: RemovalPlan, html: string, mode: CleanMode,
-  removed: { blocks: number; chars: number }, timings: Readonly<Record<string, number>>,
+  removed: RemovalCounts, timings: Readonly<Record<string, number>>,
 ): string {
   switch (input.format) {
     case "html":

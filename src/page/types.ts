@@ -123,3 +123,9 @@ export interface RemovalPlan {
   /** Sorted, disjoint [start, end) pairs in page text, flattened: text to remove outside removed blocks. */
   readonly removedText: Int32Array;
 }
+
+/** How much a plan removes: top-most blocks removed whole, and characters of page text removed in all. */
+export interface RemovalCounts {
+  readonly blocks: number;
+  readonly chars: number;
+}

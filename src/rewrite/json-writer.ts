@@ -1,4 +1,4 @@
-import { extractMetadata, type PageModel, type RemovalPlan } from "../page";
+import { extractMetadata, type PageModel, type RemovalCounts, type RemovalPlan } from "../page";
 import { writeMarkdown } from "./markdown-writer";
 import { writeText } from "./text-writer";
 
@@ -19,7 +19,7 @@ export interface ReaderDocument {
   readonly markdown: string;
   readonly html: string;
   readonly mode: string;
-  readonly removed: { readonly blocks: number; readonly chars: number };
+  readonly removed: RemovalCounts;
   readonly timings: Readonly<Record<string, number>>;
 }
 
@@ -31,7 +31,7 @@ export interface ReaderContext {
   readonly mode: string;
   /** The cleaned HTML from pass 2. */
   readonly html: string;
-  readonly removed: { readonly blocks: number; readonly chars: number };
+  readonly removed: RemovalCounts;
   readonly timings: Readonly<Record<string, number>>;
 }
 
