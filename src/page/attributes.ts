@@ -46,8 +46,8 @@ export function findAttribute(source: string, from: number, to: number, lowercas
   return null;
 }
 
-/** Decoded value of an attribute, or null when absent. */
+/** Decoded value of an attribute (HTML5's attribute-value rule for references), or null when absent. */
 export function readAttribute(source: string, from: number, to: number, lowercaseName: string): string | null {
   const range = findAttribute(source, from, to, lowercaseName);
-  return range === null ? null : decodeEntities(source, range[0], range[1]);
+  return range === null ? null : decodeEntities(source, range[0], range[1], true);
 }
