@@ -266,12 +266,22 @@ function parseLenient(script: string): unknown {
   const trimmed = script.trim();
   const first = tryParse(trimmed);
   if (first !== undefined) return first;
-  const repaired = trimmed
-    .replace(/^(?:<!--|<!\[CDATA\[|\/\/<!\[CDATA\[)\s*/, "")
-    .replace(/\s*(?:-->|\]\]>|\/\/\]\]>)$/, "")
+  const repaired = withoutWrapperEnd(trimmed.replace(/^(?:<!--|<!\[CDATA\[|\/\/<!\[CDATA\[)\s*/, ""))
     .replace(/[\u0000-\u001f]+/g, " ")
     .replace(/,\s*([}\]])/g, "$1");
   return tryParse(repaired) ?? null;
+}
+
+/** Wrapper ends a script may close with ("//]]>" before "]]>", which it ends with too). */
+const WRAPPER_ENDS = ["-->", "//]]>", "]]>"];
+
+/**
+ * The text without a trailing comment or CDATA end and the white space before it. Checked with endsWith,
+ * not a regex: `\s*(?:-->…)$` tries every start in a long run of white space (quadratic on `{` + spaces + `x`).
+ */
+function withoutWrapperEnd(text: string): string {
+  for (const end of WRAPPER_ENDS) if (text.endsWith(end)) return text.slice(0, text.length - end.length).trimEnd();
+  return text;
 }
 
 function tryParse(text: string): unknown {
@@ -302,7 +312,7 @@ function namesOf(value: unknown, resolve: (value: unknown) => unknown): string |
   const names: string[] = [];
   for (const entry of Array.isArray(value) ? value : [value]) {
     const resolved = resolve(entry);
-    const name = typeof resolved === "string" ? resolved : isObject(resolved) ? stringOf(resolved.name) : null;
+    const name = typeof resolved === "string" ? stringOf(resolved) : isObject(resolved) ? stringOf(resolved.name) : null;
     if (name !== null && name.trim() !== "" && !names.includes(name.trim())) names.push(name.trim());
   }
   return names.length > 0 ? names.join(", ") : null;
@@ -310,12 +320,17 @@ function namesOf(value: unknown, resolve: (value: unknown) => unknown): string |
 
 function imageOf(value: unknown, resolve: (value: unknown) => unknown): string | null {
   const first = Array.isArray(value) ? resolve(value[0]) : value;
-  if (typeof first === "string") return first;
+  if (typeof first === "string") return stringOf(first);
   return isObject(first) ? stringOf(first.url) ?? stringOf(first.contentUrl) : null;
 }
 
+/**
+ * A non-empty JSON-LD string, its character references decoded: script content is raw text, and pages write
+ * "&amp;" into JSON-LD as into HTML. Decoded as attribute values are, so that a URL's "&region=" stays as
+ * written. Values from the markup (title, meta, links) were decoded when read and are not decoded again.
+ */
 function stringOf(value: unknown): string | null {
-  return typeof value === "string" && value.trim() !== "" ? value : null;
+  return typeof value === "string" && value.trim() !== "" ? decodeJsonLdString(value) : null;
 }
 
 function isObject(value: unknown): value is JsonObject {
@@ -333,9 +348,10 @@ function nonEmpty(value: string | null): string | null {
   return value === null || value.trim() === "" ? null : value;
 }
 
+/** White space collapsed and trimmed; null when nothing is left. Values come here decoded once already. */
 function tidy(value: string | null): string | null {
   if (value === null) return null;
-  const text = decodeEntities(value).replace(/\s+/g, " ").trim();
+  const text = value.replace(/\s+/g, " ").trim();
   return text === "" ? null : text;
 }
 
@@ -375,6 +391,6 @@ function resolveUrl(reference: string, base: string): URL | null {
   }
 }
 
-function decodeEntities(text: string): string {
-  return text.indexOf("&") < 0 ? text : decodeAllEntities(text, 0, text.length);
+function decodeJsonLdString(text: string): string {
+  return text.indexOf("&") < 0 ? text : decodeAllEntities(text, 0, text.length, true);
 }

@@ -146,6 +146,36 @@ describe("JSON-LD", () => {
     expect(metadata.siteName).toBeNull();
   });
 
+  it("decodes every value exactly once: an escaped reference stays a reference in the text", () => {
+    const escaped = "&amp;lt;div&amp;gt;";
+    expect(extractMetadata(page(`<title>About ${escaped} tags</title>`)).title).toBe("About &lt;div&gt; tags");
+    expect(extractMetadata(page(`<meta property="og:title" content="About ${escaped} tags">`)).title).toBe("About &lt;div&gt; tags");
+    const body = `<span itemprop="author">Jo ${escaped}</span>`;
+    expect(extractMetadata(page("", body)).byline).toBe("Jo &lt;div&gt;");
+    const script = `{"@type":"Article","headline":"About ${escaped} &centerdot; tags","image":"/a.jpg?x=1&region=us"}`;
+    const metadata = extractMetadata(page(`<script type="application/ld+json">${script}</script>`), "https://site.example/");
+    expect(metadata.title).toBe("About &lt;div&gt; · tags");
+    expect(metadata.leadImage).toBe("https://site.example/a.jpg?x=1&region=us");
+  });
+
+  it("reads attribute values by the HTML5 attribute rule: a legacy name before '=' or a letter stays as written", () => {
+    const head = `<meta property="og:image" content="https://cdn.example/i.png?a=1&region=us&copy=2&amp;b=3&lang;">`;
+    expect(extractMetadata(page(head)).leadImage).toBe("https://cdn.example/i.png?a=1&region=us&copy=2&b=3\u27e8");
+  });
+
+  it("repairs a JSON-LD wrapper end in linear time: { + white space + x at n and 4n", () => {
+    const timeOf = (spaces: number): number => {
+      const html = page(`<script type="application/ld+json">{${" ".repeat(spaces)}x</script>`);
+      const start = performance.now();
+      for (let round = 0; round < 5; round++) extractMetadata(html);
+      return performance.now() - start;
+    };
+    timeOf(20_000); // warm-up
+    const small = Math.max(timeOf(20_000), 0.5);
+    const large = timeOf(80_000);
+    expect(large / small).toBeLessThan(8);
+  });
+
   it("gives all nulls for an empty or tag-less input", () => {
     const empty = { title: null, byline: null, published: null, lang: null, leadImage: null, siteName: null };
     expect(extractMetadata("")).toEqual(empty);
