@@ -20,7 +20,9 @@ export default defineConfig({
             wrangler: { configPath: "./wrangler.toml" },
             // The tests' origin server listens on loopback, which the Worker refuses unless allowed.
             // /v1/* needs an API key: tests send "test-key" (x-api-key or authorization: Bearer).
-            miniflare: { bindings: { ALLOW_PRIVATE_TARGETS: "true", API_KEYS: "test-key" } },
+            // Names are resolved before fetching: at a closed loopback port, so no test ever asks a real resolver
+            // (tests of resolution point DNS_RESOLVER_URL at the origin server's stub).
+            miniflare: { bindings: { ALLOW_PRIVATE_TARGETS: "true", API_KEYS: "test-key", DNS_RESOLVER_URL: "http://127.0.0.1:9/dns-query" } },
           }),
         ],
         test: {

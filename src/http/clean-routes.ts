@@ -25,7 +25,8 @@ cleanRoutes.post("/", async (context) => {
   const format = requireFormat(context.req.query("format"));
   const mode = requireMode(context.req.query("mode"));
   const url = context.req.query("url");
-  const pageUrl = url === undefined ? undefined : requireUrl(url, { ...settings, allowPrivateTargets: true });
+  // The url of a posted page only names it (its site, links, json): it is not fetched, so any address will do.
+  const pageUrl = url === undefined ? undefined : requirePageUrl(url, settings);
   const site = requireSite(context.req.query("site"), pageUrl);
   const request = context.req.raw;
   const declaredLength = Number(request.headers.get("content-length") ?? "0");
@@ -47,14 +48,12 @@ cleanRoutes.post("/", async (context) => {
 });
 
 cleanRoutes.get("/", async (context) => {
-  const settings = resolveSettings(context.env);
+  const settings = resolveSettings(context.env, context.req.raw);
   const format = requireFormat(context.req.query("format"));
   const mode = requireMode(context.req.query("mode"));
   const url = context.req.query("url");
   if (url === undefined || url === "") throw new ServiceError("bad-request", "the url parameter is required (or POST the HTML)");
   const target = requireUrl(url, settings);
-  // The service's own address would have it fetch itself, request after request.
-  if (target.host === new URL(context.req.url).host) throw new ServiceError("forbidden-target", "the url points at this service itself");
   const fetched = await fetchOrigin(target, settings);
   if (!fetched.ok) throw new ServiceError(fetched.code, fetched.message);
   const { response } = fetched;
@@ -85,6 +84,12 @@ function requireUrl(value: string, settings: HttpSettings): URL {
   const check = checkTarget(value, settings);
   if (!check.ok) throw new ServiceError(check.code, check.message);
   return check.url;
+}
+
+function requirePageUrl(value: string, settings: HttpSettings): URL {
+  const check = checkTarget(value, settings);
+  if (!check.ok && check.code === "invalid-url") throw new ServiceError(check.code, check.message);
+  return check.ok ? check.url : new URL(value);
 }
 
 /** The site named by ?site=, else the url's host; "" when neither is given (cleaning without rules). */

@@ -18,11 +18,12 @@ export type ErrorCode =
   | "origin-unreachable" // no connection to the origin (refused, DNS, TLS, too many redirects)
   | "origin-error" // the origin answered with an error status
   | "origin-timeout" // the origin did not answer in time
+  | "loop-detected" // the request came through this service's own fetches too many times
   | "invalid-rules" // an uploaded rule set fails validation or has unsafe patterns
   | "rules-unavailable" // KV could not be read
   | "internal"; // anything unforeseen (never with a stack in the body)
 
-const STATUS_BY_CODE: Readonly<Record<ErrorCode, 400 | 401 | 403 | 404 | 413 | 415 | 422 | 500 | 502 | 503 | 504>> = {
+const STATUS_BY_CODE: Readonly<Record<ErrorCode, 400 | 401 | 403 | 404 | 413 | 415 | 422 | 500 | 502 | 503 | 504 | 508>> = {
   "not-found": 404,
   "bad-request": 400,
   "invalid-url": 400,
@@ -35,6 +36,7 @@ const STATUS_BY_CODE: Readonly<Record<ErrorCode, 400 | 401 | 403 | 404 | 413 | 4
   "origin-unreachable": 502,
   "origin-error": 502,
   "origin-timeout": 504,
+  "loop-detected": 508,
   "invalid-rules": 422,
   "rules-unavailable": 503,
   internal: 500,

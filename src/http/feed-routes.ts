@@ -36,7 +36,7 @@ const XML_MEDIA_TYPE = /^(?:application|text)\/(?:[\w.+-]+\+)?xml$/;
 
 feedRoutes.get("/", async (context) => {
   const started = Date.now();
-  const settings = resolveSettings(context.env);
+  const settings = resolveSettings(context.env, context.req.raw);
   const url = context.req.query("url");
   if (url === undefined || url === "") throw new ServiceError("bad-request", "the url parameter is required");
   const fullText = parseFlag(context.req.query("fulltext"));

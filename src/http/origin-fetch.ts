@@ -1,11 +1,13 @@
 import type { ErrorCode } from "./errors";
-import type { HttpSettings } from "./settings";
-import { checkTarget } from "./target";
+import { resolveAndCheck } from "./resolve";
+import { HOP_HEADER, type HttpSettings } from "./settings";
+import { checkTarget, isAddressLiteral, isExempt } from "./target";
 
 /**
- * Fetching a page for the service: every hop of a redirect chain passes the target guard, the wait for
- * headers is bounded, and failures come back as a typed result with the error code the API answers with.
- * The body is left unread (see readBodyLimited) so a caller can pass an oversize page through whole.
+ * Fetching a page for the service: every hop of a redirect chain (the first included) passes the target
+ * guard (spelling, then the resolved addresses, then "not this Worker"), the wait for headers is bounded,
+ * and failures come back as a typed result with the error code the API answers with. The body is left
+ * unread (see readBodyLimited) so a caller can pass an oversize page through whole.
  */
 export type OriginFetch =
   | { readonly ok: true; readonly response: Response; readonly url: URL }
@@ -18,7 +20,9 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 export async function fetchOrigin(target: URL, settings: HttpSettings, headers?: HeadersInit): Promise<OriginFetch> {
   let url = target;
   for (let hop = 0; hop <= settings.maxRedirects; hop++) {
-    const step = await fetchOnce(url, settings.fetchTimeoutMs, headers);
+    const guard = await guardHop(url, settings);
+    if (guard !== null) return hop === 0 ? guard : { ...guard, message: `redirect to ${url.href}: ${guard.message}` };
+    const step = await fetchOnce(url, settings, headers);
     if (!step.ok) return step;
     const location = step.response.headers.get("location");
     if (!REDIRECT_STATUSES.has(step.response.status) || location === null) return step;
@@ -30,23 +34,48 @@ export async function fetchOrigin(target: URL, settings: HttpSettings, headers?:
   return { ok: false, code: "origin-unreachable", message: `more than ${settings.maxRedirects} redirects from ${target.href}` };
 }
 
-async function fetchOnce(url: URL, timeoutMs: number, headers?: HeadersInit): Promise<OriginFetch> {
+type Refusal = Extract<OriginFetch, { ok: false }>;
+
+/** Checks one hop's URL before it is fetched: its spelling, this Worker's own hosts, and what its name resolves to. */
+export async function guardHop(url: URL, settings: HttpSettings): Promise<Refusal | null> {
+  const spelled = checkTarget(url.href, settings);
+  if (!spelled.ok) return { ok: false, code: spelled.code, message: spelled.message };
+  // The service's own address would have it fetch itself, request after request.
+  if (settings.ownHosts.has(url.host.toLowerCase())) return { ok: false, code: "forbidden-target", message: `${url.host} is this service itself; not fetched` };
+  if (settings.resolver === null || isAddressLiteral(url.hostname) || settings.allowedOrigins.has(url.origin)) return null;
+  const resolved = await resolveAndCheck(url.hostname, settings.resolver);
+  if (resolved.ok) return null;
+  // Unresolvable names answer as unreachable origins do, so a lookup reveals no more than a connection.
+  if (resolved.kind === "unresolved") return unreachable(url);
+  if (isExempt(resolved.verdict, url, settings)) return null;
+  return { ok: false, code: "forbidden-target", message: `target ${url.hostname} resolves to ${resolved.verdict.reason}; not fetched` };
+}
+
+async function fetchOnce(url: URL, settings: HttpSettings, headers?: HeadersInit): Promise<OriginFetch> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const timer = setTimeout(() => controller.abort(), settings.fetchTimeoutMs);
   const requestHeaders = new Headers(headers);
   if (!requestHeaders.has("accept")) requestHeaders.set("accept", ACCEPT_HTML);
   if (!requestHeaders.has("user-agent")) requestHeaders.set("user-agent", USER_AGENT);
+  requestHeaders.set(HOP_HEADER, String(settings.outgoingHop));
   try {
     const response = await fetch(url.href, { redirect: "manual", signal: controller.signal, headers: requestHeaders });
     return { ok: true, response, url };
   } catch (error) {
     if (controller.signal.aborted) {
-      return { ok: false, code: "origin-timeout", message: `${url.host} did not answer within ${timeoutMs} ms` };
+      return { ok: false, code: "origin-timeout", message: `${url.host} did not answer within ${settings.fetchTimeoutMs} ms` };
     }
-    return { ok: false, code: "origin-unreachable", message: `could not reach ${url.host}: ${describe(error)}` };
+    // The operator sees the cause (wrangler tail); the client gets one answer for every failure to connect, so
+    // that a refused port, a reset and a TLS failure look alike (no port scanning through the service).
+    console.warn("fetch failed", url.host, describe(error));
+    return unreachable(url);
   } finally {
     clearTimeout(timer);
   }
+}
+
+function unreachable(url: URL): Refusal {
+  return { ok: false, code: "origin-unreachable", message: `could not reach ${url.host}` };
 }
 
 /** A short, stack-free description of a fetch failure. */

@@ -58,7 +58,7 @@ proxyRoutes.use("*", async (context, next) => {
   if (!config.ok) return next();
   const target = resolveProxyTarget(config.config, new URL(context.req.url));
   if (target === null) return next();
-  const settings = resolveSettings(context.env);
+  const settings = resolveSettings(context.env, context.req.raw);
   const rules = await loadSiteRules(context.env.RULES, target.entry.site);
   const proxied: ProxyRequest = {
     request: context.req.raw,

@@ -1,0 +1,131 @@
+/**
+ * Routes the security tests need on the test origin: a DNS-over-HTTPS resolver stub (RFC 8484 wire format,
+ * GET ?dns=) answering from a fixed table, never the internet; redirects to any URL; a page that echoes the
+ * request headers it received; pages with Vary and credential-dependent answers for the proxy cache.
+ */
+import type { IncomingMessage } from "node:http";
+import { createServer, type AddressInfo } from "node:net";
+import type { OriginRoutes } from "./origin-server";
+
+/** Names the stub resolves: name → records. Every name of the table ends in ".guard.test". */
+export const STUB_RECORDS: Readonly<Record<string, ReadonlyArray<{ readonly type: "A" | "AAAA" | "CNAME"; readonly data: string }>>> = {
+  "public.guard.test": [{ type: "A", data: "93.184.215.14" }],
+  "loopback.guard.test": [{ type: "A", data: "127.0.0.1" }],
+  "private.guard.test": [{ type: "A", data: "10.1.2.3" }],
+  "metadata.guard.test": [{ type: "A", data: "169.254.169.254" }],
+  "v6-loopback.guard.test": [{ type: "AAAA", data: "0:0:0:0:0:0:0:1" }],
+  "translated.guard.test": [{ type: "AAAA", data: "0:0:0:0:ffff:0:a00:1" }], // ::ffff:0:10.0.0.1
+  "mixed.guard.test": [{ type: "A", data: "93.184.215.14" }, { type: "A", data: "192.168.0.9" }],
+  // An alias answered alone: the client must ask again for its target.
+  "alias.guard.test": [{ type: "CNAME", data: "loopback.guard.test" }],
+};
+
+const TYPE_CODES = { A: 1, CNAME: 5, AAAA: 28 } as const;
+/** Queries the stub answered, by "name type": the tests read them to see the cache at work. */
+const queries = new Map<string, number>();
+
+function parseQuestion(message: Buffer): { name: string; type: number; end: number } | null {
+  const labels: string[] = [];
+  let offset = 12;
+  while (offset < message.length && message[offset] !== 0) {
+    const length = message[offset];
+    labels.push(message.subarray(offset + 1, offset + 1 + length).toString("latin1").toLowerCase());
+    offset += length + 1;
+  }
+  if (offset + 5 > message.length) return null;
+  return { name: labels.join("."), type: message.readUInt16BE(offset + 1), end: offset + 5 };
+}
+
+function encodeName(name: string): Buffer {
+  const parts = name.split(".").map((label) => Buffer.concat([Buffer.from([label.length]), Buffer.from(label, "latin1")]));
+  return Buffer.concat([...parts, Buffer.from([0])]);
+}
+
+function recordData(type: "A" | "AAAA" | "CNAME", data: string): Buffer {
+  if (type === "A") return Buffer.from(data.split(".").map(Number));
+  if (type === "CNAME") return encodeName(data);
+  const bytes = Buffer.alloc(16);
+  data.split(":").forEach((group, index) => bytes.writeUInt16BE(parseInt(group, 16), index * 2));
+  return bytes;
+}
+
+/** A DNS response for the query: the records of the asked type (and CNAMEs), a compression pointer to the question's name. */
+function dnsAnswer(query: Buffer): Buffer {
+  const question = parseQuestion(query);
+  if (question === null) return Buffer.from([0, 0, 0x81, 0x81, 0, 0, 0, 0, 0, 0, 0, 0]); // FORMERR
+  const key = `${question.name} ${question.type}`;
+  queries.set(key, (queries.get(key) ?? 0) + 1);
+  const records = STUB_RECORDS[question.name];
+  const matching = (records ?? []).filter((record) => TYPE_CODES[record.type] === question.type || record.type === "CNAME");
+  const header = Buffer.from([0, 0, 0x81, records === undefined ? 0x83 : 0x80, 0, 1, 0, matching.length, 0, 0, 0, 0]);
+  const answers = matching.map((record) => {
+    const data = recordData(record.type, record.data);
+    const fixed = Buffer.alloc(10);
+    fixed.writeUInt16BE(TYPE_CODES[record.type], 0);
+    fixed.writeUInt16BE(1, 2);
+    fixed.writeUInt32BE(300, 4);
+    fixed.writeUInt16BE(data.length, 8);
+    return Buffer.concat([Buffer.from([0xc0, 12]), fixed, data]);
+  });
+  return Buffer.concat([header, query.subarray(12, question.end), ...answers]);
+}
+
+function queryParameter(request: IncomingMessage, name: string): string | null {
+  return new URL(request.url ?? "/", "http://origin").searchParams.get(name);
+}
+
+const CACHEABLE_PAGE = (text: string): string =>
+  `<!DOCTYPE html><html><head><title>Security page</title></head><body><article><h1>Security page</h1><p>${text}</p>` +
+  "<p>This paragraph is here so that the page has some content that a cleaner keeps, whatever it decides about the rest.</p></article></body></html>";
+
+let servedCount = 0;
+
+export const SECURITY_ORIGIN_ROUTES: OriginRoutes = {
+  "/dns-query": (request, response) => {
+    const encoded = queryParameter(request, "dns");
+    if (request.headers.accept !== "application/dns-message" || encoded === null) {
+      response.writeHead(400, { "content-type": "text/plain" }).end("RFC 8484 GET with ?dns= only");
+      return;
+    }
+    const body = dnsAnswer(Buffer.from(encoded, "base64url"));
+    response.writeHead(200, { "content-type": "application/dns-message", "content-length": body.length }).end(body);
+  },
+  "/dns-queries": (request, response) => {
+    const key = `${queryParameter(request, "name")} ${queryParameter(request, "type")}`;
+    response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ count: queries.get(key) ?? 0 }));
+  },
+  "/security/redirect": (request, response) => {
+    response.writeHead(302, { location: queryParameter(request, "to") ?? "/", "cache-control": "no-store" }).end();
+  },
+  /** The request headers and query the origin saw, as page text; cacheable by a shared cache unless ?vary= says otherwise. */
+  "/security/echo": (request, response) => {
+    servedCount++;
+    const seen = {
+      cookie: request.headers.cookie ?? null,
+      authorization: request.headers.authorization ?? null,
+      apiKey: request.headers["x-api-key"] ?? null,
+      hop: request.headers["x-clean-hop"] ?? null,
+      query: new URL(request.url ?? "/", "http://origin").search,
+      served: servedCount,
+    };
+    const headers: Record<string, string> = { "content-type": "text/html; charset=utf-8", "cache-control": queryParameter(request, "cc") ?? "public, max-age=600" };
+    const vary = queryParameter(request, "vary");
+    if (vary !== null) headers.vary = vary;
+    response.writeHead(200, headers).end(CACHEABLE_PAGE(`SEEN ${JSON.stringify(seen)} END`));
+  },
+};
+
+/** The JSON the echo page holds (what the origin saw), read back from any format of it. */
+export function readEcho(text: string): { cookie: string | null; authorization: string | null; apiKey: string | null; hop: string | null; query: string; served: number } {
+  const match = /SEEN (.*?) END/.exec(text.replace(/&quot;/g, '"'));
+  if (match === null) throw new Error("no echo in the page");
+  return JSON.parse(match[1]);
+}
+
+/** A TCP server on loopback that closes every connection as soon as it is made. */
+export async function startResettingServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((socket) => socket.destroy());
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((done) => server.close(() => done())) };
+}
