@@ -8,7 +8,9 @@
  * 2. The sample site (samples/wrenmouth-gazette.example, a made-up local newspaper) is served on
  *    http://127.0.0.1:8788 by a small static server in this process.
  * 3. `wrangler dev` runs the Worker in local workerd on http://127.0.0.1:8787, with development-only vars:
- *    the dev API key, loopback targets allowed, and the proxy mapping /sample/ to the sample site.
+ *    the dev API key, the sample site's origin allowed as a fetch target (its own, and those listed in
+ *    DEV_ALLOWED_ORIGINS; every other loopback, private or metadata target stays refused), and the proxy
+ *    mapping /sample/ to the sample site.
  * Ctrl-C stops both. Ports: WORKER_PORT and SAMPLES_PORT override 8787 and 8788.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -40,13 +42,39 @@ function localEntries(): KvEntry[] {
   return sample === undefined ? collected.entries : [...collected.entries, { key: HOST, value: sample.value }];
 }
 
-function startWorker(): ChildProcess {
+/**
+ * The fetch targets allowed whatever their address: the sample site, plus DEV_ALLOWED_ORIGINS
+ * (comma-separated origins such as "http://127.0.0.1:3000"). Anything else in that list is an error.
+ */
+function allowedOrigins(): string[] {
+  const origins = [`http://${HOST}:${samplesPort}`];
+  for (const entry of (process.env.DEV_ALLOWED_ORIGINS ?? "").split(",").map((text) => text.trim()).filter((text) => text !== "")) {
+    const url = parseUrl(entry);
+    if (url === null || (url.protocol !== "http:" && url.protocol !== "https:") || url.origin !== entry.replace(/\/$/, "")) {
+      throw new UsageError(`DEV_ALLOWED_ORIGINS: ${JSON.stringify(entry)} is not an origin such as http://127.0.0.1:3000`);
+    }
+    origins.push(url.origin);
+  }
+  return origins;
+}
+
+class UsageError extends Error {}
+
+function parseUrl(text: string): URL | null {
+  try {
+    return new URL(text);
+  } catch {
+    return null; // reported by the caller as a usage error
+  }
+}
+
+function startWorker(origins: readonly string[]): ChildProcess {
   // The proxy serves the sample site under /sample/, cleaned with the rules of the site it stands for.
   const proxyOrigins = JSON.stringify({ "/sample": { origin: `http://${HOST}:${samplesPort}`, site: SAMPLE_SITE } });
   const args = [
     "wrangler", "dev", "--local", "--ip", HOST, "--port", String(workerPort), "--show-interactive-dev-session=false",
     "--var", `API_KEYS:${DEV_API_KEY}`,
-    "--var", "ALLOW_PRIVATE_TARGETS:true",
+    "--var", `ALLOWED_TARGET_ORIGINS:${origins.join(",")}`,
     "--var", `PROXY_ORIGINS:${proxyOrigins}`,
     // The demo page (GET /): the sample pages to pick from, and the dev key its form starts with.
     "--var", `DEMO_SAMPLES:${JSON.stringify(demoSamples(SAMPLE_FOLDER, `http://${HOST}:${samplesPort}`))}`,
@@ -65,13 +93,13 @@ async function waitUntilReady(url: string, worker: ChildProcess): Promise<boolea
   return false;
 }
 
-function printTryLines(): void {
+function printTryLines(origins: readonly string[]): void {
   const api = `http://${HOST}:${workerPort}`;
   const page = `http://${HOST}:${samplesPort}/harbour-dredging-approved.html`;
   const lines = [
     "",
     `The cleaner runs on ${api} (local workerd, local KV); the sample site on http://${HOST}:${samplesPort}/`,
-    `Dev API key: ${DEV_API_KEY} (local only). Try:`,
+    `Dev API key: ${DEV_API_KEY} (local only). Fetch targets on loopback or private addresses: only ${origins.join(", ")} (add more with DEV_ALLOWED_ORIGINS). Try:`,
     "",
     `  curl -s '${api}/v1/clean?url=${page}&format=text' -H 'x-api-key: ${DEV_API_KEY}'`,
     `  curl -s '${api}/v1/clean?url=${page}&format=markdown&key=${DEV_API_KEY}'`,
@@ -88,6 +116,15 @@ function printTryLines(): void {
 }
 
 async function main(): Promise<void> {
+  let origins: string[];
+  try {
+    origins = allowedOrigins();
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(error.message);
+    process.exitCode = 2;
+    return;
+  }
   console.log("Filling the local KV namespace RULES from rules/ …");
   const entries = localEntries();
   if (entries.length > 0) {
@@ -104,7 +141,7 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  const worker = startWorker();
+  const worker = startWorker(origins);
   const stop = (): void => {
     worker.kill("SIGINT");
     void samples.close();
@@ -115,7 +152,7 @@ async function main(): Promise<void> {
     void samples.close();
     process.exitCode = code ?? 0;
   });
-  if (await waitUntilReady(`http://${HOST}:${workerPort}/healthz`, worker)) printTryLines();
+  if (await waitUntilReady(`http://${HOST}:${workerPort}/healthz`, worker)) printTryLines(origins);
   else console.error("wrangler dev did not become ready; see its output above");
 }
 
