@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { demoRoutes, feedRoutes, proxyRoutes } from "./http";
+import { apiSecurityHeaders, demoRoutes, feedRoutes, proxyRoutes } from "./http";
 import { adminRoutes, cleanRoutes, handleError, handleNotFound, healthRoutes, requireApiKey, rulesRoutes } from "./http";
 
 /** The Worker's bindings (wrangler.toml, `wrangler dev --var`, secrets). Read only in src/http. */
@@ -24,6 +24,9 @@ app.onError(handleError);
 app.notFound(handleNotFound);
 // First: a proxied host or path prefix (PROXY_ORIGINS) is the origin's, whole, before any other route or key check.
 app.route("/", proxyRoutes);
+// Before the key check, so that refusals carry them too: fetched markup must stay inert on this origin.
+app.use("/v1/*", apiSecurityHeaders);
+app.use("/admin/*", apiSecurityHeaders);
 app.use("/v1/*", requireApiKey);
 
 app.route("/", healthRoutes);

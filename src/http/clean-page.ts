@@ -1,5 +1,5 @@
 import { clean, type CleanResult, type CleanFormat } from "../clean";
-import { decodeHtml } from "../page";
+import { decodeHtml, scanHtml, TEXT_RAW, TEXT_RCDATA } from "../page";
 import { createWorkerdBackend } from "../runtime";
 import type { Env } from "../worker";
 import { ServiceError } from "./errors";
@@ -32,7 +32,7 @@ const REWRITER = createWorkerdBackend();
 
 export async function cleanPage(env: Env, page: PageToClean): Promise<Response> {
   const decoded = decodeHtml(page.bytes, page.contentType);
-  if (!decoded.ok) return passThrough(page.bytes, page.contentType, page.site, "unsupported-charset", null);
+  if (!decoded.ok) return passThrough({ ...page, body: page.bytes, html: null, charset: null, reason: "unsupported-charset", rules: null });
   const rules = await loadSiteRules(env.RULES, page.site);
   // clean() never throws: its own failures come back as bailouts, and the page goes back whole.
   const result = await clean({
@@ -45,11 +45,15 @@ export async function cleanPage(env: Env, page: PageToClean): Promise<Response> 
     rewriter: REWRITER,
     options: { maxBytes: page.maxBytes, mode: page.mode },
   });
-  if (result.ok) return cleanedResponse(result, page.site, rules.status, decoded.charset);
+  if (result.ok) {
+    const response = cleanedResponse(result, page.site, rules.status, decoded.charset);
+    if (hasUnclosedRawText(decoded.html)) response.headers.set(WARNING_HEADER, "unclosed-raw-text");
+    return response;
+  }
   // The operator sees why (wrangler tail); the client gets the page back with the reason only.
   if (result.bailout !== "too-large") console.error("clean() bailed out", page.site, result.bailout, result.detail);
   if (result.bailout === "too-large" && page.source === "body") throw new ServiceError("payload-too-large", result.detail);
-  return passThrough(page.bytes, page.contentType, page.site, result.bailout, rules.status);
+  return passThrough({ ...page, body: page.bytes, html: decoded.html, charset: decoded.charset, reason: result.bailout, rules: rules.status });
 }
 
 
@@ -67,22 +71,86 @@ function cleanedResponse(result: Extract<CleanResult, { ok: true }>, site: strin
   return new Response(result.body, { status: 200, headers });
 }
 
-/** The page as it came, with the reason it was not cleaned. */
-export function passThrough(
-  body: Uint8Array | ReadableStream<Uint8Array>,
-  contentType: string | null,
-  site: string,
-  reason: string,
-  rules: RulesStatus | null,
-): Response {
-  const headers = new Headers({
-    "content-type": contentType ?? "text/html",
-    "x-clean-bailout": reason,
-    "x-clean-mode": "none",
+/** A page that was not cleaned, and why. */
+export interface PassedPage {
+  /** The page's bytes as they came (a stream when it is too large to hold). */
+  readonly body: Uint8Array | ReadableStream<Uint8Array>;
+  readonly contentType: string | null;
+  /** The page decoded, when it could be (for the json format's `html`). */
+  readonly html: string | null;
+  /** The charset the bytes are in, when known. */
+  readonly charset: string | null;
+  readonly url: string | undefined;
+  readonly site: string;
+  readonly format: CleanFormat;
+  readonly reason: string;
+  readonly rules: RulesStatus | null;
+}
+
+/**
+ * The page as it came, with the reason it was not cleaned, in the shape of the format asked for: html and
+ * annotated the page itself; text and markdown its bytes under that format's media type (so a client
+ * never takes it for cleaned HTML); json a reader document with `bailout` set, the page in `html` (null
+ * when it is too large to hold or could not be decoded) and no text.
+ */
+export function passThrough(page: PassedPage): Response {
+  const headers = new Headers({ "x-clean-bailout": page.reason, "x-clean-mode": "none" });
+  if (page.site !== "") headers.set("x-clean-site", page.site);
+  if (page.rules !== null) headers.set("x-clean-rules", page.rules);
+  if (page.format === "json") {
+    if (page.body instanceof ReadableStream) void page.body.cancel();
+    headers.set("content-type", "application/json; charset=utf-8");
+    return new Response(JSON.stringify(bailoutDocument(page)), { status: 200, headers });
+  }
+  if (page.format === "text" || page.format === "markdown") {
+    const charset = page.charset ?? charsetOf(page.contentType);
+    headers.set("content-type", `text/${page.format === "text" ? "plain" : "markdown"}${charset === null ? "" : `; charset=${charset}`}`);
+  } else {
+    headers.set("content-type", page.contentType ?? "text/html");
+  }
+  return new Response(page.body, { status: 200, headers });
+}
+
+/** The json format's document for a page that was not cleaned: the reader document's fields, with `bailout`. */
+function bailoutDocument(page: PassedPage): Record<string, unknown> {
+  return {
+    url: page.url ?? null, site: page.site, title: null, lang: null, byline: null, published: null, leadImage: null, siteName: null,
+    text: null, markdown: null, html: page.html, mode: "none", removed: { blocks: 0, chars: 0 }, timings: {}, bailout: page.reason,
+  };
+}
+
+function charsetOf(contentType: string | null): string | null {
+  const match = /;\s*charset\s*=\s*"?([\w.:-]+)/i.exec(contentType ?? "");
+  return match === null ? null : match[1].toLowerCase();
+}
+
+/** Response header for what cleaned well but may not be what the page meant. */
+const WARNING_HEADER = "x-clean-warning";
+/** Raw-text and RCDATA elements: unclosed, each takes the rest of the page as its text (HTML5 tokenizer). */
+const RAW_TEXT_ELEMENTS = new Set(["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "noscript", "plaintext"]);
+/** A tag in swallowed text: the page's markup went into the element, not just a truncated script. */
+const SWALLOWED_TAG = /<[a-zA-Z!/]/;
+
+/**
+ * Whether a raw-text element is left open and takes the rest of the page with it (so the rest is not
+ * shown by a browser either, and goes with the element if it is removed). Pass 1's scanner reports the
+ * element's text up to the end of the page; only text that holds markup counts.
+ */
+export function hasUnclosedRawText(html: string): boolean {
+  let lastStart = "";
+  let swallowed = false;
+  scanHtml(html, {
+    startTag: (name) => {
+      lastStart = name;
+    },
+    endTag: () => {},
+    text: (start, end, kind) => {
+      if (end === html.length && (kind === TEXT_RAW || kind === TEXT_RCDATA) && RAW_TEXT_ELEMENTS.has(lastStart)) {
+        swallowed = SWALLOWED_TAG.test(html.slice(start, end));
+      }
+    },
   });
-  if (site !== "") headers.set("x-clean-site", site);
-  if (rules !== null) headers.set("x-clean-rules", rules);
-  return new Response(body, { status: 200, headers });
+  return swallowed;
 }
 
 /** Stage timings as a Server-Timing header ("analyse;dur=1.20, rules;dur=0.31"), readable in browser devtools. */

@@ -64,10 +64,12 @@ cleanRoutes.get("/", async (context) => {
   }
   const contentType = response.headers.get("content-type");
   // Declared over the limit: stream it through as it is, without reading any of it first.
-  if (Number(response.headers.get("content-length") ?? "0") > settings.maxBodyBytes) return passThrough(response.body ?? new Uint8Array(0), contentType, site, "too-large", null);
+  const tooLargePage = (body: ReadableStream<Uint8Array> | Uint8Array) =>
+    passThrough({ body, contentType, html: null, charset: null, url: fetched.url.href, site, format, reason: "too-large", rules: null });
+  if (Number(response.headers.get("content-length") ?? "0") > settings.maxBodyBytes) return tooLargePage(response.body ?? new Uint8Array(0));
   const body = await readBodyLimited(response.body, settings.maxBodyBytes, settings.fetchBodyTimeoutMs);
   if (body.kind === "timeout") throw new ServiceError("origin-timeout", `${fetched.url.host} did not send the page within ${settings.fetchBodyTimeoutMs} ms`);
-  if (body.kind === "too-large") return passThrough(body.stream, contentType, site, "too-large", null);
+  if (body.kind === "too-large") return tooLargePage(body.stream);
   if (!isHtmlBody(contentType, body.bytes)) {
     throw new ServiceError("unsupported-media-type", `${fetched.url.host} sent ${mediaType(contentType) || "unlabelled bytes"}, not HTML`);
   }

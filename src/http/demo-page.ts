@@ -14,6 +14,8 @@ export interface DemoPageOptions {
   readonly samples: readonly DemoSample[];
   /** The API key the form starts with (the local default's documented dev key), or "". */
   readonly apiKey: string;
+  /** The nonce of this response's Content-Security-Policy, which lets the page's one script run. */
+  readonly nonce: string;
 }
 
 function escapeHtml(value: string): string {
@@ -152,7 +154,7 @@ export function demoPageHtml(options: DemoPageOptions): string {
   <figure><figcaption>Original: <span class="swatch"></span> removed blocks outlined</figcaption><iframe id="original" title="Original page, removed blocks outlined" sandbox=""></iframe></figure>
   <figure><figcaption>Cleaned</figcaption><iframe id="cleaned" title="Cleaned page" sandbox=""></iframe></figure>
 </section>
-<script>${SCRIPT}</script>
+<script nonce="${escapeHtml(options.nonce)}">${SCRIPT}</script>
 </body>
 </html>
 `;

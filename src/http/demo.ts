@@ -10,6 +10,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { Env } from "../worker";
 import { demoPageHtml, type DemoSample } from "./demo-page";
+import { demoPagePolicy, newNonce } from "./security-headers";
 
 export interface DemoBindings extends Env {
   DEMO_SAMPLES?: string;
@@ -21,8 +22,14 @@ const SAMPLES_SCHEMA = z.array(z.object({ title: z.string().min(1), url: z.strin
 export const demoRoutes = new Hono<{ Bindings: DemoBindings }>();
 
 demoRoutes.get("/", (context) => {
-  const html = demoPageHtml({ samples: parseSamples(context.env.DEMO_SAMPLES), apiKey: context.env.DEMO_API_KEY ?? "" });
-  return context.html(html, 200, { "cache-control": "no-store" });
+  const nonce = newNonce();
+  const html = demoPageHtml({ samples: parseSamples(context.env.DEMO_SAMPLES), apiKey: context.env.DEMO_API_KEY ?? "", nonce });
+  return context.html(html, 200, {
+    "cache-control": "no-store",
+    "content-security-policy": demoPagePolicy(nonce),
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+  });
 });
 
 /** The configured samples; a malformed var gives none (and a log line), not a broken page. */

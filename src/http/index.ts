@@ -12,3 +12,4 @@ export { readBodyLimited, isHtmlBody, type BodyRead } from "./body";
 export { feedRoutes } from "./feed-routes";
 export { proxyRoutes } from "./proxy";
 export { demoRoutes } from "./demo";
+export { apiSecurityHeaders } from "./security-headers";

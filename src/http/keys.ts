@@ -5,19 +5,20 @@ import { ServiceError } from "./errors";
 /**
  * API keys. `/v1/*` takes a key from `authorization: Bearer <key>`, `x-api-key: <key>` or `?key=<key>`,
  * checked against the comma-separated list in the API_KEYS secret (`wrangler secret put API_KEYS`).
- * Admin routes take ADMIN_KEY instead, and never an API key. A deployment with no keys refuses every
- * request (503) rather than running open.
+ * Admin routes take ADMIN_KEY instead (in a header only: a URL ends up in logs and Referers), and never an
+ * API key. A deployment with no keys refuses every request (503) rather than running open.
  */
 
 const BEARER = /^bearer\s+(.+)$/i;
 
-/** The key a request carries, or null. */
-export function presentedKey(request: Request): string | null {
+/** The key a request carries, or null; `fromQuery` false for the admin key, which never rides in a link. */
+export function presentedKey(request: Request, fromQuery = true): string | null {
   const authorization = request.headers.get("authorization");
   const bearer = authorization === null ? null : BEARER.exec(authorization.trim());
   if (bearer !== null) return bearer[1].trim();
   const header = request.headers.get("x-api-key");
   if (header !== null && header.trim() !== "") return header.trim();
+  if (!fromQuery) return null;
   const query = new URL(request.url).searchParams.get("key");
   return query !== null && query !== "" ? query : null;
 }
@@ -27,20 +28,21 @@ export function configuredKeys(list: string | undefined): string[] {
 }
 
 export const requireApiKey: MiddlewareHandler<{ Bindings: Env }> = async (context, next) => {
-  await checkKey(context.req.raw, configuredKeys(context.env.API_KEYS), "API");
+  await checkKey(context.req.raw, configuredKeys(context.env.API_KEYS), "API", true);
   await next();
 };
 
 export const requireAdminKey: MiddlewareHandler<{ Bindings: Env }> = async (context, next) => {
-  await checkKey(context.req.raw, configuredKeys(context.env.ADMIN_KEY), "admin");
+  await checkKey(context.req.raw, configuredKeys(context.env.ADMIN_KEY), "admin", false);
   await next();
 };
 
-async function checkKey(request: Request, keys: readonly string[], kind: string): Promise<void> {
+async function checkKey(request: Request, keys: readonly string[], kind: string, fromQuery: boolean): Promise<void> {
   if (keys.length === 0) throw new ServiceError("keys-not-configured", `no ${kind} keys are configured on this deployment`);
-  const key = presentedKey(request);
+  const key = presentedKey(request, fromQuery);
   if (key === null) {
-    throw new ServiceError("missing-key", `an ${kind} key is required: header "authorization: Bearer <key>" or "x-api-key: <key>", or ?key=<key>`);
+    const ways = `header "authorization: Bearer <key>" or "x-api-key: <key>"${fromQuery ? ", or ?key=<key>" : " (never in the URL)"}`;
+    throw new ServiceError("missing-key", `an ${kind} key is required: ${ways}`);
   }
   if (!(await matchesAny(key, keys))) throw new ServiceError("invalid-key", `the ${kind} key is not valid`);
 }

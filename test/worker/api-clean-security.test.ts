@@ -1,0 +1,122 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { inject } from "vitest";
+import { hasUnclosedRawText } from "../../src/http/clean-page";
+import app from "../../src/worker";
+
+// What the API's answers let a browser do with fetched markup, and the shape of answers that pass a page through.
+const origin = inject("originUrl");
+const KEY = { "x-api-key": "test-key" };
+const PAGE = "<!DOCTYPE html><html><head><title>T</title></head><body><nav><a href='/'>Home</a></nav>" +
+  "<article><h1>Harbour news</h1><p onclick=\"alert(1)\">The harbour wall is to be rebuilt next spring, the council said on Monday.</p>" +
+  "<script>document.title = 'ran'</script></article></body></html>";
+
+async function call(path: string, init: RequestInit = {}, vars: Record<string, string> = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  for (const [name, value] of Object.entries(KEY)) headers.set(name, value);
+  return app.request(`https://cleaner.test${path}`, { ...init, headers }, { ...env, ...vars });
+}
+
+function post(format: string, body: BodyInit, contentType = "text/html; charset=utf-8", site = "security.example"): Promise<Response> {
+  return call(`/v1/clean?format=${format}&site=${site}&url=${encodeURIComponent("https://security.example/a")}`, { method: "POST", headers: { "content-type": contentType }, body });
+}
+
+function expectInert(response: Response): void {
+  expect(response.headers.get("content-security-policy")).toBe("sandbox");
+  expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+  expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+}
+
+describe("fetched markup stays inert on our origin", () => {
+  it("sandboxes html and annotated answers (no scripts, opaque origin), and every other answer too", async () => {
+    for (const format of ["html", "annotated", "text", "json"]) {
+      const response = await post(format, PAGE);
+      expect(response.status, format).toBe(200);
+      expectInert(response);
+    }
+    const html = await (await post("html", PAGE)).text();
+    expect(html).toContain("<script>"); // the page is the page: the policy, not an edit, keeps it from running
+    expectInert(await call("/v1/clean?format=html&url=ftp://x/"));
+    expectInert(await app.request("https://cleaner.test/v1/clean?format=html", {}, env)); // no key: 401
+  });
+
+  it("serves the demo page under a strict policy whose nonce is its own script's", async () => {
+    const response = await app.request("https://cleaner.test/", {}, { ...env, DEMO_API_KEY: "local-dev-key" });
+    const policy = response.headers.get("content-security-policy") ?? "";
+    const nonce = /script-src 'nonce-([^']+)'/.exec(policy)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain("connect-src 'self'");
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).not.toMatch(/script-src[^;]*unsafe/);
+    const html = await response.text();
+    expect(html.match(/<script\b[^>]*>/g)).toEqual([`<script nonce="${nonce}">`]);
+    const again = await app.request("https://cleaner.test/", {}, { ...env, DEMO_API_KEY: "local-dev-key" });
+    expect(again.headers.get("content-security-policy")).not.toBe(policy); // a fresh nonce per answer
+  });
+
+  it("takes the admin key from a header only, never from the URL", async () => {
+    const vars = { ADMIN_KEY: "admin-secret" };
+    const inQuery = await app.request("https://cleaner.test/admin/rules/query.example?key=admin-secret", { method: "DELETE" }, { ...env, ...vars });
+    expect(inQuery.status).toBe(401);
+    const inHeader = await app.request("https://cleaner.test/admin/rules/query.example", { method: "DELETE", headers: { "x-api-key": "admin-secret" } }, { ...env, ...vars });
+    expect(inHeader.status).toBe(200);
+  });
+});
+
+describe("a page passed through answers in the shape of the format asked for", () => {
+  const utf16 = new Uint8Array([0xff, 0xfe, ...Array.from(new TextEncoder().encode("<p>hi</p>")).flatMap((byte) => [byte, 0])]);
+
+  it("json: a reader document with the reason, the page in html when it can be held, and no text", async () => {
+    const response = await post("json", utf16, "text/html; charset=utf-16le");
+    expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(response.headers.get("x-clean-bailout")).toBe("unsupported-charset");
+    const body = (await response.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ url: "https://security.example/a", site: "security.example", bailout: "unsupported-charset", mode: "none", text: null, html: null });
+    const large = await call(`/v1/clean?format=json&url=${encodeURIComponent(`${origin}/guards/oversize?bytes=300000`)}`, {}, { MAX_BODY_BYTES: "100000" });
+    expect(large.headers.get("x-clean-bailout")).toBe("too-large");
+    expect(await large.json()).toMatchObject({ bailout: "too-large", html: null, mode: "none" });
+  });
+
+  it("json: a page the rewriter refuses comes back as JSON holding the page", async () => {
+    const refused = `<!DOCTYPE html><html><body><nav><a href="/">Home</a> <a href="/a">About</a></nav><div><p>${"Words of the article. ".repeat(30)}</p></div><select><plaintext>x</select></body></html>`;
+    const html = await post("html", refused);
+    expect(html.headers.get("x-clean-bailout")).toBe("rewrite-failed"); // lol-html refuses <plaintext> inside <select>
+    const json = await post("json", refused);
+    expect(json.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    const body = (await json.json()) as { bailout: string; html: string };
+    expect(body.bailout).toBe(html.headers.get("x-clean-bailout"));
+    expect(body.html).toBe(refused);
+  });
+
+  it("text and markdown: their own media type, the page's bytes; html: the page as it came", async () => {
+    const text = await post("text", utf16, "text/html; charset=utf-16le");
+    expect(text.headers.get("content-type")).toBe("text/plain; charset=utf-16le");
+    expect(new Uint8Array(await text.arrayBuffer())).toEqual(utf16);
+    const markdown = await post("markdown", utf16, "text/html; charset=utf-16le");
+    expect(markdown.headers.get("content-type")).toBe("text/markdown; charset=utf-16le");
+    const html = await post("html", utf16, "text/html; charset=utf-16le");
+    expect(html.headers.get("content-type")).toBe("text/html; charset=utf-16le");
+    expectInert(html);
+  });
+});
+
+describe("unclosed raw-text elements", () => {
+  it("says so when a script, style, title or the like swallows the rest of the page", async () => {
+    for (const tag of ["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "plaintext"]) {
+      const page = `<html><body><p>First paragraph of the page, which is seen.</p><${tag}>x = 1;\n<p>The rest of the page, which is not.</p></body></html>`;
+      expect(hasUnclosedRawText(page), tag).toBe(true);
+      const response = await post("text", page);
+      expect(response.headers.get("x-clean-warning"), tag).toBe("unclosed-raw-text");
+    }
+  });
+
+  it("stays quiet for closed elements, a truncated script with no markup after it, and raw text that ends the page in order", async () => {
+    expect(hasUnclosedRawText("<p>a</p><script>if (a < b) x();</script><p>b</p>")).toBe(false);
+    expect(hasUnclosedRawText("<p>a</p><script>var x = 1;")).toBe(false);
+    expect(hasUnclosedRawText("<title>x</title><style>p { color: red }</style>")).toBe(false);
+    expect(hasUnclosedRawText("<script><!--<script></script><p>still script</p>")).toBe(true);
+    const response = await post("text", PAGE);
+    expect(response.headers.get("x-clean-warning")).toBeNull();
+  });
+});
