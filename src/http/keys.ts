@@ -48,7 +48,7 @@ async function checkKey(request: Request, keys: readonly string[], kind: string,
 }
 
 /** Compares digests, not the keys themselves, so the time taken does not reveal how much of a key matched. */
-async function matchesAny(key: string, keys: readonly string[]): Promise<boolean> {
+export async function matchesAny(key: string, keys: readonly string[]): Promise<boolean> {
   const presented = await digest(key);
   let matched = false;
   for (const candidate of keys) matched = equalBytes(presented, await digest(candidate)) || matched;

@@ -107,10 +107,12 @@ export function bypassesCache(request: Headers): boolean {
 
 /**
  * Whether a shared cache may keep this cleaned page (RFC 9111 3 and 3.5): a 200 with freshness, not
- * private or no-store, no Set-Cookie, no Vary beyond Accept-Encoding, and not a response to a request
- * with credentials unless the origin marked it public.
+ * private or no-store, no Set-Cookie, and no Vary beyond Accept-Encoding (`Vary: *` and a page that varies
+ * on a request header are not stored: the key holds the URL alone). A page fetched with the client's
+ * Cookie or Authorization (`forwarded`: the headers the origin saw) is never stored unless the proxy entry
+ * says so (`shareCredentialed`), whatever the origin's Cache-Control: one visitor's page is not another's.
  */
-export function isStorable(request: Headers, response: Response): boolean {
+export function isStorable(forwarded: Headers, response: Response, shareCredentialed = false): boolean {
   if (response.status !== 200) return false;
   const cacheControl = response.headers.get("cache-control")?.toLowerCase() ?? "";
   if (/(^|[\s,])(private|no-store)([\s,=]|$)/.test(cacheControl)) return false;
@@ -118,7 +120,12 @@ export function isStorable(request: Headers, response: Response): boolean {
   if (response.headers.has("set-cookie")) return false;
   const vary = (response.headers.get("vary") ?? "").toLowerCase().split(",").map((name) => name.trim()).filter((name) => name !== "");
   if (vary.some((name) => name !== "accept-encoding")) return false;
-  return !request.has("authorization") || /(^|[\s,])(public|s-maxage)/.test(cacheControl);
+  return shareCredentialed || !carriesCredentials(forwarded);
+}
+
+/** Whether request headers carry a session or credentials (Cookie, Authorization). */
+export function carriesCredentials(headers: Headers): boolean {
+  return headers.has("cookie") || headers.has("authorization");
 }
 
 /** The Cache API key of a proxied page: its proxy URL and the cleaning version, GET only. */

@@ -5,7 +5,11 @@
  * ("news.example.net", host mode: the whole host is the proxied site) or a path prefix starting with "/"
  * ("/proxy/news", prefix mode: that prefix on any host the Worker answers on). A value is the origin it
  * serves, an http(s) URL with no path ("https://www.example.com"), or `{"origin": "…", "site": "…"}` to clean
- * with the rules of a named site (an origin reached by an internal address or another host name). Nothing
+ * with the rules of a named site (an origin reached by an internal address or another host name). The
+ * object form also takes `"forwardCredentials": true` (the client's Cookie and Authorization go to the
+ * origin and its Set-Cookie comes back; off by default, so one visitor's session never reaches the origin
+ * through a shared proxy) and `"cacheCredentialed": true` (pages fetched with those credentials may still be
+ * stored and served to others: only for origins whose public pages do not change with a session). Nothing
  * else is ever fetched by the proxy: a request whose host and path match no key is not the proxy's, so it is
  * never an open proxy.
  */
@@ -26,6 +30,10 @@ export interface ProxyEntry {
   readonly originHost: string;
   /** The site whose rules clean its pages: given, or the origin's host without "www.". */
   readonly site: string;
+  /** Cookie and Authorization forwarded to the origin, Set-Cookie passed back (off unless configured). */
+  readonly forwardCredentials: boolean;
+  /** Pages fetched with forwarded credentials may be stored in the shared cache (off unless configured). */
+  readonly cacheCredentialed: boolean;
 }
 
 export interface ProxyConfig {
@@ -47,7 +55,15 @@ export interface ProxyTarget {
 
 const EMPTY_CONFIG: ProxyConfig = Object.freeze({ byHost: new Map(), prefixes: [] });
 
-const ORIGIN_VALUE_SCHEMA = z.union([z.string().min(1), z.object({ origin: z.string().min(1), site: z.string().min(1).optional() })]);
+const ORIGIN_VALUE_SCHEMA = z.union([
+  z.string().min(1),
+  z.strictObject({
+    origin: z.string().min(1),
+    site: z.string().min(1).optional(),
+    forwardCredentials: z.boolean().optional(),
+    cacheCredentialed: z.boolean().optional(),
+  }),
+]);
 const ORIGIN_MAP_SCHEMA = z.record(z.string().min(1), ORIGIN_VALUE_SCHEMA);
 
 /** Host names: letters, digits, dots and dashes, optionally a port. */
@@ -60,7 +76,7 @@ export function parseProxyConfig(raw: string | undefined): ProxyConfigResult {
   const json = parseJson(raw);
   if (json === undefined) return { ok: false, problems: ["PROXY_ORIGINS is not valid JSON"] };
   const parsed = ORIGIN_MAP_SCHEMA.safeParse(json);
-  if (!parsed.success) return { ok: false, problems: ["PROXY_ORIGINS must be an object of key → origin URL (or {origin, site})"] };
+  if (!parsed.success) return { ok: false, problems: ["PROXY_ORIGINS must be an object of key → origin URL (or {origin, site, forwardCredentials, cacheCredentialed})"] };
   const problems: string[] = [];
   const byHost = new Map<string, ProxyEntry>();
   const prefixes: ProxyEntry[] = [];
@@ -76,7 +92,7 @@ export function parseProxyConfig(raw: string | undefined): ProxyConfigResult {
 }
 
 function parseEntry(key: string, value: z.infer<typeof ORIGIN_VALUE_SCHEMA>, problems: string[]): ProxyEntry | null {
-  const { origin: originValue, site: siteValue } = typeof value === "string" ? { origin: value, site: undefined } : value;
+  const { origin: originValue, site: siteValue, forwardCredentials = false, cacheCredentialed = false } = typeof value === "string" ? { origin: value } : value;
   const origin = parseUrl(originValue);
   if (origin === null) {
     problems.push(`${key}: origin ${JSON.stringify(originValue)} is not a URL`);
@@ -91,7 +107,7 @@ function parseEntry(key: string, value: z.infer<typeof ORIGIN_VALUE_SCHEMA>, pro
     problems.push(`${key}: site ${JSON.stringify(siteValue)} is not a host name`);
     return null;
   }
-  const base = { origin: origin.origin, originHostname: origin.hostname.toLowerCase(), originHost: origin.host.toLowerCase(), site };
+  const base = { origin: origin.origin, originHostname: origin.hostname.toLowerCase(), originHost: origin.host.toLowerCase(), site, forwardCredentials, cacheCredentialed };
   if (key.startsWith("/")) {
     const prefix = key.replace(/\/+$/, "");
     if (!PREFIX_KEY.test(key) || prefix === "" || key.includes("/../") || key.includes("/./")) {

@@ -8,16 +8,24 @@
  * 4. a 200 HTML answer is cleaned (format html), its links kept on the proxy, stored when storable;
  *    redirects keep their status with Location on the proxy; everything else streams through untouched.
  * Too large or undecodable pages pass through as the origin's bytes with `x-clean-bailout`.
+ *
+ * Privacy: the service's own key (x-api-key, a Bearer or ?key= holding one of its keys) never reaches an
+ * origin; the client's Cookie and Authorization reach it only for entries with `forwardCredentials`, and a
+ * page fetched with them is never stored for others unless the entry says `cacheCredentialed`.
+ * Prefix mode serves other sites on this Worker's own origin, so its answers carry a CSP sandbox that lets
+ * their scripts run in an opaque origin, away from this origin's pages, storage and cookies (see README).
  */
 import { Hono } from "hono";
 import type { Env } from "../worker";
 import { mediaType } from "./body";
 import { errorResponse } from "./errors";
+import { configuredKeys, matchesAny } from "./keys";
 import { cleanProxiedPage, modelVersion, type ProxiedPage } from "./proxy-clean";
 import { proxyConfigFromVar, resolveProxyTarget, type ProxyTarget } from "./proxy-config";
 import {
   bypassesCache,
   CACHE_CONTROL_HEADER,
+  carriesCredentials,
   cacheKey,
   cleanedEtag,
   cleaningVersion,
@@ -27,7 +35,7 @@ import {
   originIfNoneMatch,
 } from "./proxy-cache";
 import { linkRewriter, rewriteLocation } from "./proxy-links";
-import { resolveSettings, type HttpSettings } from "./settings";
+import { HOP_HEADER, resolveSettings, type HttpSettings } from "./settings";
 import { loadSiteRules, type SiteRules } from "./rules-store";
 
 export interface ProxyBindings extends Env {
@@ -39,6 +47,9 @@ export interface ProxyBindings extends Env {
 interface ProxyRequest {
   readonly request: Request;
   readonly target: ProxyTarget;
+  /** The origin URL without the service's own key, and the headers the origin gets. */
+  readonly originUrl: URL;
+  readonly forwarded: Headers;
   readonly settings: HttpSettings;
   readonly rules: SiteRules;
   /** Cleaning version: part of the cache key and of cleaned ETags. */
@@ -47,7 +58,14 @@ interface ProxyRequest {
 }
 
 /** Request headers never forwarded: hop-by-hop ones, the Worker's own, and the encoding (fetch negotiates it). */
-const DROPPED_REQUEST_HEADERS = ["host", "connection", "keep-alive", "te", "trailer", "transfer-encoding", "upgrade", "proxy-authorization", "proxy-connection", "accept-encoding", CACHE_CONTROL_HEADER];
+const DROPPED_REQUEST_HEADERS = ["host", "connection", "keep-alive", "te", "trailer", "transfer-encoding", "upgrade", "proxy-authorization", "proxy-connection", "accept-encoding", CACHE_CONTROL_HEADER, "x-api-key", HOP_HEADER];
+/** Client credentials, forwarded only for entries that say `forwardCredentials`. */
+const CREDENTIAL_HEADERS = ["cookie", "authorization"];
+/**
+ * Prefix mode's policy: the proxied page keeps its scripts, forms and pop-ups, in an opaque origin
+ * (no allow-same-origin), so it cannot read this origin's other pages, storage or cookies.
+ */
+const PREFIX_SANDBOX = "sandbox allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox allow-modals allow-downloads";
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const HTML_MEDIA_TYPES = new Set(["text/html", "application/xhtml+xml"]);
 
@@ -60,21 +78,37 @@ proxyRoutes.use("*", async (context, next) => {
   if (target === null) return next();
   const settings = resolveSettings(context.env, context.req.raw);
   const rules = await loadSiteRules(context.env.RULES, target.entry.site);
+  const serviceKeys = [...configuredKeys(context.env.API_KEYS), ...configuredKeys(context.env.ADMIN_KEY)];
+  const version = cleaningVersion(ruleSetVersion(rules), modelVersion());
   const proxied: ProxyRequest = {
     request: context.req.raw,
     target,
+    originUrl: await withoutServiceKey(target.targetUrl, serviceKeys),
+    forwarded: await forwardedHeaders(context.req.raw, target, settings, version, serviceKeys),
     settings,
     rules,
-    version: cleaningVersion(ruleSetVersion(rules), modelVersion()),
+    version,
     // The Worker always runs with an execution context (fetch handler, wrangler dev, the test pool).
     waitUntil: (promise) => context.executionCtx.waitUntil(promise),
   };
-  return serveProxied(proxied);
+  const response = await serveProxied(proxied);
+  return finishProxied(proxied, response);
 });
+
+/** What every proxied answer gets: no Set-Cookie unless credentials are forwarded, the sandbox in prefix mode. */
+function finishProxied(proxied: ProxyRequest, response: Response): Response {
+  const { entry } = proxied.target;
+  if (entry.forwardCredentials && entry.kind === "host") return response;
+  const finished = new Response(response.body, response);
+  if (!entry.forwardCredentials) finished.headers.delete("set-cookie");
+  if (entry.kind === "prefix") finished.headers.append("content-security-policy", PREFIX_SANDBOX);
+  return finished;
+}
 
 async function serveProxied(proxied: ProxyRequest): Promise<Response> {
   const { request } = proxied;
-  const useCache = request.method === "GET" && !bypassesCache(request.headers);
+  const shared = proxied.target.entry.cacheCredentialed || !carriesCredentials(proxied.forwarded);
+  const useCache = request.method === "GET" && shared && !bypassesCache(request.headers);
   if (useCache) {
     const hit = await caches.default.match(cacheKey(request.url, proxied.version));
     if (hit !== undefined) return answerFromCache(request, hit);
@@ -103,14 +137,14 @@ function answerFromCache(request: Request, hit: Response): Response {
 type OriginAnswer = { readonly ok: true; readonly response: Response } | { readonly ok: false; readonly response: Response };
 
 async function fetchFromOrigin(proxied: ProxyRequest): Promise<OriginAnswer> {
-  const { request, target, settings } = proxied;
+  const { request, target, settings, originUrl } = proxied;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), settings.fetchTimeoutMs);
   const hasBody = request.method !== "GET" && request.method !== "HEAD";
   try {
-    const response = await fetch(target.targetUrl.href, {
+    const response = await fetch(originUrl.href, {
       method: request.method,
-      headers: forwardedHeaders(proxied),
+      headers: proxied.forwarded,
       body: hasBody ? request.body : null,
       redirect: "manual",
       signal: controller.signal,
@@ -126,11 +160,14 @@ async function fetchFromOrigin(proxied: ProxyRequest): Promise<OriginAnswer> {
 }
 
 /** The client's request headers as the origin should see them. */
-function forwardedHeaders(proxied: ProxyRequest): Headers {
-  const { request, version } = proxied;
+async function forwardedHeaders(request: Request, target: ProxyTarget, settings: HttpSettings, version: string, serviceKeys: readonly string[]): Promise<Headers> {
   const headers = new Headers(request.headers);
   for (const name of DROPPED_REQUEST_HEADERS) headers.delete(name);
   for (const name of [...headers.keys()]) if (name.startsWith("cf-")) headers.delete(name);
+  if (!target.entry.forwardCredentials) for (const name of CREDENTIAL_HEADERS) headers.delete(name);
+  const bearer = /^bearer\s+(.+)$/i.exec(headers.get("authorization")?.trim() ?? "");
+  if (bearer !== null && (await matchesAny(bearer[1].trim(), serviceKeys))) headers.delete("authorization");
+  headers.set(HOP_HEADER, String(settings.outgoingHop));
   const requestUrl = new URL(request.url);
   headers.set("x-forwarded-host", requestUrl.host);
   headers.set("x-forwarded-proto", requestUrl.protocol.replace(":", ""));
@@ -145,6 +182,19 @@ function forwardedHeaders(proxied: ProxyRequest): Headers {
     }
   }
   return headers;
+}
+
+/** The origin URL without `key` parameters that hold one of the service's keys (a link to the API, pasted onto the proxy). */
+async function withoutServiceKey(url: URL, serviceKeys: readonly string[]): Promise<URL> {
+  const values = url.searchParams.getAll("key");
+  if (values.length === 0) return url;
+  const kept: string[] = [];
+  for (const value of values) if (!(await matchesAny(value, serviceKeys))) kept.push(value);
+  if (kept.length === values.length) return url;
+  const stripped = new URL(url.href);
+  stripped.searchParams.delete("key");
+  for (const value of kept) stripped.searchParams.append("key", value);
+  return stripped;
 }
 
 /** A 304 from the origin, with the ETag the client knows (the cleaned one when it revalidated a cleaned page). */
@@ -185,7 +235,7 @@ async function cleanThrough(proxied: ProxyRequest, response: Response, cacheStat
   headers.set("x-clean-rules", proxied.rules.status);
   headers.set(CACHE_CONTROL_HEADER, cacheState);
   const cleaned = linkRewriter(proxied.target.entry, proxied.target.targetUrl).transform(new Response(page.html, { status: response.status, headers }));
-  if (proxied.request.method === "GET" && isStorable(proxied.request.headers, cleaned)) {
+  if (proxied.request.method === "GET" && isStorable(proxied.forwarded, cleaned, proxied.target.entry.cacheCredentialed)) {
     proxied.waitUntil(caches.default.put(cacheKey(proxied.request.url, proxied.version), cleaned.clone()));
   }
   return cleaned;

@@ -127,5 +127,10 @@ describe("proxy validators", () => {
     expect(isStorable(new Headers(), new Response("x", { headers: { ...fresh, vary: "Cookie" } }))).toBe(false);
     expect(isStorable(new Headers(), new Response("x", { status: 404, headers: fresh }))).toBe(false);
     expect(isStorable(new Headers({ authorization: "Basic x" }), new Response("x", { headers: { "cache-control": "max-age=60" } }))).toBe(false);
+    expect(isStorable(new Headers({ authorization: "Basic x" }), new Response("x", { headers: fresh }))).toBe(false);
+    expect(isStorable(new Headers({ cookie: "a=b" }), new Response("x", { headers: fresh }))).toBe(false);
+    expect(isStorable(new Headers({ cookie: "a=b" }), new Response("x", { headers: fresh }), true)).toBe(true);
+    expect(isStorable(new Headers(), new Response("x", { headers: { ...fresh, vary: "*" } }))).toBe(false);
+    expect(isStorable(new Headers(), new Response("x", { headers: { ...fresh, vary: "Accept-Encoding" } }))).toBe(true);
   });
 });
