@@ -63,7 +63,8 @@ describe("what is kept for the next visitor", () => {
   });
 
   it("never a page fetched with the client's Cookie or Authorization, even one the origin calls public", async () => {
-    for (const credentials of [{ cookie: "session=alice" }, { authorization: "Basic YWxpY2U6cGFzcw==" }]) {
+    const sessions: Record<string, string>[] = [{ cookie: "session=alice" }, { authorization: "Basic YWxpY2U6cGFzcw==" }];
+    for (const credentials of sessions) {
       const path = echo("/with-credentials");
       const alice = await seen(await proxyFetch(path, credentials));
       const next = await proxyFetch(path);
