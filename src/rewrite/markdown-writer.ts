@@ -1,5 +1,6 @@
+import { MARKDOWN_MAX_NESTING } from "../config";
 import { decodeEntities, readAttribute, type PageModel, type RemovalPlan } from "../page";
-import { RemovedTextCursor, removedWithAncestors, type PieceSink } from "./text-removal";
+import { hasNewline, RemovedTextCursor, removedWithAncestors, type PieceSink } from "./text-removal";
 import { scanMarkup, type MarkupHandler } from "./markdown-scan";
 
 /**
@@ -11,10 +12,12 @@ import { scanMarkup, type MarkupHandler } from "./markdown-scan";
 export interface MarkdownOptions {
   /** The page's URL: relative links and image sources are made absolute against it. */
   readonly baseUrl?: string;
+  /** Most elements the writer acts on open at once; deeper ones are written as their text alone (config MARKDOWN_MAX_NESTING). */
+  readonly maxNesting?: number;
 }
 
 export function writeMarkdown(page: PageModel, plan: RemovalPlan, options: MarkdownOptions = {}): string {
-  const writer = new MarkdownBuilder(page, plan, options.baseUrl);
+  const writer = new MarkdownBuilder(page, plan, options.baseUrl, options.maxNesting ?? MARKDOWN_MAX_NESTING);
   scanMarkup(page.source, topRemovedRanges(page, plan), page.textNodes, page.textNodeCount, writer);
   return writer.finish();
 }
@@ -60,6 +63,8 @@ const BLOCK_NAMES = new Set([
 
 /** Every element the writer acts on; the others (most tags of a page) are passed over at once. */
 const HANDLED_NAMES = new Set([...BLOCK_NAMES, "a", "img", ...Object.keys(EMPHASIS_MARKER)]);
+/** Handled elements that stay open until their end (the rest, img, br and hr, are written at their start tag). */
+const OPENED_NAMES = new Set([...HANDLED_NAMES].filter((name) => name !== "img" && name !== "br" && name !== "hr"));
 
 /** One table being written: finished rows of cells, the row being filled, and whether it is for layout. */
 interface TableState {
@@ -94,11 +99,14 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
   private fenceIndex = -1;
   private readonly removed: Uint8Array;
   private readonly cursor: RemovedTextCursor;
+  /** Start tags passed over for being deeper than maxNesting, by name, so that their end tags are passed over too. */
+  private readonly ignoredOpen = new Map<string, number>();
 
   constructor(
     private readonly page: PageModel,
     plan: RemovalPlan,
     private readonly baseUrl: string | undefined,
+    private readonly maxNesting: number,
   ) {
     this.removed = removedWithAncestors(page, plan);
     this.cursor = new RemovedTextCursor(plan.removedText);
@@ -129,6 +137,12 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
     if (BLOCK_NAMES.has(name)) this.blockSinceText = true;
     if (CLOSES_PARAGRAPH.has(name) || name === "p") this.closeImplied("p");
     if (name === "li" || name === "td" || name === "th" || name === "tr") this.closeImplied(name);
+    // Past the nesting cap, elements add no structure (their text still comes): every open element costs
+    // work at each close and on each line's prefix, so unbounded nesting would make the writer quadratic.
+    if (this.openNames.length >= this.maxNesting && OPENED_NAMES.has(name)) {
+      this.ignoredOpen.set(name, (this.ignoredOpen.get(name) ?? 0) + 1);
+      return;
+    }
     if (name in HEADING_LEVEL) this.openHeading(name);
     else if (PARAGRAPH_ELEMENTS.has(name)) this.openBlock(name);
     else if (name === "ul" || name === "ol") this.openList(name, this.attribute(nameEnd, tagEnd, "start"));
@@ -151,6 +165,11 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
   }
 
   endTag(name: string): void {
+    const ignored = this.ignoredOpen.get(name) ?? 0;
+    if (ignored > 0) {
+      this.ignoredOpen.set(name, ignored - 1);
+      return;
+    }
     const depth = this.openNames.lastIndexOf(name);
     if (depth < 0) return; // an end tag with no open element we act on: ignore it
     if (BLOCK_NAMES.has(name)) this.blockSinceText = true;
@@ -159,11 +178,7 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
 
   finish(): string {
     while (this.openNames.length > 0) this.closeTop();
-    return this.out
-      .join("")
-      .replace(/[ \t]+\n/g, "\n")
-      .replace(/\n{3,}/g, "\n\n")
-      .trim();
+    return trimLineEnds(this.out.join("")).replace(/\n{3,}/g, "\n\n").trim();
   }
 
   // ── writing ─────────────────────────────────────────────────────────────────────────────────────
@@ -187,8 +202,7 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
   private separateFromLastText(textStart: number): void {
     // After a block element's start or end, breaks and list markers already separate the texts.
     if (textStart <= this.lastTextEnd || this.blockSinceText) return;
-    const newline = this.page.text.indexOf("\n", this.lastTextEnd);
-    if (newline >= 0 && newline < textStart && !this.inHeading()) {
+    if (hasNewline(this.page.text, this.lastTextEnd, textStart) && !this.inHeading()) {
       this.requestBreak(PARAGRAPH_BREAK);
       return;
     }
@@ -555,6 +569,18 @@ function escapeMarkdown(text: string): string {
 function escapeLineStart(text: string): string {
   return text.replace(/^(\s*)(#{1,6}(?=\s|$)|>|[-+](?=\s|$)|\d+(?=[.)](?:\s|$))|=+\s*$)/, (_, space: string, marker: string) =>
     /^\d/.test(marker) ? `${space}${marker}\\` : `${space}\\${marker}`);
+}
+
+/** Spaces and tabs at line ends removed, in one pass (/[ \t]+\n/ retries every space of a long run: quadratic). */
+function trimLineEnds(text: string): string {
+  const lines = text.split("\n");
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index];
+    let end = line.length;
+    while (end > 0 && (line.charCodeAt(end - 1) === 32 || line.charCodeAt(end - 1) === 9)) end--;
+    if (end < line.length) lines[index] = line.slice(0, end);
+  }
+  return lines.join("\n");
 }
 
 function linkDestination(url: string): string {

@@ -16,6 +16,12 @@ export function removedWithAncestors(page: PageModel, plan: RemovalPlan): Uint8A
   return removed;
 }
 
+/** Whether text[from, to) holds a newline; reads only that range (indexOf would run on to the end of the text). */
+export function hasNewline(text: string, from: number, to: number): boolean {
+  for (let position = from; position < to; position++) if (text.charCodeAt(position) === 10) return true;
+  return false;
+}
+
 /** Receives the kept parts of a text node. */
 export interface PieceSink {
   piece(from: number, to: number): void;
