@@ -1,6 +1,6 @@
 import { clean, type CleanResult } from "../clean";
 import { mapBounded, readItemHtml, type FeedDocument, type ItemEdit } from "../feed";
-import { decodeHtml } from "../page";
+import { decodeEntities, decodeHtml, findAttribute, scanHtml, TEXT_DATA, type ScanHandler } from "../page";
 import { createWorkerdBackend } from "../runtime";
 import type { Env } from "../worker";
 import { isHtmlBody, readBodyLimited } from "./body";
@@ -96,7 +96,7 @@ async function cleanItemHtml(job: FeedJob, html: string | null): Promise<string 
   if (!result.ok) return null;
   const fragment = articleFragment(result.body, null);
   // A short item can look like boilerplate as a whole; an item emptied by cleaning keeps its own HTML.
-  return hasText(fragment) || !hasText(html) ? fragment : null;
+  return hasVisibleText(fragment) || !hasVisibleText(html) ? fragment : null;
 }
 
 type ArticleFetch = { readonly ok: true; readonly html: string } | { readonly ok: false; readonly reason: string };
@@ -131,7 +131,7 @@ async function fetchArticle(job: FeedJob, link: string): Promise<ArticleFetch> {
   const result = await cleanHtml(decoded.html, fetched.url.href, site, rules.compiled, { mode: job.mode });
   if (!result.ok) return { ok: false, reason: `cleaning bailed out: ${result.bailout}` };
   const html = articleFragment(result.body, fetched.url);
-  return hasText(html) ? { ok: true, html } : { ok: false, reason: "no article text was left after cleaning" };
+  return hasVisibleText(html) ? { ok: true, html } : { ok: false, reason: "no article text was left after cleaning" };
 }
 
 /** An item's HTML or linked article through the pipeline, as an HTML page. */
@@ -145,41 +145,124 @@ function cleanHtml(
   return clean({ html, url, site, format: "html", ruleSet, model: classifierModel(), rewriter: REWRITER, options });
 }
 
-const BODY_START = /<body\b[^>]*>/i;
-const BODY_END = /<\/body\s*>/gi;
-/** Elements a feed reader never shows: they go, with what they hold. */
-const UNSHOWN_ELEMENTS = /<(script|style|noscript|template|iframe|object|embed)\b[\s\S]*?<\/\1\s*>/gi;
-const COMMENT = /<!--[\s\S]*?-->/g;
-const HEAD_ELEMENTS = /<(?:link|meta|base)\b[^>]*>/gi;
-const URL_ATTRIBUTE = /(\s(?:href|src|poster)\s*=\s*)(["'])(.*?)\2/gi;
+/** Elements a feed reader never shows: they go, with what they hold (embed is void: its tag alone). */
+const UNSHOWN_ELEMENTS = new Set(["script", "style", "noscript", "template", "iframe", "object", "embed"]);
+/** Head elements that mean nothing inside an item. */
+const HEAD_ELEMENTS = new Set(["link", "meta", "base"]);
+/** Attributes holding a URL that a reader resolves against the feed, not the page. */
+const URL_ATTRIBUTES = ["href", "src", "poster"] as const;
 
 /**
  * The part of a cleaned page that belongs in a feed item: the body's content without scripts, styles and
  * comments, with links and images made absolute (a reader resolves them against the feed, not the page).
+ * Two passes of the page scanner, so linear in the page (regexes over HTML retried at every "<").
  */
 export function articleFragment(html: string, pageUrl: URL | null): string {
-  const start = BODY_START.exec(html);
-  let fragment = html;
-  if (start !== null) {
-    let end = html.length;
-    for (const match of html.matchAll(BODY_END)) end = match.index;
-    fragment = html.slice(start.index + start[0].length, Math.max(end, start.index + start[0].length));
-  }
-  fragment = fragment.replace(COMMENT, "").replace(UNSHOWN_ELEMENTS, "").replace(HEAD_ELEMENTS, "");
-  if (pageUrl !== null) {
-    fragment = fragment.replace(URL_ATTRIBUTE, (whole, prefix: string, quote: string, value: string) => {
-      const trimmed = value.trim();
-      const resolved = trimmed === "" || trimmed.startsWith("#") ? null : resolveUrl(trimmed, pageUrl);
-      return resolved === null ? whole : `${prefix}${quote}${resolved.href}${quote}`;
-    });
-  }
-  return fragment.trim();
+  const body = bodyContent(html);
+  const fragment = new FragmentWriter(html.slice(body[0], body[1]), pageUrl);
+  scanHtml(fragment.source, fragment);
+  return fragment.finish().trim();
 }
 
-/** Whether HTML has any visible text (a letter or digit outside tags). */
-function hasText(html: string): boolean {
-  return /[\p{L}\p{N}]/u.test(html.replace(/<[^>]*>/g, ""));
+/** [start, end) of what lies between the first <body> and the last </body>; the whole page without a <body>. */
+function bodyContent(html: string): [number, number] {
+  let start = -1;
+  let end = html.length;
+  scanHtml(html, {
+    startTag(name, _tagStart, _nameEnd, tagEnd) {
+      if (name === "body" && start < 0) start = tagEnd;
+    },
+    endTag(name, tagStart) {
+      if (name === "body") end = tagStart;
+    },
+    text() {},
+  });
+  return start < 0 ? [0, html.length] : [start, Math.max(end, start)];
 }
+
+/** Copies what the scanner reports, leaving out comments, unshown elements and head elements. */
+class FragmentWriter implements ScanHandler {
+  private readonly out: string[] = [];
+  /** The unshown element being left out, its nesting count inside itself, 0 when none. */
+  private unshownName = "";
+  private unshownDepth = 0;
+
+  constructor(readonly source: string, private readonly pageUrl: URL | null) {}
+
+  startTag(name: string, tagStart: number, nameEnd: number, tagEnd: number, selfClosing: boolean): void {
+    if (this.unshownDepth > 0) {
+      if (name === this.unshownName && !selfClosing) this.unshownDepth++;
+      return;
+    }
+    if (UNSHOWN_ELEMENTS.has(name)) {
+      if (name !== "embed" && !selfClosing) {
+        this.unshownName = name;
+        this.unshownDepth = 1;
+      }
+      return;
+    }
+    if (HEAD_ELEMENTS.has(name)) return;
+    if (this.pageUrl === null) this.out.push(this.source.slice(tagStart, tagEnd));
+    else this.out.push(absoluteUrls(this.source, tagStart, nameEnd, tagEnd, this.pageUrl));
+  }
+
+  endTag(name: string, tagStart: number, tagEnd: number): void {
+    if (this.unshownDepth > 0) {
+      if (name === this.unshownName) this.unshownDepth--;
+      return;
+    }
+    this.out.push(this.source.slice(tagStart, tagEnd));
+  }
+
+  text(start: number, end: number): void {
+    if (this.unshownDepth === 0) this.out.push(this.source.slice(start, end));
+  }
+
+  finish(): string {
+    return this.out.join("");
+  }
+}
+
+/** A start tag with its quoted href, src and poster values resolved against the page (entities decoded, then escaped again). */
+function absoluteUrls(source: string, tagStart: number, nameEnd: number, tagEnd: number, pageUrl: URL): string {
+  const ranges: [number, number][] = [];
+  for (const name of URL_ATTRIBUTES) {
+    const range = findAttribute(source, nameEnd, tagEnd, name);
+    const quote = range === null ? 0 : source.charCodeAt(range[0] - 1);
+    if (range !== null && (quote === 34 || quote === 39)) ranges.push(range);
+  }
+  if (ranges.length === 0) return source.slice(tagStart, tagEnd);
+  ranges.sort((a, b) => a[0] - b[0]);
+  let tag = "";
+  let copied = tagStart;
+  for (const [start, end] of ranges) {
+    const value = decodeEntities(source, start, end, true).trim();
+    const resolved = value === "" || value.startsWith("#") ? null : resolveUrl(value, pageUrl);
+    if (resolved === null) continue;
+    tag += source.slice(copied, start) + escapeAttribute(resolved.href);
+    copied = end;
+  }
+  return tag + source.slice(copied, tagEnd);
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+}
+
+/** Whether HTML has any visible text: a letter or digit in its character data (entities decoded). */
+export function hasVisibleText(html: string): boolean {
+  let found = false;
+  scanHtml(html, {
+    startTag() {},
+    endTag() {},
+    text(start, end, kind) {
+      if (!found && kind === TEXT_DATA) found = VISIBLE_CHARACTER.test(decodeEntities(html, start, end));
+    },
+  });
+  return found;
+}
+
+const VISIBLE_CHARACTER = /[\p{L}\p{N}]/u;
 
 /** The URL a (possibly relative) reference names, or null when it does not parse. */
 function resolveUrl(reference: string, base: URL): URL | null {
