@@ -1,0 +1,33 @@
+// The part of autocannon's API that scripts/load.ts uses (the package ships no type declarations).
+declare module "autocannon" {
+  interface Options {
+    url: string;
+    method?: "GET" | "POST";
+    body?: string;
+    headers?: Record<string, string>;
+    connections?: number;
+    /** Seconds. */
+    duration?: number;
+    /** Seconds per request. */
+    timeout?: number;
+  }
+  interface Histogram {
+    average: number;
+    p50: number;
+    p99: number;
+    max: number;
+    total: number;
+  }
+  interface Result {
+    requests: Histogram;
+    latency: Histogram;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+  }
+  interface Instance extends PromiseLike<Result> {
+    on(event: "response", listener: (client: unknown, status: number, bytes: number, time: number) => void): void;
+  }
+  function autocannon(options: Options): Instance;
+  export default autocannon;
+}

@@ -1,0 +1,172 @@
+/**
+ * `npm run load`: the embedded default (`npm start`) under load, on loopback, bounded in time.
+ *
+ * Starts `npm start` on its own ports (unless --url names one already running), then runs two scenarios
+ * one after the other with autocannon:
+ *   post  POST /v1/clean?format=text of a ~100 KB page (a sample page with its article repeated);
+ *   get   GET  /v1/clean?format=text&url=<a sample page>, fetched from the sample site and cleaned;
+ * and prints, per scenario, requests per second, latency p50/p99, errors, timeouts and non-2xx answers
+ * (with their status codes), and the resident memory of every workerd process before and after.
+ * Exit code 1 if any scenario had an error, a timeout or a non-2xx answer.
+ *
+ *   npm run load -- [--connections 200] [--duration 60] [--url http://127.0.0.1:8787] [--scenario post|get]
+ */
+import autocannon from "autocannon";
+import { spawn, type ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const REPO_ROOT = resolve(fileURLToPath(import.meta.url), "../..");
+const SAMPLE = resolve(REPO_ROOT, "samples/wrenmouth-gazette.example/harbour-dredging-approved.html");
+const API_KEY = "local-dev-key";
+/** Size of the posted page, in bytes (the page of the load report was 109 KB). */
+const POST_PAGE_BYTES = 100_000;
+/** autocannon's per-request timeout, in seconds: a request slower than this counts as a timeout. */
+const REQUEST_TIMEOUT_S = 30;
+const READY_TIMEOUT_MS = 90_000;
+
+const USAGE = "usage: npm run load -- [--connections N] [--duration SECONDS] [--url http://127.0.0.1:8787] [--scenario post|get]";
+
+interface Options {
+  readonly connections: number;
+  readonly duration: number;
+  readonly url: string | null;
+  readonly scenarios: readonly string[];
+}
+
+function parseOptions(): Options | null {
+  const { values } = parseArgs({
+    options: {
+      connections: { type: "string", default: "200" },
+      duration: { type: "string", default: "60" },
+      url: { type: "string" },
+      scenario: { type: "string", multiple: true },
+      help: { type: "boolean", default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const connections = Number(values.connections);
+  const duration = Number(values.duration);
+  const scenarios = values.scenario ?? ["post", "get"];
+  if (!Number.isInteger(connections) || connections < 1 || !Number.isFinite(duration) || duration <= 0 || scenarios.some((name) => name !== "post" && name !== "get")) {
+    return null;
+  }
+  return { connections, duration, url: values.url ?? null, scenarios };
+}
+
+/** The sample page with its article paragraphs repeated until the page is about POST_PAGE_BYTES long. */
+function largePage(): string {
+  const page = readFileSync(SAMPLE, "utf8");
+  const paragraphs = page.match(/<p>[\s\S]*?<\/p>/g) ?? ["<p>Paragraph.</p>"];
+  const extra: string[] = [];
+  for (let length = page.length, index = 0; length < POST_PAGE_BYTES; index++) {
+    const paragraph = paragraphs[index % paragraphs.length].replace("<p>", `<p>(${index}) `);
+    extra.push(paragraph);
+    length += paragraph.length + 1;
+  }
+  return page.replace("</article>", `${extra.join("\n")}\n</article>`);
+}
+
+/**
+ * Resident memory (MB) of each running workerd process, by a label: `wrangler dev` runs two, its front
+ * proxy (the one listening on the service's port, "entry=") and the runtime that runs the Worker.
+ */
+function workerdMemory(): Map<string, number> {
+  const memory = new Map<string, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const status = readFileSync(`/proc/${entry}/status`, "utf8");
+      if (!/^Name:\s+workerd$/m.test(status)) continue;
+      const rss = /^VmRSS:\s+(\d+) kB/m.exec(status);
+      const front = readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("--socket-addr=entry=");
+      if (rss !== null) memory.set(`${front ? "front proxy" : "runtime"} (pid ${entry})`, Math.round(Number(rss[1]) / 1024));
+    } catch {
+      // the process ended while being read
+    }
+  }
+  return memory;
+}
+
+function formatMemory(memory: Map<string, number>): string {
+  return [...memory].map(([label, mb]) => `${label} ${mb} MB`).join(", ") || "no workerd process";
+}
+
+async function waitUntilReady(url: string, deadline: number): Promise<boolean> {
+  while (Date.now() < deadline) {
+    if (await fetch(`${url}/healthz`).then((response) => response.ok, () => false)) return true;
+    await new Promise((done) => setTimeout(done, 500));
+  }
+  return false;
+}
+
+/** `npm start` in its own process group, so that stopping it stops wrangler and workerd with it. */
+function startService(): ChildProcess {
+  return spawn("npm", ["start"], { cwd: REPO_ROOT, detached: true, stdio: ["ignore", "ignore", "inherit"] });
+}
+
+function stopService(service: ChildProcess): void {
+  if (service.pid !== undefined && service.exitCode === null) {
+    try {
+      process.kill(-service.pid, "SIGINT");
+    } catch {
+      // already gone
+    }
+  }
+}
+
+interface ScenarioResult {
+  readonly name: string;
+  readonly ok: boolean;
+}
+
+async function runScenario(name: string, base: string, options: Options, page: string): Promise<ScenarioResult> {
+  const samplePage = "http://127.0.0.1:8788/harbour-dredging-approved.html";
+  const request: { url: string; method: "GET" | "POST"; body?: string; headers: Record<string, string> } = name === "post"
+    ? { url: `${base}/v1/clean?format=text&site=wrenmouth-gazette.example`, method: "POST" as const, body: page, headers: { "x-api-key": API_KEY, "content-type": "text/html; charset=utf-8" } }
+    : { url: `${base}/v1/clean?format=text&url=${encodeURIComponent(samplePage)}`, method: "GET" as const, headers: { "x-api-key": API_KEY } };
+  const statuses = new Map<number, number>();
+  const instance = autocannon({ ...request, connections: options.connections, duration: options.duration, timeout: REQUEST_TIMEOUT_S });
+  instance.on("response", (_client: unknown, status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1));
+  const result = await instance;
+  const statusList = [...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(" ");
+  console.log(
+    `${name.padEnd(4)} ${(name === "post" ? `POST ${Math.round(page.length / 1000)} KB page` : "GET sample page").padEnd(20)}` +
+      ` ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms;` +
+      ` ${result.requests.total} requests, errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx} (${statusList})`,
+  );
+  return { name, ok: result.errors === 0 && result.timeouts === 0 && result.non2xx === 0 };
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions();
+  if (options === null) {
+    console.error(USAGE);
+    process.exitCode = 2;
+    return;
+  }
+  const base = options.url ?? "http://127.0.0.1:8787";
+  const service = options.url === null ? startService() : null;
+  try {
+    if (!(await waitUntilReady(base, Date.now() + READY_TIMEOUT_MS))) throw new Error(`${base} did not answer /healthz`);
+    const page = largePage();
+    console.log(`${options.connections} connections, ${options.duration} s per scenario, against ${base}`);
+    console.log(`workerd memory before: ${formatMemory(workerdMemory())}`);
+    const results: ScenarioResult[] = [];
+    for (const name of options.scenarios) results.push(await runScenario(name, base, options, page));
+    console.log(`workerd memory after:  ${formatMemory(workerdMemory())}`);
+    await new Promise((done) => setTimeout(done, 10_000));
+    console.log(`workerd memory 10 s later: ${formatMemory(workerdMemory())}`);
+    if (results.some((result) => !result.ok)) process.exitCode = 1;
+  } finally {
+    if (service !== null) stopService(service);
+  }
+}
+
+await main();
