@@ -6,13 +6,13 @@
  * are those of the `entities` package (the decoder of htmlparser2 and parse5); this file feeds it offsets
  * into the page string, so decoding allocates only the decoded characters.
  */
-import { DecodingMode, EntityDecoder, htmlDecodeTree } from "entities/decode";
+import { DecodingMode, HtmlEntityDecoder } from "entities/decode";
 
 /** Up to two UTF-16 units or code points the decoder emitted for the current reference (-1: none). */
 let firstUnit = -1;
 let secondUnit = -1;
 
-const decoder = new EntityDecoder(htmlDecodeTree, (unit: number) => {
+const decoder = new HtmlEntityDecoder((unit: number) => {
   if (firstUnit < 0) firstUnit = unit;
   else secondUnit = unit;
 });
