@@ -10,7 +10,7 @@
  */
 import { decodeEntityAt, entityEnd } from "./entities";
 import { findAttribute, readAttribute } from "./attributes";
-import { scanHtml, TEXT_DATA, TEXT_RCDATA, type ScanHandler } from "./scanner";
+import { NAMESPACE_MATH, NAMESPACE_SVG, scanHtml, TEXT_CDATA, TEXT_DATA, TEXT_RAW, TEXT_RCDATA, type ScanHandler } from "./scanner";
 import {
   FLAG_BLOCK, FLAG_BUTTON_SCOPE, FLAG_CLOSES_P, FLAG_HEADING, FLAG_SPECIAL, FLAG_TABLE_SCOPE, FLAG_VOID, TAG_A,
   TAG_BODY, TAG_BR, TAG_DD, TAG_DT, TAG_FLAGS, TAG_HEAD, TAG_HTML, TAG_LI, TAG_OPTGROUP, TAG_OPTION, TAG_OTHER, TAG_P,
@@ -31,6 +31,16 @@ export function analysePage(html: string): PageModel {
 /** How deep below the top of the open elements the HTML5 implied-end searches look (elements); real pages nest
  * far less (the deepest block on the dev pages is 35 elements down), so this only bounds the work on hostile pages. */
 const IMPLIED_END_SEARCH_DEPTH = 256;
+
+/** Bits of PageBuilder.openRendering: character data directly in the element is rendered; its content can be. */
+const RENDERS_TEXT = 1;
+const RENDERS_CONTENT = 2;
+/** svg elements whose character data is drawn (foreignObject holds HTML, which is rendered too). */
+const SVG_TEXT_ELEMENTS = new Set(["text", "tspan", "textpath", "foreignobject"]);
+const TAG_TEMPLATE = tagId("template");
+const FOREIGN_SCOPE_NAMES = new Set(["foreignobject", "desc", "title", "mi", "mo", "mn", "ms", "mtext", "annotation-xml"]);
+const TAG_XMP = tagId("xmp");
+const TAG_PLAINTEXT = tagId("plaintext");
 
 /** Start tag name → its counter in BlockTable.markup (every start tag also counts in MARKUP_TAGS). */
 const MARKUP_KIND = new Map<string, number>([
@@ -62,7 +72,7 @@ class PageBuilder implements ScanHandler {
   private openBlock: Int32Array; // open element index → its block ordinal, or -1 if not a block
   private openInnermostBlock: Int32Array; // open element index → innermost block at or below it
   private openForeign: Uint8Array; // open element index → 1 if in the svg or math namespace
-  private foreignOpen = 0;
+  private openRendering: Uint8Array; // open element index → RENDERS_* bits: is text inside it rendered
   private linkOpen = 0;
   // Blocks (ordinal 0 is the root).
   private blockCount = 1;
@@ -86,6 +96,7 @@ class PageBuilder implements ScanHandler {
   private nodeSourceStart: Int32Array;
   private nodeSourceEnd: Int32Array;
   private nodeInLink: Uint8Array;
+  private nodeRaw: Uint8Array; // text node ordinal → 1 if raw (references not decoded: CDATA, xmp, plaintext)
   /** The page text so far, built by appending (V8 keeps it as a rope until it is read). */
   private pageText = "";
   private textLength = 0;
@@ -111,6 +122,7 @@ class PageBuilder implements ScanHandler {
     this.openBlock = new Int32Array(INITIAL_CAPACITY);
     this.openInnermostBlock = new Int32Array(INITIAL_CAPACITY);
     this.openForeign = new Uint8Array(INITIAL_CAPACITY);
+    this.openRendering = new Uint8Array(INITIAL_CAPACITY);
     this.blockParent = new Int32Array(blockCapacity);
     this.blockTag = new Uint8Array(blockCapacity);
     this.blockDepth = new Uint16Array(blockCapacity);
@@ -129,6 +141,7 @@ class PageBuilder implements ScanHandler {
     this.nodeSourceStart = new Int32Array(nodeCapacity);
     this.nodeSourceEnd = new Int32Array(nodeCapacity);
     this.nodeInLink = new Uint8Array(nodeCapacity);
+    this.nodeRaw = new Uint8Array(nodeCapacity);
     this.impliedOffset = new Int32Array(INITIAL_CAPACITY);
     this.impliedTag = new Uint8Array(INITIAL_CAPACITY);
     this.blockParent[0] = -1;
@@ -144,6 +157,7 @@ class PageBuilder implements ScanHandler {
     this.openBlock = doubled(this.openBlock);
     this.openInnermostBlock = doubled(this.openInnermostBlock);
     this.openForeign = doubled(this.openForeign);
+    this.openRendering = doubled(this.openRendering);
   }
 
   private growBlocks(): void {
@@ -168,9 +182,10 @@ class PageBuilder implements ScanHandler {
     this.nodeSourceStart = doubled(this.nodeSourceStart);
     this.nodeSourceEnd = doubled(this.nodeSourceEnd);
     this.nodeInLink = doubled(this.nodeInLink);
+    this.nodeRaw = doubled(this.nodeRaw);
   }
 
-  startTag(name: string, tagStart: number, nameEnd: number, tagEnd: number, selfClosing: boolean, foreign: boolean): void {
+  startTag(name: string, tagStart: number, nameEnd: number, tagEnd: number, selfClosing: boolean, foreign: boolean, namespace: number): void {
     const tag = foreign ? TAG_OTHER : tagId(name);
     if (!foreign) this.implyEnds(tag, tagStart);
     if (tag === TAG_HTML && this.lang === "") this.lang = (readAttribute(this.source, nameEnd, tagEnd, "lang") ?? "").trim();
@@ -181,7 +196,26 @@ class PageBuilder implements ScanHandler {
       return;
     }
     this.push(name, tag, foreign, tagStart, nameEnd, tagEnd);
+    this.openRendering[this.openCount - 1] = this.renderingOf(name, tag, foreign ? namespace : 0);
     this.countMarkup(this.currentBlock(), name);
+  }
+
+  /**
+   * Whether text in a new element is rendered, as a browser renders it: not in <template> contents (inert),
+   * svg <desc>/<title> or MathML annotations; in svg only inside <text>, <tspan>, <textPath> and
+   * <foreignObject>; HTML content that broke out of svg or math is rendered again.
+   */
+  private renderingOf(name: string, tag: number, namespace: number): number {
+    const parent = this.openCount >= 2 ? this.openRendering[this.openCount - 2] : RENDERS_CONTENT | RENDERS_TEXT;
+    if ((parent & RENDERS_CONTENT) === 0) return 0;
+    if (namespace === NAMESPACE_SVG) {
+      if (name === "desc" || name === "title") return 0;
+      if (SVG_TEXT_ELEMENTS.has(name)) return RENDERS_CONTENT | RENDERS_TEXT;
+      const parentIsSvg = this.openCount >= 2 && this.openForeign[this.openCount - 2] === 1 && name !== "svg";
+      return RENDERS_CONTENT | (parentIsSvg ? parent & RENDERS_TEXT : 0);
+    }
+    if (namespace === NAMESPACE_MATH) return name === "annotation" || name === "annotation-xml" ? 0 : RENDERS_CONTENT | RENDERS_TEXT;
+    return tag === TAG_TEMPLATE ? 0 : RENDERS_CONTENT | RENDERS_TEXT;
   }
 
   /** Counts a start tag in the block that holds it (a block's own start tag counts in the block). */
@@ -200,7 +234,6 @@ class PageBuilder implements ScanHandler {
     this.openNameCount.set(name, (this.openNameCount.get(name) ?? 0) + 1);
     this.openTag[index] = tag;
     this.openForeign[index] = foreign ? 1 : 0;
-    if (foreign) this.foreignOpen++;
     if (tag === TAG_A) this.linkOpen++;
     if ((TAG_FLAGS[tag] & FLAG_BLOCK) === 0) {
       this.openBlock[index] = -1;
@@ -254,7 +287,6 @@ class PageBuilder implements ScanHandler {
     const name = this.openNames[index];
     this.openNameCount.set(name, (this.openNameCount.get(name) ?? 1) - 1);
     if (this.openTag[index] === TAG_A && this.openForeign[index] === 0) this.linkOpen--;
-    if (this.openForeign[index] === 1) this.foreignOpen--;
     const block = this.openBlock[index];
     if (block < 0) return;
     this.blockBoundary = true;
@@ -310,9 +342,14 @@ class PageBuilder implements ScanHandler {
     for (let index = this.openCount - 1; index >= this.searchFloor(); index--) {
       const tag = this.openTag[index];
       if ((tag === first || tag === second) && this.openForeign[index] === 0) return index;
-      if ((TAG_FLAGS[tag] & boundary) !== 0) return -1;
+      if ((TAG_FLAGS[tag] & boundary) !== 0 || (boundary === FLAG_BUTTON_SCOPE && this.isForeignScopeBoundary(index))) return -1;
     }
     return -1;
+  }
+
+  /** svg and MathML integration points bound HTML5's "in scope" searches and are "special" (a <p> in foreignObject leaves the outer <p> open). */
+  private isForeignScopeBoundary(index: number): boolean {
+    return this.openForeign[index] === 1 && FOREIGN_SCOPE_NAMES.has(this.openNames[index]);
   }
 
   /** `<li>` closes an open `<li>` (and `<dd>`/`<dt>` one of those) unless a special element other than address, div or p is in between. */
@@ -324,6 +361,7 @@ class PageBuilder implements ScanHandler {
         return;
       }
       if ((TAG_FLAGS[tag] & FLAG_SPECIAL) !== 0 && tag !== TAG_P && tag !== TAG_DIV && tag !== TAG_ADDRESS) return;
+      if (this.isForeignScopeBoundary(index)) return;
     }
   }
 
@@ -362,12 +400,21 @@ class PageBuilder implements ScanHandler {
       }
       return;
     }
-    if (kind !== TEXT_DATA || this.foreignOpen > 0) return;
-    this.appendText(start, end);
+    const top = this.openCount - 1;
+    if (top >= 0 && (this.openRendering[top] & RENDERS_TEXT) === 0) return;
+    if (kind === TEXT_DATA) this.appendText(start, end, false);
+    // CDATA in svg or math, and the raw text of <xmp> and <plaintext>, are rendered as written.
+    else if (kind === TEXT_CDATA || (kind === TEXT_RAW && top >= 0 && (this.openTag[top] === TAG_XMP || this.openTag[top] === TAG_PLAINTEXT))) {
+      this.appendText(start, end, true);
+    }
   }
 
-  /** Appends one run of character data to the page text: entities decoded, white space collapsed. */
-  private appendText(start: number, end: number): void {
+  /**
+   * Appends one run of character data to the page text, white space collapsed. References are decoded
+   * unless `raw` (CDATA, xmp, plaintext). U+0000 is dropped from data, as HTML5's tree builder drops it,
+   * and read as U+FFFD in raw text, as its tokenizer reads it.
+   */
+  private appendText(start: number, end: number, raw: boolean): void {
     const source = this.source;
     const block = this.currentBlock();
     let nodeStart = -1; // page-text offset where this node's text starts; -1 until a visible character
@@ -376,25 +423,18 @@ class PageBuilder implements ScanHandler {
     let position = start;
     while (position < end) {
       const code = source.charCodeAt(position);
-      if (isCollapsibleSpace(code)) {
-        this.pendingSpace = true;
+      if (isCollapsibleSpace(code) || (code === 0 && !raw)) {
+        if (code !== 0) this.pendingSpace = true;
         position++;
         continue;
       }
-      if (code === 38) {
-        const decoded = decodeEntityAt(source, position, end);
-        if (decoded !== null) {
-          const after = entityEnd();
-          if (decoded.length === 1 && isCollapsibleSpace(decoded.charCodeAt(0))) this.pendingSpace = true;
-          else {
-            if (nodeStart < 0) {
-              nodeStart = this.beginNode(block);
-              sourceFirst = position;
-            } else this.writeSpaceIfPending();
-            this.pageText += decoded;
-            this.textLength += decoded.length;
-            sourceLast = after;
-          }
+      let piece: string | null = code === 0 ? "\ufffd" : null;
+      let after = position + 1;
+      if (code === 38 && !raw) {
+        piece = decodeEntityAt(source, position, end);
+        if (piece !== null) after = entityEnd();
+        if (piece !== null && piece.length === 1 && isCollapsibleSpace(piece.charCodeAt(0))) {
+          this.pendingSpace = true;
           position = after;
           continue;
         }
@@ -403,16 +443,22 @@ class PageBuilder implements ScanHandler {
         nodeStart = this.beginNode(block);
         sourceFirst = position;
       } else this.writeSpaceIfPending();
-      // A run of visible characters up to the next white space or reference, copied in one slice.
+      if (piece !== null) {
+        this.pageText += piece;
+        this.textLength += piece.length;
+        sourceLast = position = after;
+        continue;
+      }
+      // A run of visible characters up to the next white space, reference or U+0000, copied in one slice.
       const segment = position++;
       while (position < end) {
         const next = source.charCodeAt(position);
-        if (next === 38 || isCollapsibleSpace(next)) break;
+        if (next === 38 || next === 0 || isCollapsibleSpace(next)) break;
         position++;
       }
       sourceLast = this.copySegment(segment, position);
     }
-    if (nodeStart >= 0) this.addTextNode(block, nodeStart, sourceFirst, sourceLast);
+    if (nodeStart >= 0) this.addTextNode(block, nodeStart, sourceFirst, sourceLast, raw);
   }
 
   private copySegment(start: number, end: number): number {
@@ -440,7 +486,7 @@ class PageBuilder implements ScanHandler {
     this.pendingSpace = false;
   }
 
-  private addTextNode(block: number, textStart: number, sourceStart: number, sourceEnd: number): void {
+  private addTextNode(block: number, textStart: number, sourceStart: number, sourceEnd: number, raw: boolean): void {
     if (this.textNodeCount === this.nodeBlock.length) this.growTextNodes();
     const node = this.textNodeCount++;
     this.nodeBlock[node] = block;
@@ -449,6 +495,7 @@ class PageBuilder implements ScanHandler {
     this.nodeSourceStart[node] = sourceStart;
     this.nodeSourceEnd[node] = sourceEnd;
     this.nodeInLink[node] = this.linkOpen > 0 ? 1 : 0;
+    this.nodeRaw[node] = raw ? 1 : 0;
     this.lastTextBlock = block;
   }
 
@@ -477,6 +524,7 @@ class PageBuilder implements ScanHandler {
       textNodes: {
         block: this.nodeBlock.subarray(0, nodes), textStart: this.nodeTextStart.subarray(0, nodes), textEnd: this.nodeTextEnd.subarray(0, nodes),
         sourceStart: this.nodeSourceStart.subarray(0, nodes), sourceEnd: this.nodeSourceEnd.subarray(0, nodes), inLink: this.nodeInLink.subarray(0, nodes),
+        raw: this.nodeRaw.subarray(0, nodes),
       },
       impliedEndCount: this.impliedCount,
       charsetDeclaration: this.charsetDeclaration,
@@ -534,7 +582,7 @@ function collapseText(source: string, start: number, end: number): string {
   let pending = false;
   for (let position = start; position < end; position++) {
     const code = source.charCodeAt(position);
-    let piece = source[position];
+    let piece = code === 0 ? "\ufffd" : source[position]; // RCDATA reads U+0000 as U+FFFD
     if (code === 38) {
       const decoded = decodeEntityAt(source, position, end);
       if (decoded !== null) {

@@ -7,6 +7,8 @@
  * and self-closing tags inside svg and math. It builds no tree and allocates only tag names.
  */
 
+import { findAttribute } from "./attributes";
+
 /** Kinds of text runs. */
 export const TEXT_DATA = 0; // ordinary character data (entities to decode)
 export const TEXT_RCDATA = 1; // content of textarea and title (entities to decode, no tags)
@@ -16,9 +18,9 @@ export const TEXT_CDATA = 3; // a CDATA section inside svg or math
 export interface ScanHandler {
   /**
    * A start tag: lowercase name, offset of "<", offset after the name, offset after ">", whether it ended
-   * with "/>", and whether the element is in the svg or math namespace.
+   * with "/>", whether the element is in the svg or math namespace, and which (NAMESPACE_*).
    */
-  startTag(name: string, tagStart: number, nameEnd: number, tagEnd: number, selfClosing: boolean, foreign: boolean): void;
+  startTag(name: string, tagStart: number, nameEnd: number, tagEnd: number, selfClosing: boolean, foreign: boolean, namespace: number): void;
   /** An end tag: lowercase name, offset of "<", offset after ">". */
   endTag(name: string, tagStart: number, tagEnd: number): void;
   /** A run of text [start, end) of the given TEXT_* kind. */
@@ -28,66 +30,78 @@ export interface ScanHandler {
 const RAW_TEXT_NAMES = new Set(["style", "xmp", "iframe", "noembed", "noframes", "noscript"]);
 const RCDATA_NAMES = new Set(["textarea", "title"]);
 const SVG_INTEGRATION_POINTS = new Set(["foreignobject", "desc", "title"]);
-const MATH_INTEGRATION_POINTS = new Set(["mi", "mo", "mn", "ms", "mtext", "annotation-xml"]);
+const MATH_INTEGRATION_POINTS = new Set(["mi", "mo", "mn", "ms", "mtext"]);
+/** HTML start tags that leave svg or math content (HTML5 "in foreign content"; <font> with color, face or size too). */
+const FOREIGN_CONTENT_EXITS = new Set([
+  "b", "big", "blockquote", "body", "br", "center", "code", "dd", "div", "dl", "dt", "em", "embed", "h1", "h2", "h3",
+  "h4", "h5", "h6", "head", "hr", "i", "img", "li", "listing", "menu", "meta", "nobr", "ol", "p", "pre", "ruby", "s",
+  "small", "span", "strong", "strike", "sub", "sup", "table", "tt", "u", "ul", "var",
+]);
 
-const NAMESPACE_HTML = 0;
-const NAMESPACE_SVG = 1;
-const NAMESPACE_MATH = 2;
+/** Namespaces of content, as reported with start tags. */
+export const NAMESPACE_HTML = 0;
+export const NAMESPACE_SVG = 1;
+export const NAMESPACE_MATH = 2;
 
 /**
- * Namespace frames: where svg or math content starts, and where HTML content starts again inside it
- * (integration points). A frame ends at the end tag of the element that opened it.
+ * The namespace of the content being read, as lol-html tracks it (its tree-builder simulator), so that
+ * both passes tokenize alike: <svg> and <math> push their namespace (self-closed too), their end tags pop
+ * it; in svg or math an exit tag pops one level; an integration point (svg foreignObject, desc, title;
+ * MathML mi, mo, mn, ms, mtext; annotation-xml with an HTML encoding) pushes HTML until its end tag. No
+ * open elements are kept: one number per level.
  */
-class NamespaceFrames {
-  private readonly names: string[] = [];
-  private readonly namespaces: number[] = [];
-  /** Open elements with the frame's name inside the frame (nested svg in svg). */
-  private readonly counts: number[] = [];
+class NamespaceStack {
+  private readonly levels: number[] = [NAMESPACE_HTML];
 
   current(): number {
-    const top = this.namespaces.length - 1;
-    return top < 0 ? NAMESPACE_HTML : this.namespaces[top];
+    return this.levels[this.levels.length - 1];
   }
 
-  /** Namespace of an element with this start tag, given the current content namespace. */
-  elementNamespace(name: string): number {
-    const current = this.current();
-    if (current !== NAMESPACE_HTML) return current;
-    if (name === "svg") return NAMESPACE_SVG;
-    if (name === "math") return NAMESPACE_MATH;
-    return NAMESPACE_HTML;
-  }
-
-  /** Updates the frames for a start tag that opens an element (not self-closed, not void). */
-  open(name: string, elementNamespace: number): void {
-    const current = this.current();
-    const top = this.names.length - 1;
-    if (top >= 0 && this.names[top] === name) {
-      this.counts[top]++;
-      return;
+  /** Updates the stack for a start tag and returns the namespace of its element. */
+  startTag(name: string, selfClosing: boolean, html: string, nameEnd: number, tagEnd: number): number {
+    if (name === "svg" || name === "math") {
+      this.levels.push(name === "svg" ? NAMESPACE_SVG : NAMESPACE_MATH);
+      return this.current();
     }
-    if (current === NAMESPACE_HTML && elementNamespace !== NAMESPACE_HTML) this.push(name, elementNamespace);
-    else if (current === NAMESPACE_SVG && SVG_INTEGRATION_POINTS.has(name)) this.push(name, NAMESPACE_HTML);
-    else if (current === NAMESPACE_MATH && MATH_INTEGRATION_POINTS.has(name)) this.push(name, NAMESPACE_HTML);
-  }
-
-  /** Updates the frames for an end tag: it closes the innermost frame opened by an element of that name. */
-  close(name: string): void {
-    for (let frame = this.names.length - 1; frame >= 0; frame--) {
-      if (this.names[frame] !== name) continue;
-      if (frame === this.names.length - 1 && --this.counts[frame] > 0) return;
-      this.names.length = frame;
-      this.namespaces.length = frame;
-      this.counts.length = frame;
-      return;
+    const current = this.current();
+    if (current === NAMESPACE_HTML) return current;
+    if (FOREIGN_CONTENT_EXITS.has(name) || (name === "font" && hasFontAttribute(html, nameEnd, tagEnd))) {
+      this.pop();
+      return this.current();
     }
+    if (!selfClosing && (current === NAMESPACE_SVG ? SVG_INTEGRATION_POINTS.has(name) : MATH_INTEGRATION_POINTS.has(name) ||
+      (name === "annotation-xml" && hasHtmlEncoding(html, nameEnd, tagEnd)))) {
+      this.levels.push(NAMESPACE_HTML);
+    }
+    return current;
   }
 
-  private push(name: string, namespace: number): void {
-    this.names.push(name);
-    this.namespaces.push(namespace);
-    this.counts.push(1);
+  endTag(name: string): void {
+    const current = this.current();
+    if (current === NAMESPACE_SVG ? name === "svg" : current === NAMESPACE_MATH ? name === "math" : this.endsIntegrationPoint(name)) this.pop();
   }
+
+  private endsIntegrationPoint(name: string): boolean {
+    const previous = this.levels.length >= 2 ? this.levels[this.levels.length - 2] : NAMESPACE_HTML;
+    if (previous === NAMESPACE_SVG) return SVG_INTEGRATION_POINTS.has(name);
+    return previous === NAMESPACE_MATH && (MATH_INTEGRATION_POINTS.has(name) || name === "annotation-xml");
+  }
+
+  private pop(): void {
+    if (this.levels.length > 1) this.levels.pop();
+  }
+}
+
+function hasFontAttribute(html: string, nameEnd: number, tagEnd: number): boolean {
+  return findAttribute(html, nameEnd, tagEnd, "color") !== null || findAttribute(html, nameEnd, tagEnd, "face") !== null ||
+    findAttribute(html, nameEnd, tagEnd, "size") !== null;
+}
+
+function hasHtmlEncoding(html: string, nameEnd: number, tagEnd: number): boolean {
+  const range = findAttribute(html, nameEnd, tagEnd, "encoding");
+  if (range === null) return false;
+  const value = html.slice(range[0], range[1]).toLowerCase();
+  return value === "text/html" || value === "application/xhtml+xml";
 }
 
 /** Set by tagEndAt: whether the tag just read ended with "/>". */
@@ -96,7 +110,7 @@ let lastTagSelfClosing = false;
 /** Scans `html`, calling the handler for each tag and text run in document order. */
 export function scanHtml(html: string, handler: ScanHandler): void {
   const length = html.length;
-  const frames = new NamespaceFrames();
+  const frames = new NamespaceStack();
   let textStart = 0;
   let position = html.indexOf("<");
   while (position >= 0 && position < length - 1) {
@@ -148,20 +162,15 @@ function readTagName(html: string, start: number): [string, number] {
 }
 
 /** Reads the start tag at `position`, reports it, then its raw content if any; returns where text resumes. */
-function startTagAt(html: string, position: number, handler: ScanHandler, frames: NamespaceFrames): number {
+function startTagAt(html: string, position: number, handler: ScanHandler, frames: NamespaceStack): number {
   const [name, nameEnd] = readTagName(html, position + 1);
   const tagEnd = tagEndAt(html, nameEnd);
   if (tagEnd < 0) return html.length; // an unfinished tag at the end of the page is dropped, as lol-html does
-  const namespace = frames.elementNamespace(name);
-  const foreign = namespace !== NAMESPACE_HTML;
   const selfClosing = lastTagSelfClosing;
-  handler.startTag(name, position, nameEnd, tagEnd, selfClosing, foreign);
-  if (foreign) {
-    if (!selfClosing) frames.open(name, namespace);
-    return tagEnd;
-  }
-  frames.open(name, namespace);
-  return rawContentEnd(html, name, tagEnd, handler);
+  const namespace = frames.startTag(name, selfClosing, html, nameEnd, tagEnd);
+  const foreign = namespace !== NAMESPACE_HTML;
+  handler.startTag(name, position, nameEnd, tagEnd, selfClosing, foreign, namespace);
+  return foreign ? tagEnd : rawContentEnd(html, name, tagEnd, handler);
 }
 
 /** For raw-text, RCDATA, script and plaintext elements: reports their content and returns where it ends. */
@@ -241,12 +250,12 @@ function scriptEnd(html: string, from: number): number {
 }
 
 /** Reads the end tag at `position`, reports it; returns the offset after it. */
-function endTagAt(html: string, position: number, handler: ScanHandler, frames: NamespaceFrames): number {
+function endTagAt(html: string, position: number, handler: ScanHandler, frames: NamespaceStack): number {
   const [name, nameEnd] = readTagName(html, position + 2);
   const tagEnd = tagEndAt(html, nameEnd);
   if (tagEnd < 0) return html.length;
   handler.endTag(name, position, tagEnd);
-  frames.close(name);
+  frames.endTag(name);
   return tagEnd;
 }
 

@@ -1,6 +1,6 @@
 /**
  * From page-text offsets back to source offsets inside text nodes, by walking their raw source with the
- * same decoding and white-space rules as pass 1 (entities, collapsed runs). Pass 2 uses it to cut the
+ * same decoding and white-space rules as pass 1 (entities, collapsed runs, U+0000). Pass 2 uses it to cut the
  * removed part of a partly removed text node out of the source.
  */
 import { decodeEntityAt, entityEnd } from "./entities";
@@ -31,12 +31,17 @@ export class SourceOffsetCursor {
     if (node !== this.node || textOffset < this.textPosition) this.restart(node);
     const end = textNodes.sourceEnd[node];
     if (textOffset <= textNodes.textStart[node]) return textNodes.sourceStart[node];
+    const raw = textNodes.raw !== undefined && textNodes.raw[node] === 1;
     while (this.position < end) {
       const code = source.charCodeAt(this.position);
       let next = this.position + 1;
       let width = 1; // page-text characters this source piece becomes
       let space = isCollapsibleSpace(code);
-      if (code === 38) {
+      if (code === 0 && !raw) {
+        this.position = next; // dropped from data, as pass 1 drops it (U+FFFD in raw text: one character)
+        continue;
+      }
+      if (code === 38 && !raw) {
         const decoded = decodeEntityAt(source, this.position, end);
         if (decoded !== null) {
           next = entityEnd();

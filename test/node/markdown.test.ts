@@ -74,8 +74,8 @@ describe("writeMarkdown", () => {
     expect(writeMarkdown(page, cut)).toBe("## Story\n\nKept words and more.");
   });
 
-  it("ignores scripts, styles, comments, the head and svg", () => {
-    const html = `<html><head><title>T</title><style>p{}</style></head><body><!-- <p>hidden</p> --><script>if (a<b) document.write("<p>x</p>")</script><svg><text>chart</text></svg><p>Shown</p></body></html>`;
+  it("ignores scripts, styles, comments, the head and svg that is not drawn", () => {
+    const html = `<html><head><title>T</title><style>p{}</style></head><body><!-- <p>hidden</p> --><script>if (a<b) document.write("<p>x</p>")</script><svg><desc>chart</desc></svg><p>Shown</p></body></html>`;
     expect(markdown(html)).toBe("Shown");
   });
 });

@@ -60,9 +60,9 @@ describe("page analysis on malformed HTML", () => {
     expect(page.source.slice(page.blocks.sourceStart[2], page.blocks.sourceEnd[2])).toBe("<section><p>y");
   });
 
-  it("keeps text outside body, skips script, style, comments, templates of raw text and svg", () => {
+  it("keeps text outside body, skips script, style, comments, templates of raw text and svg that is not drawn", () => {
     const page = analysePage("before <html lang=\"de-CH\"><head><title> T &amp;\n t </title><style>p{}</style></head>" +
-      "<!-- c --><script>if (a < b) document.write('<p>x</p>')</script><body>in <svg><text>no</text></svg>&lt;ok&gt;</body></html> after");
+      "<!-- c --><script>if (a < b) document.write('<p>x</p>')</script><body>in <svg><desc>no</desc><g>no</g></svg>&lt;ok&gt;</body></html> after");
     expect(page.text).toBe("before in <ok> after");
     expect(page.title).toBe("T & t");
     expect(page.lang).toBe("de-CH");
@@ -94,15 +94,46 @@ describe("page analysis on malformed HTML", () => {
 
   it("reads svg and math as foreign content: self-closing tags, CDATA, no raw text", () => {
     const events: string[] = [];
-    scanHtml("<svg><g/><style>a<b>c</b></style><![CDATA[x<y]]></svg><style><b></style><p/>", {
+    scanHtml("<svg><g/><style>a<a>c</a></style><![CDATA[x<y]]></svg><style><b></style><p/>", {
       startTag: (name, _start, _nameEnd, _end, selfClosing, foreign) => events.push(`<${name}${selfClosing ? "/" : ""}${foreign ? " foreign" : ""}`),
       endTag: (name) => events.push(`</${name}`),
       text: (start, end, kind) => events.push(`text ${kind}`),
     });
     expect(events).toEqual([
-      "<svg foreign", "<g/ foreign", "<style foreign", `text ${TEXT_DATA}`, "<b foreign", `text ${TEXT_DATA}`, "</b", "</style",
+      "<svg foreign", "<g/ foreign", "<style foreign", `text ${TEXT_DATA}`, "<a foreign", `text ${TEXT_DATA}`, "</a", "</style",
       `text ${TEXT_CDATA}`, "</svg", "<style", `text ${TEXT_RAW}`, "</style", "<p/",
     ]);
+  });
+
+  it("tracks svg and math as lol-html does: a self-closed <svg> enters svg, an HTML tag such as <b> or <p> leaves it", () => {
+    const kinds = (html: string): string[] => {
+      const events: string[] = [];
+      scanHtml(html, {
+        startTag: (name, _start, _nameEnd, _end, _selfClosing, foreign) => events.push(`<${name}${foreign ? " foreign" : ""}`),
+        endTag: () => {},
+        text: (_start, _end, kind) => events.push(`text ${kind}`),
+      });
+      return events;
+    };
+    expect(kinds("<svg/><style>x</style>")).toEqual(["<svg foreign", "<style foreign", `text ${TEXT_DATA}`]);
+    expect(kinds("<svg><g><b>x</b><style>y</style>")).toEqual(["<svg foreign", "<g foreign", "<b", `text ${TEXT_DATA}`, "<style", `text ${TEXT_RAW}`]);
+    expect(kinds("<math><mi><style>x</style></mi><style>y</style>")).toEqual(["<math foreign", "<mi foreign", "<style", `text ${TEXT_RAW}`, "<style foreign", `text ${TEXT_DATA}`]);
+    expect(kinds("<svg><font color=red>x</font><style>y</style>")).toEqual(["<svg foreign", "<font", `text ${TEXT_DATA}`, "<style", `text ${TEXT_RAW}`]);
+  });
+
+  it("renders text as a browser does around svg and math: text after a breakout, svg <text>, MathML, not <template> contents", () => {
+    expect(analysePage('<div><svg><path d="M0"></div><p>Some text here</p>').text).toBe("Some text here");
+    expect(analysePage("<svg><g>hidden</g><text x=1>Label <tspan>two</tspan></text><desc>no</desc></svg><p>after").text).toBe("Label two\nafter");
+    expect(analysePage("<p>x = <math><mi>a</mi><mo>+</mo><mn>1</mn><annotation>no</annotation></math></p>").text).toBe("x = a+1");
+    expect(analysePage("<svg><foreignObject><p>inside</p></foreignObject></svg>").text).toBe("inside");
+    expect(analysePage("<div>a<template><p>inert</p>b</template>c</div>").text).toBe("a\nc");
+    expect(analysePage("<math><![CDATA[x &amp; y]]></math><div><xmp>&lt;b&gt;</xmp></div>").text).toBe("x &amp; y\n&lt;b&gt;");
+  });
+
+  it("drops U+0000 from text as HTML5's tree builder does, and reads it as U+FFFD in raw text and titles", () => {
+    const page = analysePage("<title>a\u0000b</title><p>fil\u0000ler \u0000 text</p><plaintext>x\u0000");
+    expect(page.title).toBe("a\ufffdb");
+    expect(page.text).toBe("filler text\nx\ufffd");
   });
 
   it("counts start tags, links, images and inputs directly in each block", () => {
