@@ -16,23 +16,27 @@
  */
 import type { ClassifierModel } from "./classify";
 import { classifyPage, mergePlans, scoreBlocks } from "./classify";
-import { CLEAN_MAX_BLOCKS, CLEAN_MAX_BYTES } from "./config";
+import { CLEAN_MAX_BLOCKS, CLEAN_MAX_BYTES, CLEAN_TIME_BUDGET_MS } from "./config";
 import { analysePage, computeFeatures, type PageModel, type RemovalCounts, type RemovalPlan } from "./page";
 import { annotateHtml, declaresOtherCharset, rewriteHtml, writeJson, writeMarkdown, writeText } from "./rewrite";
-import { findRuleIntervals, planFromIntervals, type CompiledRuleSet } from "./rules";
+import { matchRules, planFromIntervals, type CompiledRuleSet, type RuleOverflow } from "./rules";
 import type { HtmlRewriterBackend } from "./runtime";
 
 export type OutputFormat = "html" | "text" | "markdown" | "json";
 /** What clean() can write: the output formats, and "annotated" (the original page with the removed blocks outlined, for the demo page). */
 export type CleanFormat = OutputFormat | "annotated";
 export type CleanMode = "rules" | "classifier" | "rules+classifier" | "none";
-export type CleanBailout = "too-large" | "too-many-blocks" | "rewrite-failed" | "internal-error";
+/** Why a page was passed through: too-large, too-many-blocks, the rules' caps (too-many-rule-matches, rule-work), the
+ * page's time budget (time-budget), rewrite-failed or internal-error. */
+export type CleanBailout = "too-large" | "too-many-blocks" | RuleOverflow | "rewrite-failed" | "internal-error";
 
 export interface CleanOptions {
   /** Largest page cleaned, in UTF-8 bytes. */
   readonly maxBytes: number;
   /** Most blocks cleaned. */
   readonly maxBlocks: number;
+  /** Milliseconds of work a page may take, checked between stages and in rule matching (config CLEAN_TIME_BUDGET_MS). */
+  readonly timeBudgetMs: number;
   /** What cleans a site that has rules when a model is loaded too: the rules alone, or rules plus the classifier. */
   readonly withRules: "rules" | "rules+classifier";
   /** Forces a mode (for evaluation); "auto" picks from what is loaded. */
@@ -42,6 +46,7 @@ export interface CleanOptions {
 export const DEFAULT_CLEAN_OPTIONS: CleanOptions = Object.freeze({
   maxBytes: CLEAN_MAX_BYTES,
   maxBlocks: CLEAN_MAX_BLOCKS,
+  timeBudgetMs: CLEAN_TIME_BUDGET_MS,
   // `npm run eval` measures rules plus the classifier above rules alone on the held-out pages of sites with
   // rules (dragnet 8+ page sites 0.898 vs 0.776 shingle F1, cleanportaleval 0.940 vs 0.787).
   withRules: "rules+classifier",
@@ -110,6 +115,9 @@ class StageClock {
 
 async function runPipeline(input: CleanInput, options: CleanOptions): Promise<CleanResult> {
   const clock = new StageClock();
+  const deadline = now() + options.timeBudgetMs;
+  const expired = (): boolean => now() > deadline;
+  const pastBudget = (stage: string): CleanResult => ({ ok: false, bailout: "time-budget", detail: `over ${options.timeBudgetMs} ms at ${stage}` });
   const size = utf8Length(input.html, options.maxBytes);
   if (size > options.maxBytes) return { ok: false, bailout: "too-large", detail: `page over ${options.maxBytes} bytes` };
   // 1 analyse
@@ -118,9 +126,13 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   if (page.blockCount > options.maxBlocks) {
     return { ok: false, bailout: "too-many-blocks", detail: `${page.blockCount} blocks, limit ${options.maxBlocks}` };
   }
+  if (expired()) return pastBudget("analyse");
   const mode = chooseMode(input, options);
   // 2 rules
-  const rulesPlan = mode === "rules" || mode === "rules+classifier" ? planFromRules(page, input.ruleSet) : null;
+  const rules = mode === "rules" || mode === "rules+classifier" ? planFromRules(page, input.ruleSet, expired) : null;
+  if (rules?.overflow === "time-budget") return pastBudget("rules");
+  if (rules?.overflow) return { ok: false, bailout: rules.overflow, detail: `rules of ${input.site} stopped: ${rules.overflow}` };
+  const rulesPlan = rules?.plan ?? null;
   clock.lap("rules");
   // 3 classify, 4 smooth
   const classifierPlan = mode === "classifier" || mode === "rules+classifier" ? planFromModel(page, input.model, clock) : null;
@@ -130,6 +142,7 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   const decidedMode = trusted === classifierPlan ? mode : rulesPlan !== null ? "rules" : "none";
   const removed = countRemoved(page, plan);
   clock.lap("decide");
+  if (expired()) return pastBudget("classify");
   // 6 rewrite
   let html = page.source;
   if ((input.format === "html" || input.format === "json") && (removed.blocks + removed.chars > 0 || declaresOtherCharset(page))) {
@@ -138,6 +151,7 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
     html = rewritten.html;
   }
   clock.lap("rewrite");
+  if (expired()) return pastBudget("rewrite");
   // 7 format
   const body = formatOutput(input, page, plan, html, decidedMode, removed, clock.timings);
   clock.lap("format");
@@ -171,9 +185,11 @@ function chooseMode(input: CleanInput, options: CleanOptions): CleanMode {
   return hasModel ? "classifier" : "none";
 }
 
-function planFromRules(page: PageModel, ruleSet: CompiledRuleSet | null): RemovalPlan | null {
-  if (ruleSet === null) return null;
-  return planFromIntervals(page, findRuleIntervals(ruleSet, page.text));
+/** The rules' plan, or why matching stopped (a cap or the time budget: the page is passed through, not cut unevenly). */
+function planFromRules(page: PageModel, ruleSet: CompiledRuleSet | null, expired: () => boolean): { plan: RemovalPlan | null; overflow: RuleOverflow | null } {
+  if (ruleSet === null) return { plan: null, overflow: null };
+  const matching = matchRules(ruleSet, page.text, { expired });
+  return { plan: matching.overflow === null ? planFromIntervals(page, matching.intervals) : null, overflow: matching.overflow };
 }
 
 function planFromModel(page: PageModel, model: ClassifierModel | null, clock: StageClock): RemovalPlan | null {

@@ -8,12 +8,22 @@
 
 // ── site rules (src/rules) ─────────────────────────────────────────────────────────────────────────
 
-/** Most rules compiled for one site; the rest are skipped and listed. Mined sites keep tens to a few hundred. */
-export const RULES_MAX_RULE_COUNT = 2000;
+/** Most rules compiled for one site; the rest are skipped and listed, and an upload with more is refused. Mined sites
+ * keep tens to a few hundred, and the miner writes at most MINING_MAX_RULES_PER_SITE (1,000). */
+export const RULES_MAX_RULE_COUNT = 1000;
+/** Longest rule set text read or accepted, in UTF-16 code units (about bytes for the ASCII JSON the miner writes). The
+ * largest mined set is 54 KB; 1 Mi bounds parsing, compiling and the /v1/rules answer. */
+export const RULES_MAX_RULE_SET_CHARACTERS = 1024 * 1024;
 /** Longest pattern accepted, in UTF-16 code units; a 60-token template string with separators is about 1,500. */
 export const RULES_MAX_PATTERN_LENGTH = 4096;
-/** Most rule matches collected on one page (all rules together); beyond it the page keeps its text (a bailout, not a cut). */
+/** Most rule matches collected on one page (all rules together); beyond it the page keeps its text (a bailout,
+ * "too-many-rule-matches", not a cut). */
 export const RULES_MAX_MATCHES_PER_PAGE = 100_000;
+/** Most page text scanned by rules on one page, in UTF-16 code units summed over the rules that run (rules whose
+ * required words are not on the page do not run); beyond it a "rule-work" bailout. Each rule scans the text once,
+ * at about 5-8 ns per code unit in V8, so this bounds rule matching to about a second. Mined sets on their own
+ * pages stay far below it (1,000 rules × 100 KB of page text = 10^8). */
+export const RULES_MAX_SCAN_CHARACTERS = 150_000_000;
 /** Two rule intervals merge when the text between them is white space or punctuation only and at most this many
  * UTF-16 code units long (paper 002, 3.4.1: "separated by less than a user-defined number of characters").
  * 32 covers separators such as " | ", " · ", "\n\n" and runs of dashes; a gap holding a letter or digit never merges. */
@@ -79,6 +89,12 @@ export const CLEAN_MAX_BYTES = 5 * 1024 * 1024;
 /** Most blocks clean() works on; past it a "too-many-blocks" bailout. The largest dev page has about 4,000
  * blocks; 60,000 bounds the smoothing and the rewrite on hostile pages (a few ms per 10,000 blocks). */
 export const CLEAN_MAX_BLOCKS = 60_000;
+/** CPU time one page may take in clean(), in milliseconds: checked between stages and in rule matching; past it a
+ * "time-budget" bailout (the page passes through). Every stage is linear with the caps above, so this is a backstop:
+ * pages of the dev sets take under 0.5 s in Node. Deployed workerd advances its clock only across I/O, so there the
+ * check sees no time pass within one page and the caps (bytes, blocks, rules, nesting) are what bound the work;
+ * Node and local workerd (wrangler dev, Miniflare) do advance it. */
+export const CLEAN_TIME_BUDGET_MS = 10_000;
 
 // ── mining (src/mining) ─────────────────────────────────────────────────────────────────────────────
 

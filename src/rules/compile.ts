@@ -8,6 +8,7 @@ import {
   RULES_MAX_RULE_COUNT,
 } from "../config";
 import { checkPatternSafety } from "./pattern-safety";
+import { requiredWords } from "./prefilter";
 import { parseRuleSetText, type RuleSet } from "./rule-set";
 
 /** Flags of every compiled rule: global scan only (case-sensitive, code units; the safety proof assumes exactly this). */
@@ -19,6 +20,8 @@ export interface CompiledRule {
   readonly pattern: string;
   /** Global regex; its lastIndex is reset before every use (rules run synchronously, so sharing is safe). */
   readonly regex: RegExp;
+  /** Words every match holds as whole words (prefilter.ts): a page without one of them is not scanned by the rule. */
+  readonly words: readonly string[];
 }
 
 export interface SkippedRule {
@@ -63,7 +66,7 @@ export function compileRuleSet(ruleSet: RuleSet, options: Partial<CompileOptions
       return;
     }
     seen.set(pattern, index);
-    rules.push({ index, pattern, regex });
+    rules.push({ index, pattern, regex, words: requiredWords(pattern) });
   });
   return { site: ruleSet.site, version: ruleSet.version, minedAt: ruleSet.minedAt, rules, skipped };
 }

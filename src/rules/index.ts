@@ -30,7 +30,10 @@ export {
   DEFAULT_INTERVAL_OPTIONS,
   EMPTY_INTERVALS,
   findRuleIntervals,
-  isSeparatorCode,
+  matchRules,
   type IntervalOptions,
+  type RuleMatching,
+  type RuleOverflow,
 } from "./intervals";
+export { isSeparatorCode, requiredWords, textWords } from "./prefilter";
 export { planFromIntervals } from "./plan";

@@ -3,8 +3,9 @@
  * becomes a [start, end) interval, and the result is the union of all of them, whatever the rule order.
  * Intervals separated only by a short run of white space or punctuation then merge into one.
  */
-import { RULES_MAX_MATCHES_PER_PAGE, RULES_MERGE_GAP_MAX_CHARACTERS } from "../config";
+import { RULES_MAX_MATCHES_PER_PAGE, RULES_MAX_SCAN_CHARACTERS, RULES_MERGE_GAP_MAX_CHARACTERS } from "../config";
 import type { CompiledRuleSet } from "./compile";
+import { isSeparatorCode, textWords } from "./prefilter";
 
 /** Text positions must stay below this (2^26 code units, 64 Mi) for the packing below; longer texts get no rules. */
 const MATCH_POSITION_LIMIT = 2 ** 26;
@@ -14,12 +15,29 @@ export interface IntervalOptions {
   readonly mergeGap: number;
   /** Most matches collected on a page; beyond it no text is removed (the page is kept rather than cut unevenly). */
   readonly maxMatches: number;
+  /** Most text scanned by rules on a page, in UTF-16 code units summed over the rules that run; beyond it no text is removed. */
+  readonly maxScanCharacters: number;
+  /** Called every few rules and matches: true stops matching (the page's time budget is spent). */
+  readonly expired?: () => boolean;
 }
 
 export const DEFAULT_INTERVAL_OPTIONS: IntervalOptions = Object.freeze({
   mergeGap: RULES_MERGE_GAP_MAX_CHARACTERS,
   maxMatches: RULES_MAX_MATCHES_PER_PAGE,
+  maxScanCharacters: RULES_MAX_SCAN_CHARACTERS,
 });
+
+/** Why matching stopped before the end: too many matches, too much text to scan, or the time budget spent. */
+export type RuleOverflow = "too-many-rule-matches" | "rule-work" | "time-budget";
+
+/** Intervals of the rules' matches, or why there are none when matching stopped early. */
+export interface RuleMatching {
+  readonly intervals: Int32Array;
+  readonly overflow: RuleOverflow | null;
+}
+
+/** Matches between two checks of the time budget. */
+const EXPIRY_CHECK_MATCHES = 4096;
 
 export const EMPTY_INTERVALS: Int32Array = new Int32Array(0);
 
@@ -32,24 +50,41 @@ let packedMatches = new Float64Array(1024);
 /** Merged output pairs before the exact-size copy; reused between calls. */
 let mergedPairs = new Int32Array(2048);
 
-/** Sorted, disjoint, gap-merged [start, end) pairs, flattened, of all matches of all rules in `text`. */
+/** Sorted, disjoint, gap-merged [start, end) pairs, flattened, of all matches of all rules in `text` (none when matching overflows). */
 export function findRuleIntervals(
   compiled: CompiledRuleSet,
   text: string,
   options: Partial<IntervalOptions> = {},
 ): Int32Array {
-  const { mergeGap, maxMatches } = { ...DEFAULT_INTERVAL_OPTIONS, ...options };
-  if (text.length >= MATCH_POSITION_LIMIT) return EMPTY_INTERVALS;
-  const matchCount = collectMatches(compiled, text, maxMatches);
-  if (matchCount <= 0) return EMPTY_INTERVALS;
-  const sorted = packedMatches.subarray(0, matchCount).sort();
-  return mergeSorted(sorted, text, mergeGap);
+  return matchRules(compiled, text, options).intervals;
 }
 
-/** Runs every rule over the text and packs its matches; returns the count, or -1 past maxMatches. */
-function collectMatches(compiled: CompiledRuleSet, text: string, maxMatches: number): number {
+/** findRuleIntervals, saying why matching stopped when it did (the caller reports it instead of cleaning silently less). */
+export function matchRules(compiled: CompiledRuleSet, text: string, options: Partial<IntervalOptions> = {}): RuleMatching {
+  const resolved: IntervalOptions = { ...DEFAULT_INTERVAL_OPTIONS, ...options };
+  if (text.length >= MATCH_POSITION_LIMIT) return { intervals: EMPTY_INTERVALS, overflow: "rule-work" };
+  const matchCount = collectMatches(compiled, text, resolved);
+  if (typeof matchCount === "string") return { intervals: EMPTY_INTERVALS, overflow: matchCount };
+  if (matchCount === 0) return { intervals: EMPTY_INTERVALS, overflow: null };
+  const sorted = packedMatches.subarray(0, matchCount).sort();
+  return { intervals: mergeSorted(sorted, text, resolved.mergeGap), overflow: null };
+}
+
+/**
+ * Runs the rules whose required words are all in the text and packs their matches; returns the count, or why
+ * it stopped. Each rule that runs scans the text once (safe patterns are linear), so the work is bounded by
+ * maxScanCharacters whatever the rule count and the page.
+ */
+function collectMatches(compiled: CompiledRuleSet, text: string, options: IntervalOptions): number | RuleOverflow {
+  const words = compiled.rules.some((rule) => rule.words.length > 0) ? textWords(text) : null;
+  const { maxMatches, maxScanCharacters, expired } = options;
   let count = 0;
-  for (const { regex } of compiled.rules) {
+  let scanned = 0;
+  for (const { regex, words: required } of compiled.rules) {
+    if (words !== null && !required.every((word) => words.has(word))) continue;
+    scanned += text.length;
+    if (scanned > maxScanCharacters) return "rule-work";
+    if (expired?.() === true) return "time-budget";
     regex.lastIndex = 0;
     for (let match = regex.exec(text); match !== null; match = regex.exec(text)) {
       const start = match.index;
@@ -59,7 +94,8 @@ function collectMatches(compiled: CompiledRuleSet, text: string, maxMatches: num
         regex.lastIndex = start + 1;
         continue;
       }
-      if (count === maxMatches) return -1;
+      if (count === maxMatches) return "too-many-rule-matches";
+      if (count % EXPIRY_CHECK_MATCHES === EXPIRY_CHECK_MATCHES - 1 && expired?.() === true) return "time-budget";
       if (count === packedMatches.length) packedMatches = growFloat64(packedMatches);
       packedMatches[count] = start * MATCH_POSITION_LIMIT + end;
       count += 1;
@@ -111,19 +147,4 @@ function isSeparatorGap(text: string, from: number, to: number, mergeGap: number
     if (!isSeparatorCode(text.charCodeAt(position))) return false;
   }
   return true;
-}
-
-/** ASCII code → 1 when it is white space, a control, punctuation or a symbol; 0 for letters and digits. */
-const ASCII_SEPARATOR = new Uint8Array(128).map((_, code) => (/[0-9A-Za-z]/.test(String.fromCharCode(code)) ? 0 : 1));
-/** Letters, digits and combining marks: content, never a separator. */
-const CONTENT_CHARACTER = /[\p{L}\p{N}\p{M}]/u;
-
-/**
- * A separator is anything that is not a letter, digit or combining mark (Unicode categories L, N, M):
- * white space, punctuation, symbols. Surrogate halves count as content (astral letters are the common case).
- */
-export function isSeparatorCode(code: number): boolean {
-  if (code < 0x80) return ASCII_SEPARATOR[code] === 1;
-  if (code >= 0xd800 && code <= 0xdfff) return false;
-  return !CONTENT_CHARACTER.test(String.fromCharCode(code));
 }

@@ -3,6 +3,7 @@
  * Validated with a schema; a bad value is reported as a list of problems, never thrown.
  */
 import * as z from "zod/mini";
+import { RULES_MAX_RULE_COUNT, RULES_MAX_RULE_SET_CHARACTERS } from "../config";
 import { checkPatternSafety } from "./pattern-safety";
 
 /** Format version written by the miner and understood here; any other version is refused with a problem. */
@@ -92,6 +93,9 @@ export function parseRuleSet(value: unknown, options: ParseRuleSetOptions = {}):
 
 /** Parses the KV or file text of a rule set; JSON syntax errors become a problem. */
 export function parseRuleSetText(text: string, options: ParseRuleSetOptions = {}): RuleSetParse {
+  if (text.length > RULES_MAX_RULE_SET_CHARACTERS) {
+    return { ok: false, problems: [`the rule set is ${text.length} characters long, over the limit of ${RULES_MAX_RULE_SET_CHARACTERS}`] };
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -103,6 +107,10 @@ export function parseRuleSetText(text: string, options: ParseRuleSetOptions = {}
 
 function consistencyProblems(ruleSet: RuleSet, options: ParseRuleSetOptions): string[] {
   const problems: string[] = [];
+  // A stored set over the count still loads (its first rules compile); a set checked for publishing is refused.
+  if (options.checkPatterns && ruleSet.rules.length > RULES_MAX_RULE_COUNT) {
+    problems.push(`rules: ${ruleSet.rules.length} rules, over the limit of ${RULES_MAX_RULE_COUNT}`);
+  }
   ruleSet.rules.forEach((rule, index) => {
     if (rule.docFreq > ruleSet.pages) problems.push(`rules.${index}.docFreq: ${rule.docFreq} exceeds pages (${ruleSet.pages})`);
     if (rule.count < rule.docFreq) problems.push(`rules.${index}.count: ${rule.count} is below docFreq (${rule.docFreq})`);
