@@ -37,6 +37,8 @@ function continuesReference(code: number): boolean {
 export function decodeEntityAt(source: string, start: number, limit: number, inAttribute = false): string | null {
   const next = start + 1 < limit ? source.charCodeAt(start + 1) : -1;
   if (next !== 35 && !isAlphanumeric(next)) return null;
+  const common = commonReference(source, start, limit, next);
+  if (common !== null) return common;
   firstUnit = -1;
   secondUnit = -1;
   decoder.startEntity(inAttribute ? DecodingMode.Attribute : DecodingMode.Legacy);
@@ -50,6 +52,14 @@ export function decodeEntityAt(source: string, start: number, limit: number, inA
   lastEntityEnd = start + consumed;
   // Named values come as UTF-16 units (a surrogate pair is two), numeric ones as a code point: fromCodePoint takes both.
   return secondUnit < 0 ? String.fromCodePoint(firstUnit) : String.fromCodePoint(firstUnit, secondUnit);
+}
+
+/** "&amp;", "&nbsp;", "&quot;", "&lt;" and "&gt;" (most references on real pages), read without the decoder's setup. */
+function commonReference(source: string, start: number, limit: number, next: number): string | null {
+  const name = next === 97 ? "amp;" : next === 110 ? "nbsp;" : next === 113 ? "quot;" : next === 108 ? "lt;" : next === 103 ? "gt;" : "";
+  if (name === "" || start + 1 + name.length > limit || !source.startsWith(name, start + 1)) return null;
+  lastEntityEnd = start + 1 + name.length;
+  return next === 97 ? "&" : next === 110 ? "\u00a0" : next === 113 ? '"' : next === 108 ? "<" : ">";
 }
 
 function isAlphanumeric(code: number): boolean {
