@@ -1,0 +1,84 @@
+/**
+ * The pathological input families of the scaling tests (each built at size n and 4n), and the ratio measure:
+ * the median of three timed runs at 4n over the median at n. Linear work gives about 4; quadratic about 16.
+ * No Node API, so the Worker tests use it too.
+ */
+import { compileRuleSet, parseRuleSet, type CompiledRuleSet } from "../../src/rules/index";
+
+/** Ratio bound for 4x the input: near linear (n log n and noise stay under it, quadratic is far above). */
+export const MAX_RATIO = 6;
+
+/** An ordinary article page of about `paragraphs` × 400 characters, which the pathological prefixes sit before. */
+export function articlePage(paragraphs: number): string {
+  const sentence = "The harbour board approved the dredging plan after a long meeting on Tuesday evening. ";
+  const body = Array.from({ length: paragraphs }, (_, index) => `<p>${index}: ${sentence.repeat(4)}</p>`).join("\n");
+  return `<!doctype html><html><head><title>Harbour</title></head><body><nav><a href="/">Home</a></nav><article>${body}</article></body></html>`;
+}
+
+/** The families: name → input of size n (the unit repeated n times, before or around the rest). */
+export const FAMILIES = {
+  unclosedLists: (n: number): string => "<ul><li>".repeat(n) + articlePage(60),
+  repeatedBody: (n: number): string => "<body".repeat(n),
+  feedItemLessThan: (n: number): string => "<".repeat(n),
+  feedItemComments: (n: number): string => "<!--".repeat(n),
+} as const;
+
+const RULE_WORDS = Array.from({ length: 400 }, (_, index) => `w${index.toString(36)}q`);
+
+/** Page text of about `characters` code units made of the rule words (every rule's words are on the page). */
+export function ruleText(characters: number): string {
+  const parts: string[] = [];
+  let length = 0;
+  for (let index = 0; length < characters; index++) {
+    const word = RULE_WORDS[(index * 7919) % RULE_WORDS.length] + (index % 13 === 0 ? ".\n" : " ");
+    parts.push(word);
+    length += word.length;
+  }
+  return parts.join("");
+}
+
+/** `count` accepted, linear rules whose required words are all on ruleText's pages (so the prefilter runs them all). */
+export function manyRules(count: number): CompiledRuleSet {
+  return rulesOf(Array.from({ length: count }, (_, index) =>
+    `${RULE_WORDS[index % RULE_WORDS.length]}\\s+${RULE_WORDS[(index * 31 + 1) % RULE_WORDS.length]}\\s+\\d+`));
+}
+
+/** A compiled rule set of these patterns (each must pass validation). */
+export function rulesOf(patterns: readonly string[]): CompiledRuleSet {
+  const rules = patterns.map((pattern) => ({ pattern, docFreq: 1, count: 1, tokens: 3 }));
+  const parsed = parseRuleSet({ version: 1, site: "scaling.test", minedAt: "2026-01-01T00:00:00Z", pages: 1, cutoff: 0.5, mutablePatterns: [], rules });
+  if (!parsed.ok) throw new Error(parsed.problems.join("; "));
+  return compileRuleSet(parsed.ruleSet);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+async function timed(run: () => unknown): Promise<number> {
+  const start = performance.now();
+  await run();
+  return performance.now() - start;
+}
+
+/** Times `run(input(n))` and `run(input(4n))`, three times each after one warm-up; returns both medians and their ratio. */
+export async function scalingRatio<T>(
+  input: (n: number) => T,
+  n: number,
+  run: (value: T) => unknown,
+): Promise<{ small: number; large: number; ratio: number }> {
+  const smallInput = input(n);
+  const largeInput = input(4 * n);
+  await run(smallInput);
+  const small: number[] = [];
+  const large: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    small.push(await timed(() => run(smallInput)));
+    large.push(await timed(() => run(largeInput)));
+  }
+  // A floor of 1 ms on the small run keeps timer resolution from making a ratio of noise.
+  const smallMedian = Math.max(median(small), 1);
+  const largeMedian = median(large);
+  return { small: smallMedian, large: largeMedian, ratio: largeMedian / smallMedian };
+}
