@@ -98,8 +98,8 @@ function formatMemory(memory: Map<string, number>): string {
   return [...memory].map(([label, mb]) => `${label} ${mb} MB`).join(", ") || "no workerd process";
 }
 
-async function waitUntilReady(url: string, deadline: number): Promise<boolean> {
-  while (Date.now() < deadline) {
+async function waitUntilReady(url: string, deadline: number, service: ChildProcess | null): Promise<boolean> {
+  while (Date.now() < deadline && (service === null || service.exitCode === null)) {
     if (await fetch(`${url}/healthz`).then((response) => response.ok, () => false)) return true;
     await new Promise((done) => setTimeout(done, 500));
   }
@@ -154,7 +154,11 @@ async function main(): Promise<void> {
   const base = options.url ?? "http://127.0.0.1:8787";
   const service = options.url === null ? startService() : null;
   try {
-    if (!(await waitUntilReady(base, Date.now() + READY_TIMEOUT_MS))) throw new Error(`${base} did not answer /healthz`);
+    if (!(await waitUntilReady(base, Date.now() + READY_TIMEOUT_MS, service))) {
+      console.error(`${base} did not answer /healthz${service === null ? "" : " (see npm start's output above)"}`);
+      process.exitCode = 1;
+      return;
+    }
     const page = largePage();
     console.log(`${options.connections} connections, ${options.duration} s per scenario, against ${base}`);
     console.log(`workerd memory before: ${formatMemory(workerdMemory())}`);
