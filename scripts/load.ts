@@ -77,7 +77,7 @@ function largePage(): string {
  * Resident memory (MB) of each running workerd process, by a label: `wrangler dev` runs two, its front
  * proxy (the one listening on the service's port, "entry=") and the runtime that runs the Worker.
  */
-function workerdMemory(): Map<string, number> {
+function workerdMemory(servicePort: string): Map<string, number> {
   const memory = new Map<string, number>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -85,7 +85,7 @@ function workerdMemory(): Map<string, number> {
       const status = readFileSync(`/proc/${entry}/status`, "utf8");
       if (!/^Name:\s+workerd$/m.test(status)) continue;
       const rss = /^VmRSS:\s+(\d+) kB/m.exec(status);
-      const front = readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("--socket-addr=entry=");
+      const front = readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(`--socket-addr=entry=127.0.0.1:${servicePort}`);
       if (rss !== null) memory.set(`${front ? "front proxy" : "runtime"} (pid ${entry})`, Math.round(Number(rss[1]) / 1024));
     } catch {
       // the process ended while being read
@@ -111,13 +111,26 @@ function startService(): ChildProcess {
   return spawn("npm", ["start"], { cwd: REPO_ROOT, detached: true, stdio: ["ignore", "ignore", "inherit"] });
 }
 
-function stopService(service: ChildProcess): void {
-  if (service.pid !== undefined && service.exitCode === null) {
+/** Stops `npm start` and everything it started: Ctrl-C first (it stops wrangler), then SIGTERM, then SIGKILL, to its process group. */
+async function stopService(service: ChildProcess): Promise<void> {
+  for (const signal of ["SIGINT", "SIGTERM", "SIGKILL"] as const) {
+    if (service.pid === undefined || !groupAlive(service.pid)) return;
     try {
-      process.kill(-service.pid, "SIGINT");
+      process.kill(-service.pid, signal);
     } catch {
-      // already gone
+      return; // the group is gone
     }
+    for (let waited = 0; waited < 10_000 && groupAlive(service.pid); waited += 250) await new Promise((done) => setTimeout(done, 250));
+  }
+}
+
+/** Whether any process of the group is left (signal 0 tests without sending). */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -160,16 +173,17 @@ async function main(): Promise<void> {
       return;
     }
     const page = largePage();
+    const port = new URL(base).port || "80";
     console.log(`${options.connections} connections, ${options.duration} s per scenario, against ${base}`);
-    console.log(`workerd memory before: ${formatMemory(workerdMemory())}`);
+    console.log(`workerd memory before: ${formatMemory(workerdMemory(port))}`);
     const results: ScenarioResult[] = [];
     for (const name of options.scenarios) results.push(await runScenario(name, base, options, page));
-    console.log(`workerd memory after:  ${formatMemory(workerdMemory())}`);
+    console.log(`workerd memory after:  ${formatMemory(workerdMemory(port))}`);
     await new Promise((done) => setTimeout(done, 10_000));
-    console.log(`workerd memory 10 s later: ${formatMemory(workerdMemory())}`);
+    console.log(`workerd memory 10 s later: ${formatMemory(workerdMemory(port))}`);
     if (results.some((result) => !result.ok)) process.exitCode = 1;
   } finally {
-    if (service !== null) stopService(service);
+    if (service !== null) await stopService(service);
   }
 }
 
