@@ -7,12 +7,15 @@ import { decodeHtml } from "../page/index";
 export const DATA_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../../shared/data");
 
 /** The sets of the development data, in the order reports print them. */
-export const DATA_SETS = ["dragnet", "cleanportaleval", "cleaneval-dev"] as const;
+export const DATA_SETS = ["dragnet", "l3s-gn1", "cleanportaleval", "cleaneval-dev"] as const;
 
 export interface DatasetPage {
   readonly set: string;
   readonly id: string;
-  /** Host without "www." (or a site label given by the index). */
+  /**
+   * Host without "www." (or a site label given by the index). A page whose index gives no site (null) is
+   * its own site, `unknown:<id>`: nothing ties it to any other page.
+   */
   readonly site: string;
   readonly url: string;
   /** Path of the original bytes. */
@@ -27,7 +30,7 @@ export interface DatasetPage {
 
 interface IndexLine {
   id: string;
-  site: string;
+  site: string | null;
   url?: string;
   page: string;
   gold?: string;
@@ -64,7 +67,7 @@ export function loadDataset(setOrIndexPath: string): { pages: DatasetPage[]; pro
         continue;
       }
       const gold = entry.gold ? readGold(isAbsolute(entry.gold) ? entry.gold : join(base, entry.gold)) : "";
-      pages.push({ set, id: entry.id, site: entry.site, url: entry.url ?? "", path, html: decoded.html, bytes: raw.length, gold });
+      pages.push({ set, id: entry.id, site: entry.site ?? `unknown:${entry.id}`, url: entry.url ?? "", path, html: decoded.html, bytes: raw.length, gold });
     } catch (error) {
       problems.push(`${path}: ${(error as Error).message}`);
     }
@@ -92,8 +95,8 @@ function parseIndexLine(line: string): IndexLine | string {
     return "not JSON";
   }
   const entry = value as Partial<IndexLine>;
-  if (typeof entry?.id !== "string" || typeof entry.site !== "string" || typeof entry.page !== "string") {
-    return "needs string fields id, site and page";
+  if (typeof entry?.id !== "string" || (typeof entry.site !== "string" && entry.site !== null) || typeof entry.page !== "string") {
+    return "needs string fields id and page, and site as a string or null";
   }
   return entry as IndexLine;
 }

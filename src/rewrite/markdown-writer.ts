@@ -492,6 +492,8 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
   private openRow(): void {
     const table = this.tables[this.tables.length - 1];
     if (table === undefined) return;
+    // Cells outside any row (after a stray </tr>) make a row of their own, as a browser's implied <tr> does.
+    if (table.row !== null && table.row.length > 0) table.rows.push(table.row);
     table.row = [];
     this.push("tr");
   }
