@@ -41,6 +41,11 @@ export const LABEL_TEMPLATE_PAGE_SHARE = 0.1;
 export const LABEL_TEMPLATE_COVER_SHARE = 0.85;
 /** Automatic labels: blocks whose normalised text is shorter than this (characters) are not fingerprinted (paper 000: too little text). */
 export const LABEL_MIN_CHARS = 3;
+/** Gold labels: a block with at least this share of its tokens in the gold text is content, at most the second share template; between, left out (a block mixing both teaches nothing). */
+export const GOLD_LABEL_CONTENT_SHARE = 0.8;
+export const GOLD_LABEL_TEMPLATE_SHARE = 0.2;
+/** The article guard: text nodes outside links at least this long (characters) are prose (Readability's 25 for a paragraph worth scoring). */
+export const PROSE_MIN_CHARS = 25;
 /** Smoothing: classifier scores are quantised to this many levels before smoothing (keeps the DP at O(blocks x levels); 32 costs ~0.7 ms on 3,000 blocks). */
 export const SMOOTHING_SCORE_LEVELS = 32;
 /** Logistic regression: full-batch Adam epochs, step size and L2 weight (chosen on out-of-fold log-loss; `npm run train`). */

@@ -6,7 +6,9 @@
  * tree (children have higher ordinals than their parents, so one reverse sweep adds each block into its
  * parent). Every feature of a block describes the block with all its descendants.
  */
-import type { PageModel } from "./types";
+import { PROSE_MIN_CHARS } from "../config";
+import { MARKUP_COUNTERS, MARKUP_IMAGES, MARKUP_INPUTS, MARKUP_LINKS, MARKUP_TAGS, type PageModel } from "./types";
+import { findAttribute } from "./attributes";
 
 /** Feature names, in column order of the feature matrix. Append only: the model stores these names. */
 export const FEATURE_NAMES = [
@@ -23,6 +25,7 @@ export const FEATURE_NAMES = [
   "inHintCookie", "inHintSidebar", "inHintHeader", "inHintContent",
   "parentLinkCharRatio", "parentLogChars", "parentWordsPerSentence", "grandparentLinkCharRatio", "grandparentLogChars",
   "inMainContent", "containsMainContent", "mainContentDistance", "commasPerWord", "inHidden",
+  "previousLinkCharRatio", "previousLogChars", "nextLinkCharRatio", "nextLogChars", "shortWordRatio", "mainContentScore",
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -72,16 +75,19 @@ const HINT_GROUPS: readonly { readonly stems: readonly string[]; readonly exact:
 const HIDDEN_ATTRIBUTE = /(?:^|\s)hidden(?=[\s/>]|$)|display\s*:\s*none|visibility\s*:\s*hidden/i;
 /** Container bit (after the container groups) of blocks inside a hidden element. */
 const HIDDEN_BIT = 1 << 9;
-const ATTRIBUTE_VALUE = /\b(?:class|id)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))/gi;
+/** The attributes whose values carry hints. */
+const HINT_ATTRIBUTES = ["class", "id"] as const;
 /** Scale of the depth feature (elements); depths of real pages seldom pass 40. */
 const DEPTH_SCALE = 40;
 /** Cap of the words-per-sentence feature (words); longer runs are lists of words with no stops. */
 const MAX_WORDS_PER_SENTENCE = 100;
-/** Text nodes outside links at least this long (characters) count as paragraphs for the main-content estimate (Readability's 25). */
-const PARAGRAPH_MIN_CHARS = 25;
 /** A paragraph's credit: 1 + its commas + its length in units of this many characters, at most PARAGRAPH_MAX_LENGTH_CREDIT (Readability's scoring). */
 const PARAGRAPH_LENGTH_UNIT = 100;
 const PARAGRAPH_MAX_LENGTH_CREDIT = 3;
+/** Longest "short" word, in characters: English, French, German, Spanish... function words (the, of, de, la, und, der). */
+const SHORT_WORD_LETTERS = 3;
+/** Text nodes before and after a block that make its sequence context. */
+const NEIGHBOUR_TEXT_NODES = 3;
 /** Cap of the tags-per-word and density features, so tag soups do not dominate the normalisation. */
 const MAX_RATIO = 20;
 
@@ -92,7 +98,9 @@ interface BlockCounts {
   capitals: Float64Array; sentences: Float64Array; crossEntropy: Float64Array; titleWords: Float64Array;
   anchors: Float64Array; images: Float64Array; inputs: Float64Array; tags: Float64Array; children: Float64Array;
   commas: Float64Array;
-  /** Own (not summed up) credit of paragraphs: text nodes outside links, at least PARAGRAPH_MIN_CHARS long. */
+  /** Words of at most SHORT_WORD_LETTERS characters: the function words that prose is full of and menus lack. */
+  shortWords: Float64Array;
+  /** Own (not summed up) credit of paragraphs: text nodes outside links, at least PROSE_MIN_CHARS long (config). */
   paragraphCredit: Float64Array;
 }
 
@@ -102,7 +110,7 @@ export function computeFeatures(page: PageModel): FeatureMatrix {
   const counts = emptyCounts(count);
   const wordTable = countPageWords(page);
   countText(page, counts, wordTable, titleWordSet(page.title));
-  countTags(page, counts);
+  readMarkup(page, counts);
   for (let b = count - 1; b > 0; b--) addIntoParent(counts, b, page.blocks.parent[b]);
   const data = new Float32Array(count * FEATURE_COUNT);
   const repeats = textRepeats(page);
@@ -116,6 +124,7 @@ export function computeFeatures(page: PageModel): FeatureMatrix {
     writeFlags(data, b * FEATURE_COUNT, tagGroup[b], containers[b], hints[b], inheritedHints[b], counts, b);
   }
   writeContext(page, data);
+  writeSequence(page, data);
   writeMainContent(page, counts, inheritedHints, containers, data);
   return { blockCount: count, featureCount: FEATURE_COUNT, data };
 }
@@ -125,7 +134,7 @@ function emptyCounts(count: number): BlockCounts {
   return {
     chars: make(), ownChars: make(), linkChars: make(), words: make(), linkWords: make(), punctuation: make(),
     digits: make(), letters: make(), capitals: make(), sentences: make(), crossEntropy: make(), titleWords: make(),
-    anchors: make(), images: make(), inputs: make(), tags: make(), children: make(), commas: make(), paragraphCredit: make(),
+    anchors: make(), images: make(), inputs: make(), tags: make(), children: make(), commas: make(), shortWords: make(), paragraphCredit: make(),
   };
 }
 
@@ -146,6 +155,7 @@ function addIntoParent(counts: BlockCounts, block: number, parent: number): void
   counts.inputs[parent] += counts.inputs[block];
   counts.tags[parent] += counts.tags[block];
   counts.commas[parent] += counts.commas[block];
+  counts.shortWords[parent] += counts.shortWords[block];
   counts.children[parent] += 1;
 }
 
@@ -221,11 +231,14 @@ function countText(page: PageModel, counts: BlockCounts, table: WordTable, title
     const linked = textNodes.inLink[t] === 1;
     let words = 0;
     let commas = 0;
+    let shortWords = 0;
+    let wordStart = start;
     let hash = HASH_SEED;
     let inWord = false;
     for (let i = start; i <= end; i++) {
       const code = i < end ? text.charCodeAt(i) : 32;
       if (isWordCode(code)) {
+        if (!inWord) wordStart = i;
         hash = hashStep(inWord ? hash : HASH_SEED, code);
         inWord = true;
         if (code >= 48 && code <= 57) counts.digits[block]++;
@@ -237,6 +250,7 @@ function countText(page: PageModel, counts: BlockCounts, table: WordTable, title
       }
       if (inWord) {
         words++;
+        if (i - wordStart <= SHORT_WORD_LETTERS) shortWords++;
         counts.crossEntropy[block] += logTotal - Math.log(table.frequency.get(hash) ?? 1);
         if (title.has(hash)) counts.titleWords[block]++;
         inWord = false;
@@ -250,10 +264,11 @@ function countText(page: PageModel, counts: BlockCounts, table: WordTable, title
     counts.ownChars[block] += end - start;
     counts.words[block] += words;
     counts.commas[block] += commas;
+    counts.shortWords[block] += shortWords;
     if (linked) {
       counts.linkChars[block] += end - start;
       counts.linkWords[block] += words;
-    } else if (end - start >= PARAGRAPH_MIN_CHARS) {
+    } else if (end - start >= PROSE_MIN_CHARS) {
       counts.paragraphCredit[block] += 1 + commas + Math.min(PARAGRAPH_MAX_LENGTH_CREDIT, (end - start) / PARAGRAPH_LENGTH_UNIT);
     }
   }
@@ -261,70 +276,17 @@ function countText(page: PageModel, counts: BlockCounts, table: WordTable, title
 
 // ── markup ───────────────────────────────────────────────────────────────────────────────────────────
 
-/**
- * One pass over the start tags of the source: anchors, images, form inputs and all tags, each counted
- * in the innermost block whose source range holds it (blocks are in source order; a stack tracks nesting).
- * Comments are skipped, and so are the insides of script and style elements.
- */
-function countTags(page: PageModel, counts: BlockCounts): void {
-  const { source, blocks } = page;
-  const stack = new Int32Array(page.blockCount + 1);
-  let depth = 0;
-  stack[0] = 0;
-  let nextBlock = 1;
-  let position = source.indexOf("<");
-  while (position >= 0 && position < source.length - 1) {
-    const after = source.charCodeAt(position + 1);
-    if (after === 33 && source.startsWith("<!--", position)) {
-      const close = source.indexOf("-->", position + 4);
-      position = close < 0 ? -1 : source.indexOf("<", close + 3);
-      continue;
-    }
-    if (((after | 0x20) < 97 || (after | 0x20) > 122)) {
-      position = source.indexOf("<", position + 1);
-      continue;
-    }
-    while (nextBlock < page.blockCount && blocks.sourceStart[nextBlock] <= position) {
-      while (depth > 0 && blocks.sourceEnd[stack[depth]] <= blocks.sourceStart[nextBlock]) depth--;
-      stack[++depth] = nextBlock++;
-    }
-    while (depth > 0 && blocks.sourceEnd[stack[depth]] <= position) depth--;
-    const block = stack[depth];
-    const name = tagNameAt(source, position + 1);
-    counts.tags[block]++;
-    if (name === "a") counts.anchors[block]++;
-    else if (name === "img" || name === "svg" || name === "picture") counts.images[block]++;
-    else if (name === "input" || name === "button" || name === "select" || name === "textarea") counts.inputs[block]++;
-    position = skipRawText(source, position, name);
+/** Start tags per block, as pass 1 counted them (page.blocks.markup); zero for hand-built models without them. */
+function readMarkup(page: PageModel, counts: BlockCounts): void {
+  const markup = page.blocks.markup;
+  if (!markup) return;
+  for (let b = 0; b < page.blockCount; b++) {
+    const at = b * MARKUP_COUNTERS;
+    counts.tags[b] = markup[at + MARKUP_TAGS];
+    counts.anchors[b] = markup[at + MARKUP_LINKS];
+    counts.images[b] = markup[at + MARKUP_IMAGES];
+    counts.inputs[b] = markup[at + MARKUP_INPUTS];
   }
-}
-
-function tagNameAt(source: string, start: number): string {
-  let end = start;
-  while (end < source.length) {
-    const code = source.charCodeAt(end);
-    if (code === 32 || code === 62 || code === 47 || code === 9 || code === 10 || code === 13 || code === 12) break;
-    end++;
-  }
-  return source.slice(start, Math.min(end, start + 12)).toLowerCase();
-}
-
-/** Next "<" to look at after the tag at `position`; past the end tag for script and style. */
-function skipRawText(source: string, position: number, name: string): number {
-  if (name === "script" || name === "style") {
-    const close = indexOfEndTag(source, name, position + 1);
-    return close < 0 ? -1 : source.indexOf("<", close + 2);
-  }
-  return source.indexOf("<", position + 1);
-}
-
-function indexOfEndTag(source: string, name: string, from: number): number {
-  let position = source.indexOf("</", from);
-  while (position >= 0) {
-    if (source.slice(position + 2, position + 2 + name.length).toLowerCase() === name) return position;
-    position = source.indexOf("</", position + 2);
-  }
-  return -1;
 }
 
 /** Tag group, container bits and class/id hint bits of every block, from its own start tag and ancestors. */
@@ -337,7 +299,7 @@ function describeStartTags(page: PageModel, tagGroup: Uint8Array, containers: Ui
     const parent = blocks.parent[b];
     containers[b] = containers[parent] | (CONTAINER_BIT_OF.get(name) ?? 0);
     const attributes = source.slice(blocks.sourceNameEnd[b], blocks.startTagEnd[b]);
-    hints[b] = hintBits(attributes);
+    hints[b] = hintBits(source, blocks.sourceNameEnd[b], blocks.startTagEnd[b]);
     inheritedHints[b] = inheritedHints[parent] | hints[b];
     if ((containers[parent] & HIDDEN_BIT) !== 0 || HIDDEN_ATTRIBUTE.test(attributes)) containers[b] |= HIDDEN_BIT;
   }
@@ -353,12 +315,14 @@ const HINT_PATTERNS: readonly RegExp[] = HINT_GROUPS.map(({ stems, exact }) => {
   return new RegExp(alternatives.join("|"));
 });
 
-function hintBits(attributes: string): number {
-  if (attributes.length < 4) return 0;
+/** Hint bits of a start tag's class and id values (attributes in source[from, to)). */
+function hintBits(source: string, from: number, to: number): number {
+  if (to - from < 4) return 0;
   let bits = 0;
-  for (const match of attributes.matchAll(ATTRIBUTE_VALUE)) {
-    const value = (match[1] ?? match[2] ?? match[3] ?? "").toLowerCase();
-    if (value === "") continue;
+  for (const name of HINT_ATTRIBUTES) {
+    const range = findAttribute(source, from, to, name);
+    if (range === null || range[1] <= range[0]) continue;
+    const value = source.slice(range[0], range[1]).toLowerCase();
     for (let group = 0; group < HINT_PATTERNS.length; group++) if (HINT_PATTERNS[group].test(value)) bits |= 1 << group;
   }
   return bits;
@@ -437,6 +401,7 @@ function writeRow(page: PageModel, counts: BlockCounts, b: number, out: Float32A
   out[column++] = counts.crossEntropy[b] * perWord;
   out[column++] = Math.log1p(repeats);
   out[column++] = counts.titleWords[b] * perWord;
+  out[row + SHORT_WORD_COLUMN] = counts.shortWords[b] * perWord;
 }
 
 /** Offset of the first tag* column in a row. */
@@ -484,6 +449,41 @@ function writeContext(page: PageModel, data: Float32Array): void {
   }
 }
 
+const PREVIOUS_COLUMN = FEATURE_NAMES.indexOf("previousLinkCharRatio");
+const SHORT_WORD_COLUMN = FEATURE_NAMES.indexOf("shortWordRatio");
+const MAIN_SCORE_COLUMN = FEATURE_NAMES.indexOf("mainContentScore");
+
+/**
+ * Sequence context (the neighbours a linear-chain CRF sees, paper 004): the link share and log length of
+ * the NEIGHBOUR_TEXT_NODES text nodes just before a block's text and just after it. A paragraph between
+ * paragraphs is prose; a short line between links is a menu, whatever its own markup says.
+ */
+function writeSequence(page: PageModel, data: Float32Array): void {
+  const { textNodes } = page;
+  const nodes = page.textNodeCount;
+  const chars = new Float64Array(nodes + 1); // text node ordinal → characters of the text nodes before it (prefix sums)
+  const linked = new Float64Array(nodes + 1); // the same, of linked text nodes
+  for (let t = 0; t < nodes; t++) {
+    const length = textNodes.textEnd[t] - textNodes.textStart[t];
+    chars[t + 1] = chars[t] + length;
+    linked[t + 1] = linked[t] + (textNodes.inLink[t] === 1 ? length : 0);
+  }
+  const window = (from: number, to: number, row: number): void => {
+    const start = Math.max(0, from);
+    const end = Math.min(nodes, to);
+    const total = end > start ? chars[end] - chars[start] : 0;
+    data[row] = total > 0 ? (linked[end] - linked[start]) / total : 0;
+    data[row + 1] = Math.log1p(total);
+  };
+  for (let b = 0; b < page.blockCount; b++) {
+    const row = b * FEATURE_COUNT + PREVIOUS_COLUMN;
+    const first = page.blocks.firstTextNode[b];
+    const end = page.blocks.endTextNode[b];
+    window(first - NEIGHBOUR_TEXT_NODES, first, row);
+    window(end, end + NEIGHBOUR_TEXT_NODES, row + 2);
+  }
+}
+
 /**
  * A main-content estimate in the manner of Readability: each paragraph (a long text node outside links)
  * credits 1 + its commas + its length in hundreds of characters (at most 3) to the block that holds it,
@@ -502,10 +502,11 @@ function writeMainContent(page: PageModel, counts: BlockCounts, inheritedHints: 
   }
   let main = 0;
   let best = 0;
+  const score = new Float64Array(count); // block ordinal → its candidate score
   for (let b = 1; b < count; b++) {
     const hinted = (containers[b] & HIDDEN_BIT) !== 0 ? 0 : (inheritedHints[b] & BOILERPLATE_HINTS) !== 0 ? MAIN_CONTENT_HINT_DISCOUNT : 1;
-    const score = candidate[b] * hinted * (1 - counts.linkChars[b] / Math.max(1, counts.chars[b]));
-    if (score > best) { best = score; main = b; }
+    score[b] = candidate[b] * hinted * (1 - counts.linkChars[b] / Math.max(1, counts.chars[b]));
+    if (score[b] > best) { best = score[b]; main = b; }
   }
   const inside = new Uint8Array(count); // block ordinal → 1 if the block is the main container or inside it
   for (let b = 1; b < count; b++) inside[b] = b === main || inside[parent[b]] === 1 ? 1 : 0;
@@ -516,6 +517,8 @@ function writeMainContent(page: PageModel, counts: BlockCounts, inheritedHints: 
     data[row + 2] = inside[b] === 1 ? 0 : Math.max(0, textStart[main] - textEnd[b], textStart[b] - textEnd[main]) / pageChars;
     data[row + 3] = counts.commas[b] / Math.max(1, counts.words[b]);
     data[row + 4] = (containers[b] & HIDDEN_BIT) !== 0 ? 1 : 0;
+    // Every candidate keeps its score beside the winner's, so a close runner-up (comments, a sidebar) is seen as such.
+    data[b * FEATURE_COUNT + MAIN_SCORE_COLUMN] = best > 0 ? score[b] / best : 0;
   }
   for (let b = main > 0 ? parent[main] : -1; b >= 0; b = parent[b]) data[b * FEATURE_COUNT + MAIN_COLUMN + 1] = 1;
 }
