@@ -15,7 +15,7 @@
  * runs it, does advance it). `npm run bench` times workerd across I/O boundaries instead.
  */
 import type { ClassifierModel } from "./classify";
-import { classifyPage, mergePlans, scoreBlocks } from "./classify";
+import { classifyPage, commentBlocks, commentPlan, commentText, keepComments, mergePlans, scoreBlocks } from "./classify";
 import { CLEAN_MAX_BLOCKS, CLEAN_MAX_BYTES, CLEAN_TIME_BUDGET_MS } from "./config";
 import { analysePage, computeFeatures, type PageModel, type RemovalCounts, type RemovalPlan } from "./page";
 import { annotateHtml, declaresOtherCharset, rewriteHtml, writeJson, writeMarkdown, writeText } from "./rewrite";
@@ -26,6 +26,9 @@ export type OutputFormat = "html" | "text" | "markdown" | "json";
 /** What clean() can write: the output formats, and "annotated" (the original page with the removed blocks outlined, for the demo page). */
 export type CleanFormat = OutputFormat | "annotated";
 export type CleanMode = "rules" | "classifier" | "rules+classifier" | "none";
+/** What becomes of reader comments when the classifier cleans a page. */
+export type CommentsChoice = "exclude" | "include";
+export const COMMENTS_CHOICES: readonly CommentsChoice[] = ["exclude", "include"];
 /** Why a page was passed through: too-large, too-many-blocks, the rules' caps (too-many-rule-matches, rule-work), the
  * page's time budget (time-budget), rewrite-failed or internal-error. */
 export type CleanBailout = "too-large" | "too-many-blocks" | RuleOverflow | "rewrite-failed" | "internal-error";
@@ -41,6 +44,8 @@ export interface CleanOptions {
   readonly withRules: "rules" | "rules+classifier";
   /** Forces a mode (for evaluation); "auto" picks from what is loaded. */
   readonly mode: CleanMode | "auto";
+  /** Reader comments (blocks whose class or id names comments): left out of the article, or kept in it. */
+  readonly comments: CommentsChoice;
 }
 
 export const DEFAULT_CLEAN_OPTIONS: CleanOptions = Object.freeze({
@@ -51,6 +56,8 @@ export const DEFAULT_CLEAN_OPTIONS: CleanOptions = Object.freeze({
   // rules (dragnet 8+ page sites 0.898 vs 0.776 shingle F1, cleanportaleval 0.940 vs 0.787).
   withRules: "rules+classifier",
   mode: "auto",
+  // Benchmarks and readers of an article leave comments out (trafilatura's default too).
+  comments: "exclude",
 });
 
 export interface CleanInput {
@@ -135,10 +142,12 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   const rulesPlan = rules?.plan ?? null;
   clock.lap("rules");
   // 3 classify, 4 smooth
-  const classifierPlan = mode === "classifier" || mode === "rules+classifier" ? planFromModel(page, input.model, clock) : null;
+  const classified = mode === "classifier" || mode === "rules+classifier" ? classifyWithModel(page, input.model, clock) : null;
+  const classifierPlan = classified?.plan ?? null;
   // 5 decide
   const trusted = classifierPlan !== null && leavesNoText(page, classifierPlan) ? null : classifierPlan;
-  const plan = decide(page, rulesPlan, trusted);
+  const comments = trusted !== null && classified !== null ? classified.comments : null;
+  const plan = withComments(page, decide(page, rulesPlan, trusted), comments, options.comments);
   const decidedMode = trusted === classifierPlan ? mode : rulesPlan !== null ? "rules" : "none";
   const removed = countRemoved(page, plan);
   clock.lap("decide");
@@ -153,7 +162,7 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   clock.lap("rewrite");
   if (expired()) return pastBudget("rewrite");
   // 7 format
-  const body = formatOutput(input, page, plan, html, decidedMode, removed, clock.timings);
+  const body = formatOutput(input, page, plan, html, decidedMode, removed, clock.timings, comments);
   clock.lap("format");
   return {
     ok: true, body, contentType: CONTENT_TYPES[input.format], mode: decidedMode, site: input.site, title: page.title, lang: page.lang,
@@ -192,14 +201,21 @@ function planFromRules(page: PageModel, ruleSet: CompiledRuleSet | null, expired
   return { plan: matching.overflow === null ? planFromIntervals(page, matching.intervals) : null, overflow: matching.overflow };
 }
 
-function planFromModel(page: PageModel, model: ClassifierModel | null, clock: StageClock): RemovalPlan | null {
+/** The classifier's plan, and the page's comment blocks (block ordinal → 1), which its features tell. */
+function classifyWithModel(page: PageModel, model: ClassifierModel | null, clock: StageClock): { plan: RemovalPlan; comments: Uint8Array } | null {
   if (model === null) return null;
   const features = computeFeatures(page);
   const scores = scoreBlocks(features, model);
   clock.lap("classify");
   const { plan } = classifyPage(page, model, { smoothing: true, scores, features });
   clock.lap("smooth");
-  return plan;
+  return { plan, comments: commentBlocks(page, features) };
+}
+
+/** The plan with the comment blocks removed, or kept whole (nothing to do where the classifier did not run). */
+function withComments(page: PageModel, plan: RemovalPlan, comments: Uint8Array | null, choice: CommentsChoice): RemovalPlan {
+  if (comments === null) return plan;
+  return choice === "include" ? keepComments(page, plan, comments) : mergePlans(page, plan, commentPlan(comments));
 }
 
 /**
@@ -232,7 +248,7 @@ function countRemoved(page: PageModel, plan: RemovalPlan): RemovalCounts {
 
 function formatOutput(
   input: CleanInput, page: PageModel, plan: RemovalPlan, html: string, mode: CleanMode,
-  removed: RemovalCounts, timings: Readonly<Record<string, number>>,
+  removed: RemovalCounts, timings: Readonly<Record<string, number>>, comments: Uint8Array | null,
 ): string {
   switch (input.format) {
     case "html":
@@ -244,6 +260,6 @@ function formatOutput(
     case "markdown":
       return writeMarkdown(page, plan, { baseUrl: input.url });
     case "json":
-      return writeJson(page, plan, { url: input.url, site: input.site, mode, html, removed, timings: { ...timings } });
+      return writeJson(page, plan, { url: input.url, site: input.site, mode, html, removed, timings: { ...timings }, comments: comments === null ? "" : commentText(page, comments) });
   }
 }

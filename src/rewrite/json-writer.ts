@@ -18,6 +18,8 @@ export interface ReaderDocument {
   readonly text: string;
   readonly markdown: string;
   readonly html: string;
+  /** Reader comments' text, one comment a paragraph ("" when none were found); apart from `text` unless kept in it. */
+  readonly comments: string;
   readonly mode: string;
   readonly removed: RemovalCounts;
   readonly timings: Readonly<Record<string, number>>;
@@ -31,6 +33,8 @@ export interface ReaderContext {
   readonly mode: string;
   /** The cleaned HTML from pass 2. */
   readonly html: string;
+  /** Reader comments' text (see ReaderDocument). */
+  readonly comments: string;
   readonly removed: RemovalCounts;
   readonly timings: Readonly<Record<string, number>>;
 }
@@ -49,6 +53,7 @@ export function buildReaderDocument(page: PageModel, plan: RemovalPlan, context:
     text: writeText(page, plan),
     markdown: writeMarkdown(page, plan, { baseUrl: context.url }),
     html: context.html,
+    comments: context.comments,
     mode: context.mode,
     removed: context.removed,
     timings: context.timings,

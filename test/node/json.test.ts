@@ -10,7 +10,7 @@ function emptyPlan(page: PageModel): RemovalPlan {
   return { removedBlocks: new Uint8Array(page.blockCount), removedText: new Int32Array(0) };
 }
 
-const CONTEXT = { site: "example.com", mode: "rules", html: "<p>cleaned</p>", removed: { blocks: 1, chars: 4 }, timings: { analyse: 0.5 } };
+const CONTEXT = { site: "example.com", mode: "rules", html: "<p>cleaned</p>", comments: "", removed: { blocks: 1, chars: 4 }, timings: { analyse: 0.5 } };
 
 describe("reader JSON", () => {
   it("has every field, in the documented shape, with nulls for what the page does not say", () => {
@@ -30,6 +30,7 @@ describe("reader JSON", () => {
       text: "Text hier.",
       markdown: "Text hier.",
       html: "<p>cleaned</p>",
+      comments: "",
       mode: "rules",
       removed: { blocks: 1, chars: 4 },
       timings: { analyse: 0.5 },
