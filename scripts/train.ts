@@ -1,45 +1,117 @@
 /**
- * npm run train: automatic labels on the dev sets' multi-page sites, cross-validation by site of each
- * model kind, calibration of threshold and smoothing on out-of-fold pages, the final fit on all training
- * sites, written to rules/model.json. Prints label counts per site, the comparison, and a smoothing
- * micro-benchmark.
+ * npm run train: labels on every dev page (automatic ones on sites with enough pages, gold ones where the
+ * page has gold), cross-validation grouped by site, decision settings chosen inside the folds, then the
+ * model fitted on every labelled page. Prints the label counts, the cross-validated comparison and a
+ * smoothing micro-benchmark; writes the model only where told.
  */
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { parseArgs } from "node:util";
 import { hasData } from "../src/evaluation/index";
 import {
-  analyseTrainingCorpus,
+  analyseCorpus,
   benchmarkSmoothing,
-  trainAndSelect,
+  calibrateFolds,
+  candidateSettings,
+  fitFolds,
+  fitShipped,
+  LABEL_SOURCES,
+  MODEL_KINDS,
+  type AnalysedPage,
+  type CrossValidation,
+  type FittedFolds,
+  type LabelSource,
+  type ModelKind,
 } from "../src/training/index";
 
-const OUTPUT = resolve(import.meta.dirname, "../rules/model.json");
+const SHIPPED_MODEL = resolve(import.meta.dirname, "../rules/model.json");
+const USAGE = `usage: npm run train -- [options]
+
+Cross-validates the block classifier by site over ../shared/data and fits the final model.
+
+  --labels auto|gold|both   which labels train the model (default: gold); several, comma-separated,
+                            are compared and the best (out-of-fold shingle F1) is fitted
+  --kind KIND               ${MODEL_KINDS.join("|")} (default: ensemble); several, comma-separated, are compared
+  --out FILE                write the fitted model to FILE
+  --write-shipped-model     write it to rules/model.json (the model the Worker bundles)
+  --ablation                also cross-validate the chosen kind and labels without the article guard
+                            and without each newer feature group, and print the estimates side by side
+  --help                    this text`;
+
+function fail(message: string): never {
+  console.error(`npm run train: ${message}`);
+  process.exit(2);
+}
+
+function listOption<T extends string>(value: string, allowed: readonly T[], name: string): T[] {
+  const items = value.split(",").map((item) => item.trim());
+  for (const item of items) if (!allowed.includes(item as T)) fail(`--${name} ${item}: expected one of ${allowed.join(", ")}`);
+  return items as T[];
+}
+
+/** Feature groups added beside the block's own features, each dropped in turn by --ablation. */
+const FEATURE_GROUPS: Readonly<Record<string, readonly string[]>> = {
+  "sequence context": ["previousLinkCharRatio", "previousLogChars", "nextLinkCharRatio", "nextLogChars"],
+  "text quality": ["shortWordRatio"],
+  "main-content candidates": ["mainContentScore"],
+};
+
+function printAblation(pages: readonly AnalysedPage[], full: CrossValidation, fitted: FittedFolds, log: (line: string) => void): void {
+  const rows: [string, CrossValidation][] = [["everything", full]];
+  rows.push(["without the article guard", calibrateFolds(pages, fitted, log, candidateSettings().filter((settings) => settings.keepProse === 0))]);
+  for (const [group, names] of Object.entries(FEATURE_GROUPS)) rows.push([`without ${group}`, calibrateFolds(pages, fitFolds(pages, full.kind, full.source, log, names), log)]);
+  const sets = Object.keys(full.estimate.perSet);
+  console.log(`\nAblation (${full.kind} on ${full.source} labels; out-of-fold shingle F1 of the fast scorer):`);
+  console.log(["variant", "mean over sets", ...sets].join("\t"));
+  for (const [name, result] of rows) console.log([name, result.estimate.all.toFixed(4), ...sets.map((set) => result.estimate.perSet[set].toFixed(4))].join("\t"));
+}
 
 function main(): void {
-  if (!hasData()) {
-    console.error("npm run train: ../shared/data is absent; nothing to train on.");
-    process.exitCode = 1;
+  let values;
+  try {
+    values = parseArgs({
+      options: { labels: { type: "string", default: "gold" }, kind: { type: "string", default: "ensemble" }, out: { type: "string" }, "write-shipped-model": { type: "boolean" }, ablation: { type: "boolean" }, help: { type: "boolean" } },
+      strict: true,
+    }).values;
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  if (values.help) {
+    console.log(USAGE);
     return;
   }
+  const sources = listOption(values.labels, LABEL_SOURCES, "labels");
+  const kinds = listOption(values.kind, MODEL_KINDS, "kind");
+  if (!hasData()) fail("../shared/data is absent; nothing to train on");
   const started = performance.now();
-  const corpus = analyseTrainingCorpus((line) => console.error(line));
-  console.log("\nAutomatic labels per site (blocks):");
-  console.log(["site", "pages", "template", "content", "left out"].join("\t"));
-  for (const row of corpus.labelCounts) console.log([row.site, row.pages, row.template, row.content, row.leftOut].join("\t"));
-  const totals = corpus.labelCounts.reduce((sum, row) => ({ template: sum.template + row.template, content: sum.content + row.content }), { template: 0, content: 0 });
-  console.log(`total\t${corpus.labelCounts.reduce((sum, row) => sum + row.pages, 0)}\t${totals.template}\t${totals.content}`);
-  const result = trainAndSelect(corpus.pages, (line) => console.error(line));
-  console.log("\nModel comparison (cross-validation by site, out-of-fold pages of the training sites):");
-  console.log(["kind", "label log-loss", "label accuracy", "raw F1", "smoothed F1", "threshold", "penalty", "chars/unit", "keep chars", "keep margin"].join("\t"));
-  for (const row of result.candidates) {
-    console.log([row.kind, row.labels.logLoss.toFixed(4), row.labels.accuracy.toFixed(4), row.raw.score.f1.toFixed(4), row.smoothed.score.f1.toFixed(4),
-      row.smoothed.settings.threshold, row.smoothed.settings.penaltyScale, row.smoothed.settings.charsPerUnit,
-      row.smoothed.settings.keepChars, row.smoothed.settings.keepMargin].join("\t"));
+  const log = (line: string): void => console.error(line);
+  const { pages, labelCounts } = analyseCorpus(log);
+  const totals = labelCounts.reduce((sum, row) => ({ template: sum.template + row.template, content: sum.content + row.content }), { template: 0, content: 0 });
+  console.log(`Automatic labels: ${labelCounts.length} sites, ${totals.template} template and ${totals.content} content blocks`);
+  const results: { validation: CrossValidation; fitted: FittedFolds }[] = [];
+  console.log(["kind", "labels", "label log-loss", "label accuracy", "out-of-fold F1", "per fold", "threshold", "penalty", "keep chars", "keep margin", "keep prose"].join("\t"));
+  for (const kind of kinds as ModelKind[]) {
+    for (const source of sources as LabelSource[]) {
+      const fitted = fitFolds(pages, kind, source, log);
+      const result = calibrateFolds(pages, fitted, log);
+      results.push({ validation: result, fitted });
+      const { settings } = result;
+      console.log([kind, source, result.labels.logLoss.toFixed(4), result.labels.accuracy.toFixed(4), result.estimate.all.toFixed(4),
+        result.estimate.perFold.map((f1) => f1.toFixed(3)).join(" "), settings.threshold, settings.penaltyScale, settings.keepChars, settings.keepMargin, settings.keepProse].join("\t"));
+    }
   }
-  console.log(`\nChosen: ${result.model.kind} (${result.reason})`);
-  const text = `${JSON.stringify(result.model)}\n`;
-  writeFileSync(OUTPUT, text);
-  console.log(`Wrote ${OUTPUT} (${(text.length / 1024).toFixed(1)} KB) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const { validation: best, fitted: bestFitted } = results.reduce((a, b) => (b.validation.estimate.all > a.validation.estimate.all ? b : a));
+  console.log(`Chosen: ${best.kind} on ${best.source} labels (best out-of-fold shingle F1, mean over the dev sets, of the fast scorer: ${best.estimate.all.toFixed(4)})`);
+  const model = fitShipped(pages, best);
+  const text = `${JSON.stringify(model)}\n`;
+  const targets = [values.out, values["write-shipped-model"] ? SHIPPED_MODEL : undefined].filter((path): path is string => path !== undefined);
+  for (const path of targets) {
+    writeFileSync(path, text);
+    console.log(`Wrote ${path} (${(text.length / 1024).toFixed(1)} KB)`);
+  }
+  if (targets.length === 0) console.log(`Model fitted (${(text.length / 1024).toFixed(1)} KB); not written (give --out FILE or --write-shipped-model)`);
+  if (values.ablation) printAblation(pages, best, bestFitted, log);
+  console.log(`Done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   const bench = benchmarkSmoothing();
   console.log(`Smoothing micro-benchmark: ${bench.blocks} blocks, ${bench.levels} score levels: median ${bench.medianMs.toFixed(3)} ms, p95 ${bench.p95Ms.toFixed(3)} ms`);
 }

@@ -2,7 +2,7 @@
  * From block scores to a removal plan: score (model), quantise, smooth over the tree (isotonic
  * regression with text-length penalties), remove the top-most blocks above the threshold.
  */
-import { SMOOTHING_SCORE_LEVELS } from "../config";
+import { PROSE_MIN_CHARS, SMOOTHING_SCORE_LEVELS } from "../config";
 import { computeFeatures, FEATURE_NAMES, type FeatureMatrix, type PageModel, type RemovalPlan } from "../page/index";
 import { scoreBlocks, type ClassifierModel } from "./model";
 import { isotonicSmooth } from "./smoothing";
@@ -18,6 +18,8 @@ export interface ClassifyOptions {
   readonly keepMargin?: number;
   /** Outside the main-content block and its ancestors, blocks go above the base threshold (not the page's). */
   readonly mainOnly?: boolean;
+  /** Least share of the page's prose that is kept (the guard against losing the article; 0 off). */
+  readonly keepProse?: number;
   /** Features already computed for this page (skips computing them again). */
   readonly features?: FeatureMatrix;
   /** Model scores already computed for this page (skips features and scoring; for calibration runs). */
@@ -69,18 +71,21 @@ export function classifyPage(page: PageModel, model: ClassifierModel, options: C
   const keepChars = options.keepChars ?? decision.keepChars ?? 0;
   const keepMargin = options.keepMargin ?? decision.keepMargin ?? 0;
   const mainOnly = options.mainOnly ?? decision.mainOnly ?? false;
+  const keepProse = options.keepProse ?? json.keepProse ?? 0;
   const features = options.features ?? (options.scores ? undefined : computeFeatures(page));
   const scores = options.scores ? options.scores.slice() : scoreBlocks(features!, model);
   const main = features ? mainContentBlock(features) : -1;
   scores[0] = 0; // the document itself is never template
   if (!options.smoothing) {
     const smoothed = quantise(scores);
-    const thresholds = blockThresholds(page, main, baseThreshold, pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin, main), mainOnly);
+    const level = Math.max(pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin, main), proseThreshold(page, smoothed, baseThreshold, keepProse));
+    const thresholds = blockThresholds(page, main, baseThreshold, level, mainOnly);
     return { scores, smoothed, plan: planFromOwnScores(page, smoothed, thresholds) };
   }
   const { weights, penalties } = smoothingInputs(page, options.penaltyScale ?? json.smoothing.penaltyScale, options.charsPerUnit ?? json.smoothing.charsPerUnit);
   const smoothed = smoothScores(page, scores, weights, penalties);
-  const thresholds = blockThresholds(page, main, baseThreshold, pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin, main), mainOnly);
+  const level = Math.max(pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin, main), proseThreshold(page, smoothed, baseThreshold, keepProse));
+  const thresholds = blockThresholds(page, main, baseThreshold, level, mainOnly);
   const removedBlocks = new Uint8Array(page.blockCount);
   const hidden = new Uint8Array(page.blockCount); // block ordinal → 1 if it or an ancestor is removed
   for (let b = 1; b < page.blockCount; b++) {
@@ -124,6 +129,33 @@ function pageThreshold(page: PageModel, values: Float32Array, threshold: number,
   let keptChars = 0;
   for (let k = 0; k <= level; k++) keptChars += charsAtLevel[k];
   while (keptChars < wanted && level < top) keptChars += charsAtLevel[++level];
+  return Math.max(threshold, level / top + 1e-6);
+}
+
+/**
+ * The guard against losing the article: the threshold, raised level by level until the blocks at or below
+ * it hold at least `share` of the page's prose. A page's article is its prose (text outside links, in runs
+ * of PROSE_MIN_CHARS or more); a plan that removes most of it has misread the page, and keeping more of the
+ * page costs less than keeping nothing of the article. Smoothed scores never fall below an ancestor's, so
+ * a text node is kept exactly when its own block's level is at or below the threshold.
+ */
+function proseThreshold(page: PageModel, values: Float32Array, threshold: number, share: number): number {
+  if (share <= 0) return threshold;
+  const top = SMOOTHING_SCORE_LEVELS - 1;
+  const proseAtLevel = new Float64Array(SMOOTHING_SCORE_LEVELS); // level → prose characters in blocks at that level
+  let total = 0;
+  for (let t = 0; t < page.textNodeCount; t++) {
+    const chars = page.textNodes.textEnd[t] - page.textNodes.textStart[t];
+    if (chars < PROSE_MIN_CHARS || page.textNodes.inLink[t] === 1) continue;
+    proseAtLevel[Math.round(Math.min(1, Math.max(0, values[page.textNodes.block[t]])) * top)] += chars;
+    total += chars;
+  }
+  if (total === 0) return threshold;
+  let level = 0;
+  let kept = proseAtLevel[0];
+  while (level < top && (level + 1) / top <= threshold) kept += proseAtLevel[++level];
+  if (kept >= share * total) return threshold;
+  while (kept < share * total && level < top) kept += proseAtLevel[++level];
   return Math.max(threshold, level / top + 1e-6);
 }
 

@@ -38,6 +38,8 @@ const modelSchema = z.object({
   keepMargin: z.number().min(0).optional(),
   /** Outside the main-content block and its ancestors, the base threshold applies (see classify/decide.ts). */
   mainOnly: z.boolean().optional(),
+  /** The guard against losing the article: the threshold rises until at least this share of the page's prose is kept (0: off). */
+  keepProse: z.number().min(0).max(1).optional(),
   smoothing: z.object({
     /** Penalty constant c of gamma_i = c * (page chars + 1) / (block chars + 1) (paper 003 sec. 5.3, text for area). */
     penaltyScale: z.number().min(0),

@@ -1,70 +1,92 @@
 /**
- * The training corpus: dev pages analysed once (page model, features), automatic labels for the pages
- * of training sites, site folds for cross-validation by site, and labelled examples for fitting.
+ * The training corpus: every dev page analysed once (page model, features), its labels (automatic ones on
+ * sites with enough pages, gold ones on every page with gold), its site's fold for cross-validation by
+ * site, and labelled examples for fitting.
  */
-import { groupBySite, loadDataset, type DatasetPage } from "../evaluation/index";
+import { DATA_SETS, groupBySite, loadDataset, type DatasetPage } from "../evaluation/index";
 import { analysePage, computeFeatures, FEATURE_COUNT, type FeatureMatrix, type PageModel, type RemovalPlan } from "../page/index";
+import { labelFromGold } from "./gold-labels";
 import { countLabels, LABEL_NONE, labelSite, type PageLabels, type SiteLabelCounts } from "./labels";
 import type { ExampleSet } from "./fit";
 import { TRAIN_FOLDS, TRAIN_MIN_SITE_PAGES } from "../config";
+
+/** Which labels train the model: automatic (site-level templates), from the dev gold, or gold with automatic ones where gold leaves a block out. */
+export type LabelSource = "auto" | "gold" | "both";
+export const LABEL_SOURCES: readonly LabelSource[] = ["auto", "gold", "both"];
 
 export interface AnalysedPage {
   readonly page: DatasetPage;
   readonly model: PageModel;
   readonly features: FeatureMatrix;
-  /** Automatic labels (block ordinal → label) when the page belongs to a training site, else null. */
-  labels: PageLabels | null;
-  /** Cross-validation fold of the page's site (0..TRAIN_FOLDS-1) for training sites, -1 otherwise. */
-  fold: number;
+  /** Automatic labels (block ordinal → label) when the page belongs to a site with enough pages, else null. */
+  readonly autoLabels: PageLabels | null;
+  /** Labels from the page's gold text (all LABEL_NONE when it has none). */
+  readonly goldLabels: PageLabels;
+  /** Cross-validation fold of the page's site, 0..TRAIN_FOLDS-1: pages of one site always share a fold. */
+  readonly fold: number;
 }
 
-/** Minimum pages per site for automatic labels, per set: dragnet's sites with 8+ pages, every cleanportaleval site. */
+/** Least pages of a site for automatic labels, per set: the data README's 8+ page sites, and every cleanportaleval site (2 to 30 pages, all of one kind of portal). */
 export function minimumSitePages(set: string): number {
-  return set === "dragnet" ? TRAIN_MIN_SITE_PAGES : set === "cleanportaleval" ? 2 : Number.POSITIVE_INFINITY;
+  if (set === "cleanportaleval") return 2;
+  return set === "cleaneval-dev" ? Number.POSITIVE_INFINITY : TRAIN_MIN_SITE_PAGES;
 }
 
-/** Fold of a site: FNV-1a hash of its name modulo TRAIN_FOLDS (stable across runs and machines). */
+/** Fold of a site: FNV-1a hash of "set/site" modulo TRAIN_FOLDS (stable across runs and machines). */
 export function siteFold(site: string): number {
   let hash = 2166136261;
   for (let i = 0; i < site.length; i++) hash = Math.imul(hash ^ site.charCodeAt(i), 16777619) >>> 0;
   return hash % TRAIN_FOLDS;
 }
 
-/** Loads and analyses a dev set; labels the pages of its training sites. */
+/** Loads and analyses a dev set: features, gold labels and fold of every page, automatic labels of its multi-page sites. */
 export function analyseSet(set: string): { pages: AnalysedPage[]; labelCounts: SiteLabelCounts[]; problems: string[] } {
   const { pages, problems } = loadDataset(set);
-  const analysed: AnalysedPage[] = pages.map((page) => {
-    const model = analysePage(page.html);
-    return { page, model, features: computeFeatures(model), labels: null, fold: -1 };
-  });
+  const models = pages.map((page) => analysePage(page.html));
+  const autoLabels = new Map<DatasetPage, PageLabels>();
   const labelCounts: SiteLabelCounts[] = [];
-  const bySite = groupBySite(pages);
   const indexOf = new Map(pages.map((page, index) => [page, index]));
-  for (const [site, sitePages] of bySite) {
+  for (const [site, sitePages] of groupBySite(pages)) {
     if (sitePages.length < minimumSitePages(set)) continue;
-    const members = sitePages.map((page) => analysed[indexOf.get(page)!]);
-    const labels = labelSite(members.map((member) => member.model));
-    members.forEach((member, index) => {
-      member.labels = labels[index];
-      member.fold = siteFold(`${set}/${site}`);
-    });
+    const labels = labelSite(sitePages.map((page) => models[indexOf.get(page)!]));
+    sitePages.forEach((page, index) => autoLabels.set(page, labels[index]));
     labelCounts.push(countLabels(`${set}/${site}`, labels));
   }
+  const analysed = pages.map((page, index): AnalysedPage => ({
+    page,
+    model: models[index],
+    features: computeFeatures(models[index]),
+    autoLabels: autoLabels.get(page) ?? null,
+    goldLabels: labelFromGold(models[index], page.gold),
+    fold: siteFold(`${set}/${page.site}`),
+  }));
   return { pages: analysed, labelCounts, problems };
+}
+
+/** The labels of a page under a label source (null: the page gives no examples). */
+export function labelsOf(page: AnalysedPage, source: LabelSource): PageLabels | null {
+  if (source === "auto") return page.autoLabels;
+  if (source === "gold" || page.autoLabels === null) return page.page.gold === "" ? null : page.goldLabels;
+  const merged = page.goldLabels.slice();
+  for (let b = 1; b < merged.length; b++) if (merged[b] === LABEL_NONE) merged[b] = page.autoLabels[b];
+  return merged;
 }
 
 /**
  * Labelled examples of the given pages. Weights balance the classes (each class weighs half in total),
  * since template blocks outnumber content blocks about five to one and the threshold should sit mid-range.
  */
-export function collectExamples(pages: readonly AnalysedPage[]): ExampleSet {
+export function collectExamples(pages: readonly AnalysedPage[], source: LabelSource): ExampleSet {
+  const pageLabels = pages.map((page) => labelsOf(page, source));
   let count = 0;
-  for (const { labels } of pages) if (labels) for (let b = 1; b < labels.length; b++) if (labels[b] !== LABEL_NONE) count++;
+  for (const labels of pageLabels) if (labels) for (let b = 1; b < labels.length; b++) if (labels[b] !== LABEL_NONE) count++;
   const features = new Float32Array(count * FEATURE_COUNT);
   const labelOut = new Uint8Array(count);
   const weights = new Float32Array(count).fill(1);
   let next = 0;
-  for (const { labels, features: matrix } of pages) {
+  for (let p = 0; p < pages.length; p++) {
+    const labels = pageLabels[p];
+    const matrix = pages[p].features;
     if (!labels) continue;
     for (let b = 1; b < labels.length; b++) {
       if (labels[b] === LABEL_NONE) continue;
@@ -104,14 +126,11 @@ export function keptText(page: PageModel, plan: RemovalPlan): string {
   return parts.join("\n");
 }
 
-/** The sets whose multi-page sites give automatic labels. */
-export const TRAINING_SETS = ["dragnet", "cleanportaleval"] as const;
-
-/** Analyses the training sets (labels on their training sites); `log` gets progress lines. */
-export function analyseTrainingCorpus(log: (line: string) => void): { pages: AnalysedPage[]; labelCounts: SiteLabelCounts[] } {
+/** Analyses every dev set; `log` gets progress lines. */
+export function analyseCorpus(log: (line: string) => void): { pages: AnalysedPage[]; labelCounts: SiteLabelCounts[] } {
   const pages: AnalysedPage[] = [];
   const labelCounts: SiteLabelCounts[] = [];
-  for (const set of TRAINING_SETS) {
+  for (const set of DATA_SETS) {
     const started = performance.now();
     const result = analyseSet(set);
     for (const problem of result.problems) log(`${set}: ${problem}`);

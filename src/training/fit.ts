@@ -37,6 +37,8 @@ export interface DecisionSettings {
   readonly keepMargin: number;
   /** 1: the base threshold applies outside the main-content block (model field mainOnly), 0: not. */
   readonly mainOnly: number;
+  /** Least share of the page's prose kept (model field keepProse; 0 off). */
+  readonly keepProse: number;
 }
 
 /** Mean and standard deviation per feature (scale 1 for constant features). */
@@ -79,6 +81,7 @@ export function fitModel(kind: ModelKind, examples: ExampleSet, settings: Decisi
     keepChars: settings.keepChars,
     keepMargin: settings.keepMargin,
     mainOnly: settings.mainOnly === 1,
+    keepProse: settings.keepProse,
     smoothing: { penaltyScale: settings.penaltyScale, charsPerUnit: settings.charsPerUnit },
   };
   if (kind === "logistic") return { ...base, kind, logistic: fitLogistic(x, examples) };

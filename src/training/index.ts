@@ -1,8 +1,16 @@
-// Training (Node-side): automatic labels, the corpus, model fitting, cross-validation and calibration.
+// Training (Node-side): labels (automatic and from gold), the corpus, model fitting, cross-validation by site and calibration, evaluation of clean().
 export { countLabels, labelSite, LABEL_CONTENT, LABEL_NONE, LABEL_TEMPLATE, normaliseBlockText, type PageLabels, type SiteLabelCounts } from "./labels";
-export { analyseSet, analyseTrainingCorpus, collectExamples, keptText, minimumSitePages, siteFold, TRAINING_SETS, type AnalysedPage } from "./corpus";
+export { labelFromGold, tokensInGold } from "./gold-labels";
+export { analyseCorpus, analyseSet, collectExamples, keptText, LABEL_SOURCES, labelsOf, minimumSitePages, siteFold, type AnalysedPage, type LabelSource } from "./corpus";
 export { fitModel, normalisation, type DecisionSettings, type ExampleSet, type ModelKind } from "./fit";
-export { calibrate, CALIBRATION_SET, classifierScore, compileModel, foldModels, labelMetrics, MODEL_KINDS, modelFor, trainAndSelect, type CandidateResult } from "./train";
+export {
+  aggregateCounts, calibrateFolds, candidateSettings, compileModel, crossValidate, describeSettings, fitFolds, fitShipped, foldModels, labelMetrics, meanOverSets,
+  MODEL_KINDS, modelFor, withSettings, type CrossValidation, type FittedFolds,
+} from "./train";
+export { keptTextNodes, pageScorer, scoreKept, type PageScorer } from "./page-scorer";
 export { benchmarkSmoothing, type SmoothingBenchmark } from "./smoothing-benchmark";
-export { classifierScores, evaluationPlan, prepareEvaluation, scoreSystem, type EvaluationCorpus } from "./evaluate";
-export { siteRulePlans } from "./site-rules";
+export {
+  evaluateShipped, LOST_PAGE_F1, measuredFloors, pageF1, prepareEvaluation, ruledLabel, scoreOutputs, SHIPPED_SYSTEMS, shippedProtocol, shippedText,
+  SYSTEM_CLASSIFIER, SYSTEM_DEFAULT, SYSTEM_RULES, SYSTEM_UNCLEANED, type EvaluationCorpus, type EvaluationRow, type SystemScore,
+} from "./evaluate";
+export { siteRuleSets } from "./site-rules";

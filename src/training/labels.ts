@@ -87,7 +87,7 @@ function labelPage(page: PageModel, prints: string[], pageCount: Map<string, num
 }
 
 /** Of a chain of nested blocks with the same text range and label, only the top-most stays labelled. */
-function keepTopMost(page: PageModel, labels: Int8Array): void {
+export function keepTopMost(page: PageModel, labels: Int8Array): void {
   const { parent, textStart, textEnd } = page.blocks;
   for (let b = page.blockCount - 1; b > 0; b--) {
     const up = parent[b];
