@@ -94,6 +94,17 @@ export const SECURITY_ORIGIN_ROUTES: OriginRoutes = {
     const key = `${queryParameter(request, "name")} ${queryParameter(request, "type")}`;
     response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ count: queries.get(key) ?? 0 }));
   },
+  /** An RSS feed whose first item links to a name the stub resolves to loopback, on this origin's port. */
+  "/security/feed.xml": (request, response) => {
+    const port = (request.headers.host ?? "").split(":")[1] ?? "80";
+    const item = (title: string, link: string) => `<item><title>${title}</title><link>${link}</link><description>&lt;p&gt;${title}: the summary.&lt;/p&gt;</description></item>`;
+    response.writeHead(200, { "content-type": "application/rss+xml" }).end(
+      `<?xml version="1.0"?><rss version="2.0"><channel><title>Names</title><link>http://127.0.0.1:${port}/</link><description>d</description>` +
+        item("By name", `http://loopback.guard.test:${port}/fixtures/proxy/page.html`) +
+        item("By address", `http://127.0.0.1:${port}/fixtures/proxy/page.html`) +
+        "</channel></rss>",
+    );
+  },
   "/security/redirect": (request, response) => {
     response.writeHead(302, { location: queryParameter(request, "to") ?? "/", "cache-control": "no-store" }).end();
   },

@@ -67,6 +67,13 @@ describe("names are resolved before fetching", () => {
     const otherPort = await errorOf(await call(cleanUrl(`http://127.0.0.1:1${PAGE}`)));
     expect(otherPort).toMatchObject({ status: 403, code: "forbidden-target" });
   });
+
+  it("refuses a full-text feed item whose link resolves to loopback, and fetches the allowed one", async () => {
+    const response = await call(`/v1/feed?fulltext=1&url=${encodeURIComponent(`${origin}/security/feed.xml`)}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-feed-items")).toBe("total=2; cleaned=2; fulltext=1; failed=1; skipped=0");
+    expect(await response.text()).toContain("full text failed (target loopback.guard.test resolves to a loopback address; not fetched)");
+  });
 });
 
 describe("resolveAndCheck", () => {
