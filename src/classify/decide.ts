@@ -83,7 +83,7 @@ export function classifyPage(page: PageModel, model: ClassifierModel, options: C
     return { scores, smoothed, plan: planFromOwnScores(page, smoothed, thresholds) };
   }
   const { weights, penalties } = smoothingInputs(page, options.penaltyScale ?? json.smoothing.penaltyScale, options.charsPerUnit ?? json.smoothing.charsPerUnit);
-  const smoothed = smoothScores(page, scores, weights, penalties);
+  const smoothed = followParentWhereEmpty(page, smoothScores(page, scores, weights, penalties));
   const level = Math.max(pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin, main), proseThreshold(page, smoothed, baseThreshold, keepProse));
   const thresholds = blockThresholds(page, main, baseThreshold, level, mainOnly);
   const removedBlocks = new Uint8Array(page.blockCount);
@@ -130,6 +130,17 @@ function pageThreshold(page: PageModel, values: Float32Array, threshold: number,
   for (let k = 0; k <= level; k++) keptChars += charsAtLevel[k];
   while (keptChars < wanted && level < top) keptChars += charsAtLevel[++level];
   return Math.max(threshold, level / top + 1e-6);
+}
+
+/**
+ * A block without text (an image, a form, an empty wrapper) takes its parent's score: the model reads text,
+ * and none of its training examples was such a block, so it goes or stays with what holds it. The image in
+ * an article stays with the article. The tree order stays monotone (a child equals its parent).
+ */
+function followParentWhereEmpty(page: PageModel, smoothed: Float32Array): Float32Array {
+  const { parent, textStart, textEnd } = page.blocks;
+  for (let b = 1; b < page.blockCount; b++) if (textEnd[b] === textStart[b]) smoothed[b] = smoothed[parent[b]];
+  return smoothed;
 }
 
 /**
