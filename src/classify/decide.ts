@@ -24,6 +24,8 @@ export interface ClassifyOptions {
   readonly features?: FeatureMatrix;
   /** Model scores already computed for this page (skips features and scoring; for calibration runs). */
   readonly scores?: Float32Array;
+  /** Smoothed scores already computed for this page with the same penalty settings (skips smoothing; for calibration runs). */
+  readonly smoothed?: Float32Array;
 }
 
 export interface Classification {
@@ -82,8 +84,7 @@ export function classifyPage(page: PageModel, model: ClassifierModel, options: C
     const thresholds = blockThresholds(page, main, baseThreshold, level, mainOnly);
     return { scores, smoothed, plan: planFromOwnScores(page, smoothed, thresholds) };
   }
-  const { weights, penalties } = smoothingInputs(page, options.penaltyScale ?? json.smoothing.penaltyScale, options.charsPerUnit ?? json.smoothing.charsPerUnit);
-  const smoothed = followParentWhereEmpty(page, smoothScores(page, scores, weights, penalties));
+  const smoothed = options.smoothed ?? smoothPage(page, scores, options.penaltyScale ?? json.smoothing.penaltyScale, options.charsPerUnit ?? json.smoothing.charsPerUnit);
   const level = Math.max(pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin, main), proseThreshold(page, smoothed, baseThreshold, keepProse));
   const thresholds = blockThresholds(page, main, baseThreshold, level, mainOnly);
   const removedBlocks = new Uint8Array(page.blockCount);
@@ -130,6 +131,11 @@ function pageThreshold(page: PageModel, values: Float32Array, threshold: number,
   for (let k = 0; k <= level; k++) keptChars += charsAtLevel[k];
   while (keptChars < wanted && level < top) keptChars += charsAtLevel[++level];
   return Math.max(threshold, level / top + 1e-6);
+}
+
+function smoothPage(page: PageModel, scores: Float32Array, penaltyScale: number, charsPerUnit: number): Float32Array {
+  const { weights, penalties } = smoothingInputs(page, penaltyScale, charsPerUnit);
+  return followParentWhereEmpty(page, smoothScores(page, scores, weights, penalties));
 }
 
 /**

@@ -81,13 +81,24 @@ export function candidateSettings(): DecisionSettings[] {
   return out;
 }
 
-/** Candidate → page → normalised shingle counts of the plan those settings give (pages with gold only). */
+/**
+ * Candidate → page → normalised shingle counts of the plan those settings give (pages with gold only).
+ * Smoothing depends only on the penalty settings, so it runs once per page and penalty setting.
+ */
 function calibrationTable(pages: readonly AnalysedPage[], scores: ReadonlyMap<AnalysedPage, Float32Array>, models: readonly ClassifierModel[], candidates: readonly DecisionSettings[]): PageCounts[][] {
   const scorers = new Map<AnalysedPage, PageScorer>(pages.map((page) => [page, pageScorer(page.model, page.page.gold)]));
-  return candidates.map((settings) => pages.map((page) => {
-    const { plan } = classifyPage(page.model, models[page.fold], { smoothing: true, scores: scores.get(page)!, features: page.features, ...settings, mainOnly: false });
-    return scoreKept(scorers.get(page)!, keptTextNodes(page.model, plan));
-  }));
+  const smoothed = new Map<string, Float32Array[]>(); // penalty settings → page index → smoothed scores
+  return candidates.map((settings) => {
+    const key = `${settings.penaltyScale}/${settings.charsPerUnit}`;
+    const cached = smoothed.get(key) ?? [];
+    smoothed.set(key, cached);
+    return pages.map((page, index) => {
+      const options = { smoothing: true, scores: scores.get(page)!, features: page.features, ...settings, mainOnly: false, smoothed: cached[index] };
+      const result = classifyPage(page.model, models[page.fold], options);
+      cached[index] = result.smoothed;
+      return scoreKept(scorers.get(page)!, keptTextNodes(page.model, result.plan));
+    });
+  });
 }
 
 /** Shingle F1 of mean normalised counts (the benchmarks' aggregate). */

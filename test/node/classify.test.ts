@@ -137,3 +137,27 @@ describe.skipIf(!hasData())("the classifier on dev pages (skipped without ../sha
     }
   });
 });
+
+describe("the article guard (keepProse)", () => {
+  // A model that calls every block template: without the guard it would remove the whole page.
+  const allTemplate = (keepProse: number): ClassifierModel => {
+    const parsed = parseModel({
+      version: 1, kind: "logistic", features: ["logChars"], normalisation: { mean: [0], scale: [1] }, logistic: { weights: [0], bias: 6 },
+      threshold: 0.5, keepProse, smoothing: { penaltyScale: 0.001, charsPerUnit: 100 },
+    });
+    if (!parsed.ok) throw new Error(parsed.problems.join("; "));
+    return parsed.model;
+  };
+  const page = analysePage(`<body><nav><a href="/">Home</a> <a href="/news">News</a></nav>
+<div id="story"><p>The harbour will be dredged in October, the council said, after thirty years of silt.</p>
+<p>Work will take eight weeks, and boats will moor at the outer pier, which is being repaired, meanwhile.</p></div>
+<footer><p>Copyright the Wrenmouth Gazette, every right reserved, since nineteen hundred and two.</p></footer></body>`);
+
+  it("raises the page's threshold until the plan keeps that share of the page's prose", () => {
+    const without = keptText(page, classifyPage(page, allTemplate(0)).plan);
+    expect(without.trim()).toBe("");
+    const guarded = keptText(page, classifyPage(page, allTemplate(0.5)).plan);
+    expect(guarded).toContain("The harbour will be dredged");
+    expect(guarded).toContain("moor at the outer pier");
+  });
+});
