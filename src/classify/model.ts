@@ -138,22 +138,27 @@ function treeProblems(json: ModelJson, width: number): string[] {
 export function scoreBlocks(features: FeatureMatrix, model: ClassifierModel): Float32Array {
   const { json, columns } = model;
   const width = columns.length;
+  // Hoisted into typed arrays: this loop runs for every block of every page the Worker cleans.
+  const mean = Float64Array.from(json.normalisation.mean);
+  const scale = Float64Array.from(json.normalisation.scale);
+  const weights = json.logistic ? Float64Array.from(json.logistic.weights) : null;
+  const bias = json.logistic?.bias ?? 0;
   const normalised = new Float64Array(width);
   const scores = new Float32Array(features.blockCount);
+  const { data, featureCount } = features;
   for (let b = 0; b < features.blockCount; b++) {
-    const row = b * features.featureCount;
-    for (let f = 0; f < width; f++) normalised[f] = (features.data[row + columns[f]] - json.normalisation.mean[f]) / json.normalisation.scale[f];
+    const row = b * featureCount;
+    for (let f = 0; f < width; f++) normalised[f] = (data[row + columns[f]] - mean[f]) / scale[f];
     const logOdds =
-      json.kind === "logistic" ? logisticLogOdds(json, normalised)
+      json.kind === "logistic" ? logisticLogOdds(weights!, bias, normalised)
       : json.kind === "boosted-trees" ? boostedLogOdds(json, model.forest, normalised)
-      : (logisticLogOdds(json, normalised) + boostedLogOdds(json, model.forest, normalised)) / 2;
+      : (logisticLogOdds(weights!, bias, normalised) + boostedLogOdds(json, model.forest, normalised)) / 2;
     scores[b] = 1 / (1 + Math.exp(-logOdds));
   }
   return scores;
 }
 
-function logisticLogOdds(json: ModelJson, normalised: Float64Array): number {
-  const { weights, bias } = json.logistic!;
+function logisticLogOdds(weights: Float64Array, bias: number, normalised: Float64Array): number {
   let sum = bias;
   for (let f = 0; f < weights.length; f++) sum += weights[f] * normalised[f];
   return sum;
