@@ -20,8 +20,8 @@ import { compileRuleSet, parseRuleSetText, type CompiledRuleSet } from "../src/r
 import { createWasmBackend, type HtmlRewriterBackend } from "../src/runtime/index";
 
 const REPOSITORY_ROOT = resolve(import.meta.dirname, "..");
-const FORMATS: readonly OutputFormat[] = ["html", "text", "markdown", "json"];
-const EXTENSIONS: Readonly<Record<OutputFormat, string>> = { html: "html", text: "txt", markdown: "md", json: "json" };
+const FORMATS: readonly OutputFormat[] = ["html", "text", "markdown", "json", "article"];
+const EXTENSIONS: Readonly<Record<OutputFormat, string>> = { html: "html", text: "txt", markdown: "md", json: "json", article: "article.html" };
 const MODES = ["auto", "rules", "classifier", "rules+classifier", "none"] as const;
 const HTML_FILE = /\.(?:html?|xhtml)$/i;
 /** Pages at or above this count get a progress bar (shorter runs finish before it would help). */
@@ -29,7 +29,7 @@ const PROGRESS_MIN_PAGES = 20;
 
 const USAGE = `usage: npm run clean -- <page.html | folder | list file>... --out DIR [options]
   --out DIR            output folder (one file per page, plus timings.tsv and report.tsv)
-  --format F           html | text | markdown | json (default html)
+  --format F           html | text | markdown | json | article (default html)
   --site SITE          site whose rules apply to every page (host without www.)
   --url URL            page URL for every page (its host chooses the rules); a list file's
                        "path<TAB>url" lines override it per page

@@ -18,13 +18,15 @@ import type { ClassifierModel } from "./classify";
 import { classifyPage, commentBlocks, commentPlan, commentText, keepComments, mergePlans, scoreBlocks } from "./classify";
 import { CLEAN_MAX_BLOCKS, CLEAN_MAX_BYTES, CLEAN_TIME_BUDGET_MS } from "./config";
 import { analysePage, computeFeatures, type PageModel, type RemovalCounts, type RemovalPlan } from "./page";
-import { annotateHtml, declaresOtherCharset, rewriteHtml, writeJson, writeMarkdown, writeText } from "./rewrite";
+import { annotateHtml, declaresOtherCharset, rewriteHtml, writeArticle, writeJson, writeMarkdown, writeText } from "./rewrite";
 import { matchRules, planFromIntervals, type CompiledRuleSet, type RuleOverflow } from "./rules";
 import type { HtmlRewriterBackend } from "./runtime";
 
-export type OutputFormat = "html" | "text" | "markdown" | "json";
+/** "article" is the kept content as a safe HTML fragment (rewrite/article-writer.ts has its allow-list). */
+export type OutputFormat = "html" | "text" | "markdown" | "json" | "article";
 /** What clean() can write: the output formats, and "annotated" (the original page with the removed blocks outlined, for the demo page). */
 export type CleanFormat = OutputFormat | "annotated";
+export type ArticleTitle = "keep" | "header" | "omit";
 export type CleanMode = "rules" | "classifier" | "rules+classifier" | "none";
 /** What becomes of reader comments when the classifier cleans a page. */
 export type CommentsChoice = "exclude" | "include";
@@ -46,6 +48,9 @@ export interface CleanOptions {
   readonly mode: CleanMode | "auto";
   /** Reader comments (blocks whose class or id names comments): left out of the article, or kept in it. */
   readonly comments: CommentsChoice;
+  /** The article format's title: the page's heading as it stands ("keep"), a header with title, byline and date
+   * instead of a heading that repeats the title ("header"), or no heading that repeats it ("omit": the title is shown apart). */
+  readonly articleTitle: ArticleTitle;
 }
 
 export const DEFAULT_CLEAN_OPTIONS: CleanOptions = Object.freeze({
@@ -58,6 +63,7 @@ export const DEFAULT_CLEAN_OPTIONS: CleanOptions = Object.freeze({
   mode: "auto",
   // Benchmarks and readers of an article leave comments out (trafilatura's default too).
   comments: "exclude",
+  articleTitle: "keep",
 });
 
 export interface CleanInput {
@@ -89,6 +95,7 @@ export type CleanResult =
 
 const CONTENT_TYPES: Readonly<Record<CleanFormat, string>> = {
   html: "text/html; charset=utf-8",
+  article: "text/html; charset=utf-8",
   annotated: "text/html; charset=utf-8",
   text: "text/plain; charset=utf-8",
   markdown: "text/markdown; charset=utf-8",
@@ -162,7 +169,7 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   clock.lap("rewrite");
   if (expired()) return pastBudget("rewrite");
   // 7 format
-  const body = formatOutput(input, page, plan, html, decidedMode, removed, clock.timings, comments);
+  const body = formatOutput(input, options, page, plan, html, decidedMode, removed, clock.timings, comments);
   clock.lap("format");
   return {
     ok: true, body, contentType: CONTENT_TYPES[input.format], mode: decidedMode, site: input.site, title: page.title, lang: page.lang,
@@ -247,7 +254,7 @@ function countRemoved(page: PageModel, plan: RemovalPlan): RemovalCounts {
 }
 
 function formatOutput(
-  input: CleanInput, page: PageModel, plan: RemovalPlan, html: string, mode: CleanMode,
+  input: CleanInput, options: CleanOptions, page: PageModel, plan: RemovalPlan, html: string, mode: CleanMode,
   removed: RemovalCounts, timings: Readonly<Record<string, number>>, comments: Uint8Array | null,
 ): string {
   switch (input.format) {
@@ -259,6 +266,8 @@ function formatOutput(
       return writeText(page, plan);
     case "markdown":
       return writeMarkdown(page, plan, { baseUrl: input.url });
+    case "article":
+      return writeArticle(page, plan, { baseUrl: input.url, header: options.articleTitle === "header", omitTitleHeading: options.articleTitle === "omit" });
     case "json":
       return writeJson(page, plan, { url: input.url, site: input.site, mode, html, removed, timings: { ...timings }, comments: comments === null ? "" : commentText(page, comments) });
   }

@@ -25,6 +25,8 @@ export interface PageToClean {
   readonly source: "body" | "fetched";
   /** The size limit of the request (MAX_BODY_BYTES), applied by the pipeline to the decoded page too. */
   readonly maxBytes: number;
+  /** format=article: a header with the title, byline and date first (?header=true). */
+  readonly articleHeader?: boolean;
 }
 
 /** workerd's native HTMLRewriter, behind the runtime interface the pipeline takes. */
@@ -43,7 +45,7 @@ export async function cleanPage(env: Env, page: PageToClean): Promise<Response> 
     ruleSet: rules.compiled,
     model: classifierModel(),
     rewriter: REWRITER,
-    options: { maxBytes: page.maxBytes, mode: page.mode },
+    options: { maxBytes: page.maxBytes, mode: page.mode, articleTitle: page.articleHeader === true ? "header" : "keep" },
   });
   if (result.ok) {
     const response = cleanedResponse(result, page.site, rules.status, decoded.charset);
@@ -102,9 +104,10 @@ export function passThrough(page: PassedPage): Response {
     headers.set("content-type", "application/json; charset=utf-8");
     return new Response(JSON.stringify(bailoutDocument(page)), { status: 200, headers });
   }
-  if (page.format === "text" || page.format === "markdown") {
+  // An article is rendered by its client: a page that could not be made safe goes back as plain text, never as HTML.
+  if (page.format === "text" || page.format === "markdown" || page.format === "article") {
     const charset = page.charset ?? charsetOf(page.contentType);
-    headers.set("content-type", `text/${page.format === "text" ? "plain" : "markdown"}${charset === null ? "" : `; charset=${charset}`}`);
+    headers.set("content-type", `text/${page.format === "markdown" ? "markdown" : "plain"}${charset === null ? "" : `; charset=${charset}`}`);
   } else {
     headers.set("content-type", page.contentType ?? "text/html");
   }
@@ -115,7 +118,7 @@ export function passThrough(page: PassedPage): Response {
 function bailoutDocument(page: PassedPage): Record<string, unknown> {
   return {
     url: page.url ?? null, site: page.site, title: null, lang: null, byline: null, published: null, leadImage: null, siteName: null,
-    text: null, markdown: null, html: page.html, mode: "none", removed: { blocks: 0, chars: 0 }, timings: {}, bailout: page.reason,
+    text: null, markdown: null, html: page.html, content: null, mode: "none", removed: { blocks: 0, chars: 0 }, timings: {}, bailout: page.reason,
   };
 }
 

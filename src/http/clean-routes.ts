@@ -44,7 +44,7 @@ cleanRoutes.post("/", async (context) => {
   if (!isHtmlBody(contentType, body.bytes)) {
     throw new ServiceError("unsupported-media-type", `the body must be HTML (content-type text/html), not ${mediaType(contentType) || "unlabelled non-HTML bytes"}`);
   }
-  return cleanPage(context.env, { bytes: body.bytes, contentType, url: pageUrl?.href, site, format, mode, source: "body", maxBytes: settings.maxBodyBytes });
+  return cleanPage(context.env, { bytes: body.bytes, contentType, url: pageUrl?.href, site, format, mode, source: "body", maxBytes: settings.maxBodyBytes, articleHeader: requireFlag("header", context.req.query("header")) });
 });
 
 cleanRoutes.get("/", async (context) => {
@@ -73,13 +73,20 @@ cleanRoutes.get("/", async (context) => {
   if (!isHtmlBody(contentType, body.bytes)) {
     throw new ServiceError("unsupported-media-type", `${fetched.url.host} sent ${mediaType(contentType) || "unlabelled bytes"}, not HTML`);
   }
-  return cleanPage(context.env, { bytes: body.bytes, contentType, url: fetched.url.href, site, format, mode, source: "fetched", maxBytes: settings.maxBodyBytes });
+  return cleanPage(context.env, { bytes: body.bytes, contentType, url: fetched.url.href, site, format, mode, source: "fetched", maxBytes: settings.maxBodyBytes, articleHeader: requireFlag("header", context.req.query("header")) });
 });
 
 function requireFormat(value: string | undefined) {
   const format = parseFormat(value);
-  if (format === null) throw new ServiceError("bad-request", `format must be html, text, markdown or json, not ${quoteValue(value ?? "")}`);
+  if (format === null) throw new ServiceError("bad-request", `format must be html, text, markdown, json or article, not ${quoteValue(value ?? "")}`);
   return format;
+}
+
+/** A yes/no parameter: true, 1, false, 0 or absent (false). */
+export function requireFlag(name: string, value: string | undefined): boolean {
+  if (value === undefined || value === "" || value === "false" || value === "0") return false;
+  if (value === "true" || value === "1") return true;
+  throw new ServiceError("bad-request", `${name} must be true or false, not ${quoteValue(value)}`);
 }
 
 function requireUrl(value: string, settings: HttpSettings): URL {

@@ -128,21 +128,23 @@ async function fetchArticle(job: FeedJob, link: string): Promise<ArticleFetch> {
   if (!decoded.ok) return { ok: false, reason: `unsupported charset ${decoded.charset}` };
   const site = siteOfHost(fetched.url.hostname);
   const rules = await loadSiteRules(job.env.RULES, site);
-  const result = await cleanHtml(decoded.html, fetched.url.href, site, rules.compiled, { mode: job.mode });
+  // The article fragment (allow-listed markup, absolute URLs), without a heading that repeats the item's title.
+  const result = await cleanHtml(decoded.html, fetched.url.href, site, rules.compiled, { mode: job.mode, articleTitle: "omit" }, "article");
   if (!result.ok) return { ok: false, reason: `cleaning bailed out: ${result.bailout}` };
-  const html = articleFragment(result.body, fetched.url);
+  const html = result.body;
   return hasVisibleText(html) ? { ok: true, html } : { ok: false, reason: "no article text was left after cleaning" };
 }
 
-/** An item's HTML or linked article through the pipeline, as an HTML page. */
+/** An item's HTML (as an HTML page) or linked article (as the article fragment) through the pipeline. */
 function cleanHtml(
   html: string,
   url: string | undefined,
   site: string,
   ruleSet: Parameters<typeof clean>[0]["ruleSet"],
   options?: Parameters<typeof clean>[0]["options"],
+  format: "html" | "article" = "html",
 ): Promise<CleanResult> {
-  return clean({ html, url, site, format: "html", ruleSet, model: classifierModel(), rewriter: REWRITER, options });
+  return clean({ html, url, site, format, ruleSet, model: classifierModel(), rewriter: REWRITER, options });
 }
 
 /** Elements a feed reader never shows: they go, with what they hold (embed is void: its tag alone). */

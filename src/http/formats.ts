@@ -1,8 +1,8 @@
 import type { CleanFormat, CleanMode } from "../clean";
 import { ServiceError } from "./errors";
 
-/** "annotated" is the original page with the removed blocks outlined (the demo page shows it). */
-export const OUTPUT_FORMATS: readonly CleanFormat[] = ["html", "text", "markdown", "json", "annotated"];
+/** "annotated" is the original page with the removed blocks outlined (the demo page shows it); "article" the safe fragment. */
+export const OUTPUT_FORMATS: readonly CleanFormat[] = ["html", "text", "markdown", "json", "article", "annotated"];
 export const DEFAULT_FORMAT: CleanFormat = "html";
 
 export function parseFormat(value: string | undefined): CleanFormat | null {

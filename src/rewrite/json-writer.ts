@@ -1,4 +1,5 @@
 import { extractMetadata, type PageModel, type RemovalCounts, type RemovalPlan } from "../page";
+import { writeArticle } from "./article-writer";
 import { writeMarkdown } from "./markdown-writer";
 import { writeText } from "./text-writer";
 
@@ -18,6 +19,8 @@ export interface ReaderDocument {
   readonly text: string;
   readonly markdown: string;
   readonly html: string;
+  /** The article fragment (format=article, without its header: the title is in `title`). */
+  readonly content: string;
   /** Reader comments' text, one comment a paragraph ("" when none were found); apart from `text` unless kept in it. */
   readonly comments: string;
   readonly mode: string;
@@ -53,6 +56,7 @@ export function buildReaderDocument(page: PageModel, plan: RemovalPlan, context:
     text: writeText(page, plan),
     markdown: writeMarkdown(page, plan, { baseUrl: context.url }),
     html: context.html,
+    content: writeArticle(page, plan, { baseUrl: context.url, omitTitleHeading: true }),
     comments: context.comments,
     mode: context.mode,
     removed: context.removed,

@@ -14,6 +14,8 @@ export interface MarkupHandler {
   /** A start tag (lower-case name); attributes lie in source[nameEnd, tagEnd). */
   startTag(name: string, nameEnd: number, tagEnd: number): void;
   endTag(name: string): void;
+  /** A start tag in svg or math content (optional: the Markdown writer passes over them, the article writer drops that content). */
+  foreignStartTag?(name: string): void;
 }
 
 export function scanMarkup(
@@ -58,8 +60,9 @@ class SkippingScan implements ScanHandler {
   }
 
   startTag(name: string, tagStart: number, nameEnd: number, tagEnd: number, _selfClosing: boolean, foreign: boolean): void {
-    if (this.skipped(tagStart) || foreign) return;
-    this.handler.startTag(name, nameEnd, tagEnd);
+    if (this.skipped(tagStart)) return;
+    if (foreign) this.handler.foreignStartTag?.(name);
+    else this.handler.startTag(name, nameEnd, tagEnd);
   }
 
   endTag(name: string, tagStart: number): void {

@@ -1,6 +1,6 @@
 import { MARKDOWN_MAX_NESTING } from "../config";
 import { decodeEntities, readAttribute, type PageModel, type RemovalPlan } from "../page";
-import { hasNewline, RemovedTextCursor, removedWithAncestors, type PieceSink } from "./text-removal";
+import { hasNewline, RemovedTextCursor, removedWithAncestors, topRemovedRanges, type PieceSink } from "./text-removal";
 import { scanMarkup, type MarkupHandler } from "./markdown-scan";
 
 /**
@@ -20,17 +20,6 @@ export function writeMarkdown(page: PageModel, plan: RemovalPlan, options: Markd
   const writer = new MarkdownBuilder(page, plan, options.baseUrl, options.maxNesting ?? MARKDOWN_MAX_NESTING);
   scanMarkup(page.source, topRemovedRanges(page, plan), page.textNodes, page.textNodeCount, writer);
   return writer.finish();
-}
-
-/** Source ranges of removed blocks whose parent is kept, flattened [start, end) pairs in document order. */
-function topRemovedRanges(page: PageModel, plan: RemovalPlan): Int32Array {
-  const removed = removedWithAncestors(page, plan);
-  const { parent, sourceStart, sourceEnd } = page.blocks;
-  const ranges: number[] = [];
-  for (let block = 1; block < page.blockCount; block++) {
-    if (plan.removedBlocks[block] === 1 && removed[parent[block]] === 0) ranges.push(sourceStart[block], sourceEnd[block]);
-  }
-  return Int32Array.from(ranges);
 }
 
 /** Break levels between pieces of output: none, a line break, a paragraph break (blank line). */

@@ -16,6 +16,17 @@ export function removedWithAncestors(page: PageModel, plan: RemovalPlan): Uint8A
   return removed;
 }
 
+/** Source ranges of removed blocks whose parent is kept, flattened [start, end) pairs in document order. */
+export function topRemovedRanges(page: PageModel, plan: RemovalPlan): Int32Array {
+  const removed = removedWithAncestors(page, plan);
+  const { parent, sourceStart, sourceEnd } = page.blocks;
+  const ranges: number[] = [];
+  for (let block = 1; block < page.blockCount; block++) {
+    if (plan.removedBlocks[block] === 1 && removed[parent[block]] === 0) ranges.push(sourceStart[block], sourceEnd[block]);
+  }
+  return Int32Array.from(ranges);
+}
+
 /** Whether text[from, to) holds a newline; reads only that range (indexOf would run on to the end of the text). */
 export function hasNewline(text: string, from: number, to: number): boolean {
   for (let position = from; position < to; position++) if (text.charCodeAt(position) === 10) return true;

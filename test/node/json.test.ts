@@ -30,6 +30,7 @@ describe("reader JSON", () => {
       text: "Text hier.",
       markdown: "Text hier.",
       html: "<p>cleaned</p>",
+      content: "<p>Text hier.</p>",
       comments: "",
       mode: "rules",
       removed: { blocks: 1, chars: 4 },

@@ -1,0 +1,491 @@
+import { MARKDOWN_MAX_NESTING } from "../config";
+import { decodeEntities, extractMetadata, readAttribute, type PageModel, type RemovalPlan } from "../page";
+import { scanMarkup, type MarkupHandler } from "./markdown-scan";
+import { RemovedTextCursor, removedWithAncestors, topRemovedRanges, type PieceSink } from "./text-removal";
+
+/**
+ * The article fragment: the kept part of a page as HTML that a WebView or a feed reader can render safely.
+ * Built from an allow-list, never by removing what is known to be bad: every element and attribute not
+ * listed below is left out (its text kept, unless the element is one whose content goes with it), every
+ * URL is resolved against the page (and its <base>) and kept only with an allowed scheme, and every text
+ * and attribute value is escaped again. The same walk as the Markdown writer: pass 1's scanner over the
+ * source, removed blocks jumped over by their source range, text from the page model's text nodes with
+ * removed text cut out (inside <pre>, the source text as written).
+ *
+ * Elements kept as themselves: KEPT_ELEMENTS; page-layout containers written as <div>: AS_DIV; elements
+ * dropped with all they hold: DROPPED_ELEMENTS (scripts, styles, frames, embedded objects, media, form
+ * controls, templates, svg and math); all others are unwrapped (tag gone, text kept). Attributes kept:
+ * GLOBAL_ATTRIBUTES and ELEMENT_ATTRIBUTES, each value checked by its kind (a URL, a number, a keyword).
+ */
+export interface ArticleOptions {
+  /** The page's URL: URLs are made absolute against it (and the page's <base>); unknown: relative URLs stay as written. */
+  readonly baseUrl?: string;
+  /** Writes a <header> with the page's title, byline and date above the content (and leaves out a leading heading that repeats the title). */
+  readonly header?: boolean;
+  /** Leaves out a heading before any other text that repeats the page's title (where the title is shown apart: JSON, feed items). */
+  readonly omitTitleHeading?: boolean;
+  /** Most kept elements open at once; deeper ones are unwrapped (config MARKDOWN_MAX_NESTING: the same bound as Markdown's). */
+  readonly maxNesting?: number;
+}
+
+export function writeArticle(page: PageModel, plan: RemovalPlan, options: ArticleOptions = {}): string {
+  const metadata = options.header === true || options.omitTitleHeading === true ? extractMetadata(page.source, options.baseUrl) : null;
+  const builder = new ArticleBuilder(page, plan, options.baseUrl, options.maxNesting ?? MARKDOWN_MAX_NESTING, metadata?.title ?? null);
+  scanMarkup(page.source, topRemovedRanges(page, plan), page.textNodes, page.textNodeCount, builder);
+  const body = builder.finish();
+  if (options.header !== true || metadata === null) return body;
+  return `${articleHeader(metadata.title, metadata.byline, metadata.published)}${body}`;
+}
+
+/** Elements written as themselves (with their allowed attributes). */
+export const KEPT_ELEMENTS: ReadonlySet<string> = new Set([
+  "p", "div", "section", "article", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "dl", "dt", "dd", "blockquote", "pre",
+  "figure", "figcaption", "table", "caption", "thead", "tbody", "tfoot", "tr", "th", "td", "colgroup", "col", "hr", "br", "wbr",
+  "details", "summary", "a", "img", "em", "strong", "b", "i", "u", "s", "del", "ins", "mark", "small", "sub", "sup", "code", "kbd",
+  "samp", "var", "q", "cite", "abbr", "dfn", "time", "bdi",
+]);
+/** Page-layout containers written as <div>: the break between blocks matters to a reader, their role does not. */
+export const AS_DIV: ReadonlySet<string> = new Set(["main", "header", "footer", "aside", "nav", "center", "hgroup", "form", "fieldset", "address", "search"]);
+/** Elements left out with everything inside them: active content, embedded content, media, form controls, templates, svg and math. */
+export const DROPPED_ELEMENTS: ReadonlySet<string> = new Set([
+  "script", "style", "template", "iframe", "frame", "frameset", "object", "applet", "embed", "noscript", "noembed", "noframes",
+  "button", "select", "textarea", "option", "optgroup", "datalist", "input", "video", "audio", "canvas", "map", "dialog", "svg", "math",
+  "portal", "fencedframe",
+]);
+/** Attributes kept on every kept element. */
+export const GLOBAL_ATTRIBUTES: readonly string[] = ["lang", "dir", "title"];
+/** Attributes kept per element, besides the global ones. */
+export const ELEMENT_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
+  a: ["href"],
+  img: ["src", "srcset", "alt", "width", "height"],
+  td: ["colspan", "rowspan"],
+  th: ["colspan", "rowspan", "scope"],
+  ol: ["start", "reversed", "type"],
+  li: ["value"],
+  col: ["span"],
+  colgroup: ["span"],
+  time: ["datetime"],
+  del: ["datetime", "cite"],
+  ins: ["datetime", "cite"],
+  blockquote: ["cite"],
+  q: ["cite"],
+  code: ["class"],
+  pre: ["class"],
+  details: ["open"],
+};
+/** URL schemes kept in links; images and quote sources take http(s) only (and images inline raster data). */
+export const LINK_SCHEMES: ReadonlySet<string> = new Set(["http:", "https:", "mailto:", "tel:"]);
+/** Inline image data kept by type (raster formats only: an SVG image is a document that may hold scripts). */
+const IMAGE_DATA_URL = /^data:image\/(?:png|jpeg|jpg|gif|webp|avif|bmp);base64,[A-Za-z0-9+/=\s]*$/i;
+/** Attributes where a lazy-loading page keeps the real image (src then holds a placeholder or nothing). */
+const LAZY_SOURCE_ATTRIBUTES = ["data-src", "data-original", "data-lazy-src", "data-url"] as const;
+
+const VOID_ELEMENTS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr", "keygen", "frame"]);
+const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+/** Start tags that close an open <p> (HTML closes a paragraph at a block start). */
+const CLOSES_PARAGRAPH = new Set([
+  "p", "div", "section", "article", "main", "header", "footer", "aside", "nav", "center", "hgroup", "form", "fieldset", "address",
+  "figure", "figcaption", "details", "summary", "dl", "li", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "pre", "blockquote", "table", "hr",
+]);
+/** Implied ends: an element being opened closes an open element of these names, unless one of the boundaries lies between. */
+const IMPLIED_ENDS: Readonly<Record<string, { readonly closes: ReadonlySet<string>; readonly boundaries: ReadonlySet<string> }>> = {
+  li: { closes: new Set(["li"]), boundaries: new Set(["ul", "ol"]) },
+  dt: { closes: new Set(["dt", "dd"]), boundaries: new Set(["dl"]) },
+  dd: { closes: new Set(["dt", "dd"]), boundaries: new Set(["dl"]) },
+  td: { closes: new Set(["td", "th"]), boundaries: new Set(["tr", "table"]) },
+  th: { closes: new Set(["td", "th"]), boundaries: new Set(["tr", "table"]) },
+  tr: { closes: new Set(["tr", "td", "th"]), boundaries: new Set(["table"]) },
+  thead: { closes: new Set(["thead", "tbody", "tfoot", "tr", "td", "th", "caption"]), boundaries: new Set(["table"]) },
+  tbody: { closes: new Set(["thead", "tbody", "tfoot", "tr", "td", "th", "caption"]), boundaries: new Set(["table"]) },
+  tfoot: { closes: new Set(["thead", "tbody", "tfoot", "tr", "td", "th", "caption"]), boundaries: new Set(["table"]) },
+  a: { closes: new Set(["a"]), boundaries: new Set(["td", "th", "table"]) },
+};
+const PARAGRAPH_BOUNDARIES = new Set(["div", "li", "td", "th", "blockquote", "section", "article", "table", "ul", "ol", "dd", "dt", "figure", "details"]);
+/** Table parts kept even when empty (a cell without text still holds its column); the table itself goes when it has no content. */
+const STRUCTURAL = new Set(["td", "th", "tr", "thead", "tbody", "tfoot", "colgroup"]);
+
+class ArticleBuilder implements MarkupHandler, PieceSink {
+  private readonly out: string[] = [];
+  /** Kept elements open, innermost last: source name, and out index of the start tag. */
+  private readonly openNames: string[] = [];
+  private readonly openMarks: number[] = [];
+  /** Out index of the last piece with content (text that is not white space, an image, a rule); -1 before any. */
+  private lastContent = -1;
+  private firstContent = -1;
+  /** Dropped element being passed over and its nesting inside itself; 0 when none. */
+  private droppedName = "";
+  private droppedDepth = 0;
+  /** svg or math levels open (their content is dropped); a start tag back in HTML (a breakout) ends them. */
+  private foreignDepth = 0;
+  private preDepth = 0;
+  /** Text nodes of the current source text run, written when the run is reported (to place white space at its edges). */
+  private readonly pendingNodes: number[] = [];
+  private readonly removed: Uint8Array;
+  private readonly cursor: RemovedTextCursor;
+  private readonly ignoredOpen = new Map<string, number>();
+  /** The base URLs: from the page's <base href> (resolved against the page), else the page's URL. */
+  private base: string | undefined;
+  private baseSeen = false;
+  /** The leading heading's text while it is written, when it may repeat the title; null otherwise. */
+  private titleHeadingText: string | null = null;
+  private readonly title: string | null;
+
+  constructor(
+    private readonly page: PageModel,
+    plan: RemovalPlan,
+    private readonly pageUrl: string | undefined,
+    private readonly maxNesting: number,
+    omittedTitle: string | null,
+  ) {
+    this.removed = removedWithAncestors(page, plan);
+    this.cursor = new RemovedTextCursor(plan.removedText);
+    this.base = pageUrl;
+    this.title = omittedTitle === null ? null : normaliseTitle(omittedTitle);
+  }
+
+  private get passing(): boolean {
+    return this.droppedDepth > 0 || this.foreignDepth > 0;
+  }
+
+  textNode(node: number): void {
+    if (this.passing || this.preDepth > 0 || this.removed[this.page.textNodes.block[node]] === 1) return;
+    this.pendingNodes.push(node);
+  }
+
+  piece(from: number, to: number): void {
+    this.writeText(this.page.text.slice(from, to));
+  }
+
+  rawText(start: number, end: number): void {
+    const source = this.page.source;
+    if (this.passing) {
+      this.pendingNodes.length = 0;
+      return;
+    }
+    if (this.preDepth > 0) {
+      let text = decodeEntities(source, start, end);
+      const last = this.openNames.length - 1;
+      // HTML drops a newline right after <pre>.
+      if (this.openNames[last] === "pre" && this.openMarks[last] === this.out.length - 1) text = text.replace(/^\r?\n/, "");
+      this.writeText(text);
+      return;
+    }
+    if (this.pendingNodes.length === 0) {
+      if (isAllSpace(source, start, end)) this.writeSpace();
+      return;
+    }
+    if (isSpace(source.charCodeAt(start))) this.writeSpace();
+    const nodes = this.page.textNodes;
+    for (const node of this.pendingNodes) this.cursor.keptPieces(nodes.textStart[node], nodes.textEnd[node], this);
+    this.pendingNodes.length = 0;
+    if (isSpace(source.charCodeAt(end - 1))) this.writeSpace();
+  }
+
+  foreignStartTag(name: string): void {
+    if (this.droppedDepth === 0 && (name === "svg" || name === "math")) this.foreignDepth++;
+  }
+
+  startTag(name: string, nameEnd: number, tagEnd: number): void {
+    if (name === "base" && !this.baseSeen) return this.readBase(nameEnd, tagEnd);
+    if (this.droppedDepth > 0) {
+      if (name === this.droppedName) this.droppedDepth++;
+      return;
+    }
+    this.foreignDepth = 0; // an HTML start tag: svg or math content has ended (a breakout, as the scanner reads it)
+    if (DROPPED_ELEMENTS.has(name)) {
+      if (!VOID_ELEMENTS.has(name)) {
+        this.droppedName = name;
+        this.droppedDepth = 1;
+      }
+      return;
+    }
+    if (!KEPT_ELEMENTS.has(name) && !AS_DIV.has(name)) return; // unwrapped: its text comes, its tag does not
+    this.closeImplied(name);
+    if (VOID_ELEMENTS.has(name)) return this.writeVoid(name, nameEnd, tagEnd);
+    if (this.openNames.length >= this.maxNesting) {
+      this.ignoredOpen.set(name, (this.ignoredOpen.get(name) ?? 0) + 1);
+      return;
+    }
+    let attributes = "";
+    if (name === "a") {
+      const href = this.url(this.attribute(nameEnd, tagEnd, "href"), LINK_SCHEMES);
+      if (href === null) return; // a link to nowhere, or to a refused scheme: its text alone
+      attributes = ` href="${escapeAttribute(href)}"`;
+    }
+    const written = AS_DIV.has(name) ? "div" : name;
+    if (HEADINGS.has(name) && this.title !== null && this.firstContent < 0) this.titleHeadingText = "";
+    this.openNames.push(name);
+    this.openMarks.push(this.out.length);
+    this.out.push(`<${written}${attributes}${this.attributes(name, nameEnd, tagEnd)}>`);
+    if (name === "pre") this.preDepth++;
+  }
+
+  endTag(name: string): void {
+    if (this.droppedDepth > 0) {
+      if (name === this.droppedName) this.droppedDepth--;
+      return;
+    }
+    if (this.foreignDepth > 0) {
+      if (name === "svg" || name === "math") this.foreignDepth--;
+      return;
+    }
+    const ignored = this.ignoredOpen.get(name) ?? 0;
+    if (ignored > 0) {
+      this.ignoredOpen.set(name, ignored - 1);
+      return;
+    }
+    const depth = this.openNames.lastIndexOf(name);
+    if (depth < 0) return; // no such kept element open: a stray end tag
+    while (this.openNames.length > depth) this.closeTop();
+  }
+
+  finish(): string {
+    while (this.openNames.length > 0) this.closeTop();
+    return this.out.join("").trim();
+  }
+
+  // ── elements ────────────────────────────────────────────────────────────────────────────────────
+
+  private closeImplied(name: string): void {
+    if (CLOSES_PARAGRAPH.has(name)) this.closeOpen(new Set(["p"]), PARAGRAPH_BOUNDARIES);
+    if (HEADINGS.has(name)) this.closeOpen(HEADINGS, PARAGRAPH_BOUNDARIES);
+    const implied = IMPLIED_ENDS[name];
+    if (implied !== undefined) this.closeOpen(implied.closes, implied.boundaries);
+  }
+
+  /** Closes the outermost open element of `names` above the nearest boundary (a new <tr> closes the open cell and its row). */
+  private closeOpen(names: ReadonlySet<string>, boundaries: ReadonlySet<string>): void {
+    let target = -1;
+    for (let depth = this.openNames.length - 1; depth >= 0; depth--) {
+      const open = this.openNames[depth];
+      if (boundaries.has(open)) break;
+      if (names.has(open)) target = depth;
+    }
+    while (target >= 0 && this.openNames.length > target) this.closeTop();
+  }
+
+  private closeTop(): void {
+    const name = this.openNames.pop() as string;
+    const mark = this.openMarks.pop() as number;
+    if (name === "pre") this.preDepth--;
+    if (HEADINGS.has(name) && this.titleHeadingText !== null) {
+      const repeatsTitle = this.title !== null && sameTitle(this.titleHeadingText, this.title);
+      this.titleHeadingText = null;
+      if (repeatsTitle) return this.truncate(mark);
+    }
+    // An element left without content (an empty link, a paragraph whose text was all removed) goes whole.
+    if (!STRUCTURAL.has(name) && this.lastContent < mark) return this.truncate(mark);
+    this.out.push(`</${AS_DIV.has(name) ? "div" : name}>`);
+  }
+
+  private truncate(mark: number): void {
+    this.out.length = mark;
+    // Only a repeated title takes content with it, and it is tracked only when nothing came before it.
+    if (this.lastContent >= mark) this.lastContent = -1;
+    if (this.firstContent >= mark) this.firstContent = -1;
+  }
+
+  private writeVoid(name: string, nameEnd: number, tagEnd: number): void {
+    if (name === "img") return this.writeImage(nameEnd, tagEnd);
+    const attributes = this.attributes(name, nameEnd, tagEnd);
+    if (name === "hr") this.markContent(this.out.length);
+    this.out.push(`<${name}${attributes}>`);
+  }
+
+  /** An image with a usable source (a lazy-loading page's real one when src holds a placeholder); tracking pixels left out. */
+  private writeImage(nameEnd: number, tagEnd: number): void {
+    if (this.attribute(nameEnd, tagEnd, "width") === "1" && this.attribute(nameEnd, tagEnd, "height") === "1") return;
+    let source = this.imageUrl(this.attribute(nameEnd, tagEnd, "src"));
+    if (source === null || source.startsWith("data:")) {
+      for (const lazy of LAZY_SOURCE_ATTRIBUTES) {
+        const candidate = this.imageUrl(this.attribute(nameEnd, tagEnd, lazy));
+        if (candidate !== null && !candidate.startsWith("data:")) {
+          source = candidate;
+          break;
+        }
+      }
+    }
+    if (source === null) return;
+    const srcset = this.sourceSet(this.attribute(nameEnd, tagEnd, "srcset") ?? this.attribute(nameEnd, tagEnd, "data-srcset"));
+    let attributes = ` src="${escapeAttribute(source)}"`;
+    if (srcset !== null) attributes += ` srcset="${escapeAttribute(srcset)}"`;
+    attributes += this.attributes("img", nameEnd, tagEnd);
+    this.markContent(this.out.length);
+    this.out.push(`<img${attributes}>`);
+  }
+
+  /** The element's allowed attributes other than the URL ones written by their own code (a href, img src and srcset). */
+  private attributes(name: string, nameEnd: number, tagEnd: number): string {
+    let written = "";
+    for (const attribute of [...GLOBAL_ATTRIBUTES, ...(ELEMENT_ATTRIBUTES[name] ?? [])]) {
+      if ((name === "a" && attribute === "href") || (name === "img" && (attribute === "src" || attribute === "srcset"))) continue;
+      const raw = this.attribute(nameEnd, tagEnd, attribute);
+      if (raw === null) continue;
+      const value = this.attributeValue(attribute, raw);
+      if (value !== null) written += value === "" && BOOLEAN_ATTRIBUTES.has(attribute) ? ` ${attribute}` : ` ${attribute}="${escapeAttribute(value)}"`;
+    }
+    return written;
+  }
+
+  /** A checked attribute value, or null when it is not of its kind. */
+  private attributeValue(attribute: string, raw: string): string | null {
+    const value = raw.trim();
+    switch (attribute) {
+      case "lang":
+        return /^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$/.test(value) ? value : null;
+      case "dir":
+        return /^(?:ltr|rtl|auto)$/i.test(value) ? value.toLowerCase() : null;
+      case "title":
+      case "alt":
+      case "datetime":
+        return raw.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "").slice(0, 1000);
+      case "width":
+      case "height":
+      case "colspan":
+      case "rowspan":
+      case "span":
+      case "start":
+      case "value":
+        return /^-?\d{1,6}$/.test(value) ? value : null;
+      case "scope":
+        return /^(?:row|col|rowgroup|colgroup)$/i.test(value) ? value.toLowerCase() : null;
+      case "type":
+        return /^[1aAiI]$/.test(value) ? value : null;
+      case "reversed":
+      case "open":
+        return "";
+      case "cite":
+        return this.url(raw, WEB_SCHEMES);
+      case "class": {
+        // Only a code language (language-js, lang-python): syntax highlighters read it; other classes mean the page's styles.
+        const languages = value.split(/\s+/).filter((token) => /^(?:language|lang)-[\w+#.-]{1,40}$/.test(token));
+        return languages.length === 0 ? null : languages.join(" ");
+      }
+      default:
+        return null;
+    }
+  }
+
+  private attribute(nameEnd: number, tagEnd: number, name: string): string | null {
+    return readAttribute(this.page.source, nameEnd, tagEnd, name);
+  }
+
+  /** The first <base href> sets the base of every URL after it (resolved against the page's URL). */
+  private readBase(nameEnd: number, tagEnd: number): void {
+    const href = this.attribute(nameEnd, tagEnd, "href");
+    if (href === null) return;
+    this.baseSeen = true;
+    const resolved = resolve(href.trim(), this.pageUrl);
+    if (resolved !== null && WEB_SCHEMES.has(resolved.protocol)) this.base = resolved.href;
+  }
+
+  /**
+   * A URL attribute's value resolved against the base, or null when it is empty, a fragment of a page whose
+   * URL is unknown, or of a scheme not in `schemes`. Without any base, a relative reference stays as written
+   * (it has no scheme, so it cannot be an active one).
+   */
+  private url(raw: string | null, schemes: ReadonlySet<string>): string | null {
+    if (raw === null) return null;
+    const reference = raw.trim();
+    if (reference === "") return null;
+    const resolved = resolve(reference, this.base);
+    if (resolved !== null) return schemes.has(resolved.protocol) ? resolved.href : null;
+    if (this.base !== undefined || reference.startsWith("#")) return null;
+    // No base: only a reference that cannot carry a scheme (no ":" before its first "/", "?" or "#").
+    const cleaned = reference.replace(/[\u0000-\u0020\u007f]/g, "");
+    return /^[^/?#]*:/.test(cleaned) ? null : cleaned;
+  }
+
+  private imageUrl(raw: string | null): string | null {
+    if (raw === null) return null;
+    const reference = raw.trim();
+    if (/^data:/i.test(reference)) return IMAGE_DATA_URL.test(reference) ? reference.replace(/\s+/g, "") : null;
+    return this.url(reference, WEB_SCHEMES);
+  }
+
+  /** srcset with each candidate's URL resolved; null when any candidate is not a usable http(s) URL. */
+  private sourceSet(raw: string | null): string | null {
+    if (raw === null || raw.trim() === "") return null;
+    const candidates: string[] = [];
+    for (const candidate of raw.split(/,(?=\s|$)|,(?=[^,]*\s[\d.]+[wx]\s*(?:,|$))/)) {
+      const [reference, descriptor, ...rest] = candidate.trim().split(/\s+/);
+      if (reference === undefined || reference === "" || rest.length > 0) return null;
+      if (descriptor !== undefined && !/^\d+(?:\.\d+)?[wx]$/.test(descriptor)) return null;
+      const url = this.url(reference, WEB_SCHEMES);
+      if (url === null || /[\s,]/.test(url)) return null;
+      candidates.push(descriptor === undefined ? url : `${url} ${descriptor}`);
+    }
+    return candidates.length === 0 ? null : candidates.join(", ");
+  }
+
+  // ── text ────────────────────────────────────────────────────────────────────────────────────────
+
+  private writeText(text: string): void {
+    if (text === "") return;
+    if (this.titleHeadingText !== null) this.titleHeadingText += text;
+    if (/\S/.test(text)) this.markContent(this.out.length);
+    this.out.push(escapeText(text));
+  }
+
+  private writeSpace(): void {
+    const last = this.out[this.out.length - 1];
+    if (last === undefined || last.endsWith(" ")) return;
+    if (this.titleHeadingText !== null) this.titleHeadingText += " ";
+    this.out.push(" ");
+  }
+
+  private markContent(index: number): void {
+    this.lastContent = index;
+    if (this.firstContent < 0) this.firstContent = index;
+  }
+}
+
+const WEB_SCHEMES: ReadonlySet<string> = new Set(["http:", "https:"]);
+const BOOLEAN_ATTRIBUTES = new Set(["reversed", "open"]);
+
+/** The optional header: title, byline and date, escaped like everything else. */
+function articleHeader(title: string | null, byline: string | null, published: string | null): string {
+  const parts: string[] = [];
+  if (title !== null) parts.push(`<h1>${escapeText(title)}</h1>`);
+  const line: string[] = [];
+  if (byline !== null) line.push(`<span>${escapeText(byline)}</span>`);
+  if (published !== null) line.push(`<time datetime="${escapeAttribute(published)}">${escapeText(published)}</time>`);
+  if (line.length > 0) parts.push(`<p>${line.join(" · ")}</p>`);
+  return parts.length === 0 ? "" : `<header>${parts.join("")}</header>`;
+}
+
+function normaliseTitle(text: string): string {
+  return text.replace(/\s+/g, " ").trim().toLowerCase();
+}
+
+/** Whether a heading repeats the title: the same words, or the title is the heading plus a site suffix ("Heading | Site"). */
+function sameTitle(heading: string, title: string): boolean {
+  const text = normaliseTitle(heading);
+  if (text === "") return false;
+  return text === title || (title.startsWith(text) && /^\s*[|\-–—:·•]/.test(title.slice(text.length)));
+}
+
+function resolve(reference: string, base: string | undefined): URL | null {
+  try {
+    return new URL(reference, base);
+  } catch {
+    return null;
+  }
+}
+
+function isSpace(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 12 || code === 13;
+}
+
+function isAllSpace(source: string, start: number, end: number): boolean {
+  for (let position = start; position < end; position++) if (!isSpace(source.charCodeAt(position))) return false;
+  return end > start;
+}
+
+export function escapeText(text: string): string {
+  return text.replace(/[&<>]/g, (character) => (character === "&" ? "&amp;" : character === "<" ? "&lt;" : "&gt;"));
+}
+
+export function escapeAttribute(value: string): string {
+  return value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
