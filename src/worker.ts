@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { apiSecurityHeaders, demoRoutes, feedRoutes, proxyRoutes } from "./http";
-import { adminRoutes, cleanRoutes, handleError, handleNotFound, healthRoutes, requireApiKey, rulesRoutes } from "./http";
+import { adminRoutes, cleanRoutes, handleError, handleNotFound, healthRoutes, readRoutes, requireApiKey, rulesRoutes } from "./http";
 
 /** The Worker's bindings (wrangler.toml, `wrangler dev --var`, secrets). Read only in src/http. */
 export interface Env {
@@ -33,6 +33,7 @@ app.route("/", healthRoutes);
 app.route("/", demoRoutes);
 app.route("/admin", adminRoutes);
 app.route("/v1/clean", cleanRoutes);
+app.route("/v1/read", readRoutes);
 app.route("/v1/rules", rulesRoutes);
 app.route("/v1/feed", feedRoutes);
 

@@ -1,7 +1,8 @@
 import { clean, type CleanResult, type CleanFormat } from "../clean";
-import { decodeHtml, scanHtml, TEXT_RAW, TEXT_RCDATA } from "../page";
+import { decodeHtml, extractMetadata, scanHtml, TEXT_RAW, TEXT_RCDATA } from "../page";
 import { createWorkerdBackend } from "../runtime";
 import type { Env } from "../worker";
+import { withFrontMatter } from "./api/front-matter";
 import { ServiceError } from "./errors";
 import type { RequestedMode } from "./formats";
 import { classifierModel } from "./model";
@@ -27,6 +28,8 @@ export interface PageToClean {
   readonly maxBytes: number;
   /** format=article: a header with the title, byline and date first (?header=true). */
   readonly articleHeader?: boolean;
+  /** format=markdown: a YAML front matter block (title, url, byline, published) first (?frontmatter=true). */
+  readonly frontMatter?: boolean;
 }
 
 /** workerd's native HTMLRewriter, behind the runtime interface the pipeline takes. */
@@ -48,7 +51,8 @@ export async function cleanPage(env: Env, page: PageToClean): Promise<Response> 
     options: { maxBytes: page.maxBytes, mode: page.mode, articleTitle: page.articleHeader === true ? "header" : "keep" },
   });
   if (result.ok) {
-    const response = cleanedResponse(result, page.site, rules.status, decoded.charset);
+    const body = page.frontMatter === true && page.format === "markdown" ? markdownWithFrontMatter(result.body, decoded.html, page.url) : result.body;
+    const response = cleanedResponse({ ...result, body }, page.site, rules.status, decoded.charset);
     if (hasUnclosedRawText(decoded.html)) response.headers.set(WARNING_HEADER, "unclosed-raw-text");
     return response;
   }
@@ -58,6 +62,10 @@ export async function cleanPage(env: Env, page: PageToClean): Promise<Response> 
   return passThrough({ ...page, body: page.bytes, html: decoded.html, charset: decoded.charset, reason: result.bailout, rules: rules.status });
 }
 
+function markdownWithFrontMatter(markdown: string, html: string, url: string | undefined): string {
+  const metadata = extractMetadata(html, url);
+  return withFrontMatter(markdown, { title: metadata.title, url: url ?? null, byline: metadata.byline, published: metadata.published });
+}
 
 function cleanedResponse(result: Extract<CleanResult, { ok: true }>, site: string, rules: RulesStatus, charset: string): Response {
   const headers = new Headers({

@@ -1,6 +1,7 @@
 // The HTTP layer: routes (as Hono sub-apps), input guards, keys, and the one mapping of error codes to statuses.
 export { adminRoutes } from "./admin-routes";
 export { cleanRoutes } from "./clean-routes";
+export { readRoutes } from "./api/read-routes";
 export { handleError, handleNotFound, ServiceError, statusForCode, type ErrorCode } from "./errors";
 export { healthRoutes } from "./health-routes";
 export { requireAdminKey, requireApiKey } from "./keys";

@@ -2,7 +2,7 @@
  * One proxied HTML page through the pipeline: read under the size limit, decode, clean (format html).
  * Whatever stops the cleaning, the origin's bytes come back whole with the reason.
  */
-import { clean } from "../clean";
+import { clean, type CleanFormat } from "../clean";
 import { decodeHtml } from "../page";
 import { createWorkerdBackend } from "../runtime";
 import { readBodyLimited } from "./body";
@@ -12,14 +12,15 @@ import type { SiteRules } from "./rules-store";
 import type { HttpSettings } from "./settings";
 
 export type ProxiedPage =
-  | { readonly kind: "cleaned"; readonly html: string; readonly mode: string; readonly site: string }
+  | { readonly kind: "cleaned"; readonly html: string; readonly contentType: string; readonly mode: string; readonly site: string }
   /** Not cleaned: `body` is the origin's bytes, unchanged; `reason` goes out as x-clean-bailout. */
   | { readonly kind: "bailout"; readonly reason: string; readonly body: Uint8Array | ReadableStream<Uint8Array> }
   | { readonly kind: "timeout" };
 
 const REWRITER = createWorkerdBackend();
 
-export async function cleanProxiedPage(response: Response, pageUrl: URL, rules: SiteRules, settings: HttpSettings): Promise<ProxiedPage> {
+/** `format`: html, or markdown or text when the client asked for them (Accept, X-Return-Format). */
+export async function cleanProxiedPage(response: Response, pageUrl: URL, rules: SiteRules, settings: HttpSettings, format: CleanFormat = "html"): Promise<ProxiedPage> {
   const declaredLength = Number(response.headers.get("content-length") ?? "0");
   if (declaredLength > settings.maxBodyBytes && response.body !== null) return { kind: "bailout", reason: "too-large", body: response.body };
   const read = await readBodyLimited(response.body, settings.maxBodyBytes, settings.fetchBodyTimeoutMs);
@@ -31,14 +32,14 @@ export async function cleanProxiedPage(response: Response, pageUrl: URL, rules: 
     html: decoded.html,
     url: pageUrl.href,
     site: rules.site,
-    format: "html",
+    format,
     ruleSet: rules.compiled,
     model: classifierModel(),
     rewriter: REWRITER,
     options: { maxBytes: settings.maxBodyBytes },
   });
   if (!result.ok) return { kind: "bailout", reason: result.bailout, body: read.bytes };
-  return { kind: "cleaned", html: result.body, mode: result.mode, site: result.site };
+  return { kind: "cleaned", html: result.body, contentType: result.contentType, mode: result.mode, site: result.site };
 }
 
 let modelVersionMemo: string | null = null;

@@ -29,12 +29,15 @@ import {
   cacheKey,
   cleanedEtag,
   cleaningVersion,
+  digest,
   isNotModified,
   isStorable,
   notModifiedResponse,
   originIfNoneMatch,
 } from "./proxy-cache";
 import { linkRewriter, rewriteLocation } from "./proxy-links";
+import type { CleanFormat } from "../clean";
+import { addVary, proxyFormat } from "./api/negotiate";
 import { HOP_HEADER, resolveSettings, type HttpSettings } from "./settings";
 import { loadSiteRules, type SiteRules } from "./rules-store";
 
@@ -54,6 +57,8 @@ interface ProxyRequest {
   readonly rules: SiteRules;
   /** Cleaning version: part of the cache key and of cleaned ETags. */
   readonly version: string;
+  /** html, or markdown or text for a client that asked (api/negotiate.ts); the version above includes it. */
+  readonly format: CleanFormat;
   readonly waitUntil: (promise: Promise<unknown>) => void;
 }
 
@@ -79,7 +84,9 @@ proxyRoutes.use("*", async (context, next) => {
   const settings = resolveSettings(context.env, context.req.raw);
   const rules = await loadSiteRules(context.env.RULES, target.entry.site);
   const serviceKeys = [...configuredKeys(context.env.API_KEYS), ...configuredKeys(context.env.ADMIN_KEY)];
-  const version = cleaningVersion(ruleSetVersion(rules), modelVersion());
+  const format = proxyFormat(context.req.raw);
+  // Each format is its own cleaned page: its own cache entry and ETag.
+  const version = format === "html" ? cleaningVersion(ruleSetVersion(rules), modelVersion()) : digest(`${cleaningVersion(ruleSetVersion(rules), modelVersion())}|${format}`);
   const proxied: ProxyRequest = {
     request: context.req.raw,
     target,
@@ -88,6 +95,7 @@ proxyRoutes.use("*", async (context, next) => {
     settings,
     rules,
     version,
+    format,
     // The Worker always runs with an execution context (fetch handler, wrangler dev, the test pool).
     waitUntil: (promise) => context.executionCtx.waitUntil(promise),
   };
@@ -131,6 +139,7 @@ function answerFromCache(request: Request, hit: Response): Response {
   }
   const response = new Response(hit.body, hit);
   response.headers.set(CACHE_CONTROL_HEADER, "hit");
+  addVary(response.headers, "Accept"); // only cleaned pages are stored, one entry per format
   return response;
 }
 
@@ -221,7 +230,7 @@ function htmlHeadThrough(proxied: ProxyRequest, response: Response): Response {
 }
 
 async function cleanThrough(proxied: ProxyRequest, response: Response, cacheState: "miss" | "bypass"): Promise<Response> {
-  const page: ProxiedPage = await cleanProxiedPage(response, proxied.target.targetUrl, proxied.rules, proxied.settings);
+  const page: ProxiedPage = await cleanProxiedPage(response, proxied.target.targetUrl, proxied.rules, proxied.settings, proxied.format);
   if (page.kind === "timeout") return errorResponse("origin-timeout", `${proxied.target.entry.originHost} did not send the whole page in time`);
   if (page.kind === "bailout") {
     const passed = new Response(page.body, response);
@@ -229,15 +238,19 @@ async function cleanThrough(proxied: ProxyRequest, response: Response, cacheStat
     return passed;
   }
   const headers = cleanedHeaders(proxied, response.headers);
-  headers.set("content-type", "text/html; charset=utf-8");
+  headers.set("content-type", page.contentType);
   headers.set("x-clean-mode", page.mode);
   headers.set("x-clean-site", page.site);
   headers.set("x-clean-rules", proxied.rules.status);
   headers.set(CACHE_CONTROL_HEADER, cacheState);
-  const cleaned = linkRewriter(proxied.target.entry, proxied.target.targetUrl).transform(new Response(page.html, { status: response.status, headers }));
+  const answer = new Response(page.html, { status: response.status, headers });
+  // Links stay on the proxy in the page; Markdown and text link to the origin (absolute URLs), as their readers expect.
+  const cleaned = proxied.format === "html" ? linkRewriter(proxied.target.entry, proxied.target.targetUrl).transform(answer) : answer;
   if (proxied.request.method === "GET" && isStorable(proxied.forwarded, cleaned, proxied.target.entry.cacheCredentialed)) {
     proxied.waitUntil(caches.default.put(cacheKey(proxied.request.url, proxied.version), cleaned.clone()));
   }
+  // After the storability check (which refuses pages that vary) and the copy: the stored page is keyed by format already.
+  addVary(cleaned.headers, "Accept");
   return cleaned;
 }
 

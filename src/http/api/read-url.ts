@@ -1,0 +1,69 @@
+/**
+ * The page at a URL, fetched (every hop checked) and cleaned: the shared end of `GET /v1/clean?url=` and
+ * `GET /v1/read/<url>`.
+ */
+import type { Env } from "../../worker";
+import { isHtmlBody, mediaType, readBodyLimited } from "../body";
+import { cleanPage, passThrough } from "../clean-page";
+import { quoteValue, ServiceError } from "../errors";
+import { fetchOrigin } from "../origin-fetch";
+import type { HttpSettings } from "../settings";
+import { parseSite, siteOfHost } from "../site";
+import { checkTarget } from "../target";
+import { addVary } from "./negotiate";
+import type { ReaderOptions } from "./reader-options";
+
+export interface UrlToRead {
+  readonly url: string;
+  /** ?site=: whose rules apply (default: the final URL's host without www.). */
+  readonly site: string | undefined;
+  readonly options: ReaderOptions;
+}
+
+export async function readUrl(env: Env, settings: HttpSettings, read: UrlToRead): Promise<Response> {
+  const response = await fetchAndClean(env, settings, read);
+  if (read.options.varies) addVary(response.headers);
+  return response;
+}
+
+async function fetchAndClean(env: Env, settings: HttpSettings, read: UrlToRead): Promise<Response> {
+  const { format, mode } = read.options;
+  const target = requireUrl(read.url, settings);
+  const fetched = await fetchOrigin(target, settings);
+  if (!fetched.ok) throw new ServiceError(fetched.code, fetched.message);
+  const { response } = fetched;
+  const site = requireSite(read.site, fetched.url);
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new ServiceError("origin-error", `${fetched.url.host} answered ${response.status} for ${fetched.url.pathname}`);
+  }
+  const contentType = response.headers.get("content-type");
+  // Declared over the limit: stream it through as it is, without reading any of it first.
+  const tooLargePage = (body: ReadableStream<Uint8Array> | Uint8Array) =>
+    passThrough({ body, contentType, html: null, charset: null, url: fetched.url.href, site, format, reason: "too-large", rules: null });
+  if (Number(response.headers.get("content-length") ?? "0") > settings.maxBodyBytes) return tooLargePage(response.body ?? new Uint8Array(0));
+  const body = await readBodyLimited(response.body, settings.maxBodyBytes, settings.fetchBodyTimeoutMs);
+  if (body.kind === "timeout") throw new ServiceError("origin-timeout", `${fetched.url.host} did not send the page within ${settings.fetchBodyTimeoutMs} ms`);
+  if (body.kind === "too-large") return tooLargePage(body.stream);
+  if (!isHtmlBody(contentType, body.bytes)) {
+    throw new ServiceError("unsupported-media-type", `${fetched.url.host} sent ${mediaType(contentType) || "unlabelled bytes"}, not HTML`);
+  }
+  return cleanPage(env, {
+    bytes: body.bytes, contentType, url: fetched.url.href, site, format, mode, source: "fetched", maxBytes: settings.maxBodyBytes,
+    articleHeader: read.options.articleHeader, frontMatter: read.options.frontMatter,
+  });
+}
+
+function requireUrl(value: string, settings: HttpSettings): URL {
+  const check = checkTarget(value, settings);
+  if (!check.ok) throw new ServiceError(check.code, check.message);
+  return check.url;
+}
+
+/** The site named by ?site=, else the url's host; "" when neither is given (cleaning without rules). */
+export function requireSite(value: string | undefined, url: URL | undefined): string {
+  if (value === undefined || value === "") return url === undefined ? "" : siteOfHost(url.hostname);
+  const site = parseSite(value);
+  if (site === null) throw new ServiceError("bad-request", `site must be a host name such as example.com, not ${quoteValue(value)}`);
+  return site;
+}
