@@ -71,6 +71,11 @@ export const TRAIN_MIN_SITE_PAGES = 8;
  * differs on 161 pages, 32 on 5, 48 and above on none; 64 leaves a margin. */
 export const MARKDOWN_MAX_NESTING = 64;
 
+/** Seconds the reader API keeps an answer in the Cache API (GET /v1/clean?url=, /v1/read, /v1/feed; Worker var
+ * READER_CACHE_TTL overrides, 0 turns it off). Origin: a full-text feed polled every few minutes re-fetched every
+ * article each poll; five minutes keeps a news page fresh enough and cuts a poller's fetches to one per period. */
+export const READER_CACHE_TTL_SECONDS = 300;
+
 // ── feeds (src/feed, src/http/feed*) ───────────────────────────────────────────────────────────────
 
 /** Most items of one feed that are cleaned; later items go out as they came. Origin: large news feeds carry 50-100 items; 200 bounds the work per request. */

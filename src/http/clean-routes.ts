@@ -3,6 +3,7 @@ import type { Env } from "../worker";
 import { addVary } from "./api/negotiate";
 import { readerOptions } from "./api/reader-options";
 import { readUrl, requireSite } from "./api/read-url";
+import { waitUntilOf } from "./shared/cache";
 import { isHtmlBody, mediaType, readBodyLimited, requestBodyStream, type BrokenBody } from "./body";
 import { cleanPage } from "./clean-page";
 import { ServiceError } from "./errors";
@@ -58,7 +59,7 @@ cleanRoutes.get("/", async (context) => {
   const options = readerOptions(context.req.raw, new URL(context.req.url).searchParams);
   const url = context.req.query("url");
   if (url === undefined || url === "") throw new ServiceError("bad-request", "the url parameter is required (or POST the HTML)");
-  return readUrl(context.env, settings, { url, site: context.req.query("site"), options });
+  return readUrl(context.env, settings, { url, site: context.req.query("site"), options }, { request: context.req.raw, waitUntil: waitUntilOf(context) });
 });
 
 function requirePageUrl(value: string, settings: HttpSettings): URL {

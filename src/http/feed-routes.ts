@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import {
   FEED_FULLTEXT_BUDGET_MS,
   FEED_FULLTEXT_CONCURRENCY,
@@ -11,7 +11,10 @@ import { decodeFeed, parseFeed, rewriteFeed, type FeedKind } from "../feed";
 import type { Env } from "../worker";
 import { mediaType, readBodyLimited } from "./body";
 import { ServiceError } from "./errors";
+import type { ReaderCacheBindings } from "./api/read-url";
 import { processItems } from "./feed-items";
+import { modelVersion } from "./proxy-clean";
+import { cachedAnswer, readerCacheTtl, waitUntilOf } from "./shared/cache";
 import { requireMode } from "./formats";
 import { fetchOrigin } from "./origin-fetch";
 import { resolveSettings } from "./settings";
@@ -35,6 +38,15 @@ const MEDIA_TYPE_BY_KIND: Readonly<Record<FeedKind, string>> = {
 const XML_MEDIA_TYPE = /^(?:application|text)\/(?:[\w.+-]+\+)?xml$/;
 
 feedRoutes.get("/", async (context) => {
+  // Cached by its parameters (the key left out) and the model; a full-text feed's articles are cleaned with their
+  // sites' rules as they are when it is made, for the cache's TTL.
+  const query = [...new URL(context.req.url).searchParams].filter(([name]) => name !== "key").sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const env = context.env as Env & ReaderCacheBindings;
+  const cache = { request: context.req.raw, parts: ["feed", JSON.stringify(query), modelVersion()], ttlSeconds: readerCacheTtl(env.READER_CACHE_TTL), waitUntil: waitUntilOf(context) };
+  return cachedAnswer(cache, () => serveFeed(context));
+});
+
+async function serveFeed(context: Context<{ Bindings: Env }>): Promise<Response> {
   const started = Date.now();
   const settings = resolveSettings(context.env, context.req.raw);
   const url = context.req.query("url");
@@ -91,7 +103,7 @@ feedRoutes.get("/", async (context) => {
       "x-feed-items": `total=${feed.items.length}; cleaned=${summary.cleaned}; fulltext=${summary.fullText}; failed=${summary.failed}; skipped=${summary.skipped}`,
     },
   });
-});
+}
 
 function parseFlag(value: string | undefined): boolean {
   if (value === undefined || value === "" || value === "0" || value === "false") return false;

@@ -265,7 +265,7 @@ function cleanedHeaders(proxied: ProxyRequest, originHeaders: Headers): Headers 
 }
 
 /** What identifies a site's rules for caching: a republished rule set changes it. */
-function ruleSetVersion(rules: SiteRules): string {
+export function ruleSetVersion(rules: SiteRules): string {
   const compiled = rules.compiled;
   if (compiled === null) return `none:${rules.status}`;
   return `${compiled.site}:${compiled.version}:${compiled.minedAt}:${compiled.rules.length}`;

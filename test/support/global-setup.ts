@@ -6,6 +6,7 @@ import type { TestProject } from "vitest/node";
 import { startOriginServer } from "./origin-server";
 import { GUARD_ORIGIN_ROUTES } from "./guard-origin-routes";
 import { PROXY_ORIGIN_ROUTES } from "./proxy-origin-routes";
+import { READER_ORIGIN_ROUTES } from "./reader-origin-routes";
 import { SECURITY_ORIGIN_ROUTES, startResettingServer } from "./security-origin-routes";
 
 declare module "vitest" {
@@ -17,7 +18,7 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const origin = await startOriginServer({ ...PROXY_ORIGIN_ROUTES, ...GUARD_ORIGIN_ROUTES, ...SECURITY_ORIGIN_ROUTES });
+  const origin = await startOriginServer({ ...PROXY_ORIGIN_ROUTES, ...GUARD_ORIGIN_ROUTES, ...SECURITY_ORIGIN_ROUTES, ...READER_ORIGIN_ROUTES });
   const resetting = await startResettingServer();
   project.provide("originUrl", origin.url);
   project.provide("resettingUrl", resetting.url);

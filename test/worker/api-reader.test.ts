@@ -153,3 +153,75 @@ describe.skipIf(!hasData)("a proxied page for an agent", () => {
     expect(again.headers.get("etag")).not.toBe(page.headers.get("etag") ?? "none");
   });
 });
+
+describe("the reader cache", () => {
+  async function count(id: string): Promise<number> {
+    return ((await (await fetch(`${origin}/reader/count?id=${encodeURIComponent(id)}`)).json()) as { count: number }).count;
+  }
+  let serial = 0;
+  const uniqueId = (name: string) => `${name}-${Date.now()}-${serial++}`;
+
+  async function viaWorker(path: string, headers: Record<string, string> = {}): Promise<Response> {
+    const context = createExecutionContext();
+    const response = await app.fetch(new Request(`https://cleaner.test${path}`, { headers: { ...KEY, ...headers } }), env, context);
+    await waitOnExecutionContext(context);
+    return response;
+  }
+
+  it("answers a second identical /v1/clean?url= from the cache: one origin fetch, an ETag, 304 when it matches", async () => {
+    const id = uniqueId("clean");
+    const path = `/v1/clean?url=${encodeURIComponent(`${origin}/reader/counted.html?id=${id}`)}&format=markdown`;
+    const first = await viaWorker(path);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("x-clean-cache")).toBe("miss");
+    const etag = first.headers.get("etag");
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+    expect(first.headers.get("cache-control")).toBe("private, max-age=300");
+    const body = await first.text();
+    expect(body).toContain("dredge the inner basin");
+    const second = await viaWorker(path);
+    expect(second.headers.get("x-clean-cache")).toBe("hit");
+    expect(await second.text()).toBe(body);
+    expect(await count(id)).toBe(1);
+    const conditional = await viaWorker(path, { "if-none-match": etag ?? "" });
+    expect(conditional.status).toBe(304);
+    expect(conditional.headers.get("etag")).toBe(etag);
+    expect(await count(id)).toBe(1);
+  });
+
+  it("keys by format and options, and Cache-Control: no-cache fetches again", async () => {
+    const id = uniqueId("keys");
+    const url = encodeURIComponent(`${origin}/reader/counted.html?id=${id}`);
+    await (await viaWorker(`/v1/clean?url=${url}&format=markdown`)).text();
+    expect((await viaWorker(`/v1/clean?url=${url}&format=text`)).headers.get("x-clean-cache")).toBe("miss");
+    expect((await viaWorker(`/v1/clean?url=${url}`, { accept: "text/markdown" })).headers.get("x-clean-cache")).toBe("hit");
+    expect((await viaWorker(`/v1/clean?url=${url}&format=markdown&frontmatter=true`)).headers.get("x-clean-cache")).toBe("miss");
+    expect(await count(id)).toBe(3);
+    const bypass = await viaWorker(`/v1/clean?url=${url}&format=markdown`, { "cache-control": "no-cache" });
+    expect(bypass.headers.get("x-clean-cache")).toBe("bypass");
+    expect(await count(id)).toBe(4);
+  });
+
+  it("caches /v1/read/<url> and /v1/feed the same way", async () => {
+    const id = uniqueId("read");
+    const read = `/v1/read/${origin}/reader/counted.html?id=${id}`;
+    expect((await viaWorker(read, { accept: "text/plain" })).headers.get("x-clean-cache")).toBe("miss");
+    const again = await viaWorker(read, { accept: "text/plain" });
+    expect(again.headers.get("x-clean-cache")).toBe("hit");
+    expect(again.headers.get("vary")).toMatch(/Accept/);
+    expect(await count(id)).toBe(1);
+    const feedId = uniqueId("feed");
+    const feed = `/v1/feed?url=${encodeURIComponent(`${origin}/reader/feed.xml?id=${feedId}`)}&fulltext=1`;
+    const firstFeed = await viaWorker(feed);
+    expect(firstFeed.headers.get("x-feed-items")).toBe("total=1; cleaned=1; fulltext=1; failed=0; skipped=0");
+    expect(firstFeed.headers.get("x-clean-cache")).toBe("miss");
+    const feedText = await firstFeed.text();
+    // The full-text item is the article fragment, without the heading that repeats its title or the page's navigation.
+    expect(feedText).toContain("dredge the inner basin");
+    expect(feedText).not.toContain("Home");
+    const secondFeed = await viaWorker(feed);
+    expect(secondFeed.headers.get("x-clean-cache")).toBe("hit");
+    expect(await count(`feed-${feedId}`)).toBe(1);
+    expect(await count(`${feedId}-item`)).toBe(1);
+  });
+});

@@ -12,6 +12,7 @@ import type { Env } from "../../worker";
 import { ServiceError } from "../errors";
 import { resolveSettings } from "../settings";
 import { readerOptions } from "./reader-options";
+import { waitUntilOf } from "../shared/cache";
 import { readUrl } from "./read-url";
 
 const READ_PREFIX = "/v1/read/";
@@ -22,7 +23,8 @@ readRoutes.get("/*", async (context) => {
   const settings = resolveSettings(context.env, context.req.raw);
   const target = targetOfPath(context.req.raw.url);
   const options = readerOptions(context.req.raw, target.apiQuery);
-  return readUrl(context.env, settings, { url: target.url, site: target.apiQuery?.get("site") ?? undefined, options });
+  const cache = { request: context.req.raw, waitUntil: waitUntilOf(context) };
+  return readUrl(context.env, settings, { url: target.url, site: target.apiQuery?.get("site") ?? undefined, options }, cache);
 });
 
 /** The target URL in a /v1/read request URL, and the query string that is the API's (null in the plain form). */

@@ -10,6 +10,10 @@ import { fetchOrigin } from "../origin-fetch";
 import type { HttpSettings } from "../settings";
 import { parseSite, siteOfHost } from "../site";
 import { checkTarget } from "../target";
+import { ruleSetVersion } from "../proxy";
+import { modelVersion } from "../proxy-clean";
+import { loadSiteRules } from "../rules-store";
+import { cachedAnswer, readerCacheTtl } from "../shared/cache";
 import { addVary } from "./negotiate";
 import type { ReaderOptions } from "./reader-options";
 
@@ -20,10 +24,30 @@ export interface UrlToRead {
   readonly options: ReaderOptions;
 }
 
-export async function readUrl(env: Env, settings: HttpSettings, read: UrlToRead): Promise<Response> {
-  const response = await fetchAndClean(env, settings, read);
-  if (read.options.varies) addVary(response.headers);
+/** The Worker var of the reader cache's TTL (shared/cache.ts). */
+export interface ReaderCacheBindings {
+  READER_CACHE_TTL?: string;
+}
+
+export async function readUrl(env: Env & ReaderCacheBindings, settings: HttpSettings, read: UrlToRead, context: CacheContext): Promise<Response> {
+  const target = requireUrl(read.url, settings);
+  const site = requireSite(read.site, target);
+  // Keyed by the rules of the site the URL names (a redirect to another site is rare; the TTL bounds it).
+  const rules = await loadSiteRules(env.RULES, site);
+  const { options } = read;
+  const parts = [
+    "read", target.href, read.site ?? "", options.format, options.mode, String(options.articleHeader), String(options.frontMatter),
+    ruleSetVersion(rules), modelVersion(),
+  ];
+  const cache = { request: context.request, parts, ttlSeconds: readerCacheTtl(env.READER_CACHE_TTL), waitUntil: context.waitUntil };
+  const response = await cachedAnswer(cache, () => fetchAndClean(env, settings, read));
+  if (options.varies) addVary(response.headers);
   return response;
+}
+
+export interface CacheContext {
+  readonly request: Request;
+  readonly waitUntil: (promise: Promise<unknown>) => unknown;
 }
 
 async function fetchAndClean(env: Env, settings: HttpSettings, read: UrlToRead): Promise<Response> {
