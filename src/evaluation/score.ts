@@ -8,7 +8,8 @@
 /** Shingle length in tokens, as the benchmarks use. */
 export const SHINGLE_SIZE = 4;
 
-const WORD = /[\p{L}\p{N}_]+/gu;
+/** A token: a run of Unicode letters, digits and underscores (\w+ as the benchmarks read it). */
+export const TOKEN_PATTERN = /[\p{L}\p{N}_]+/gu;
 
 /** Normalised counts of one page: tp + fp + fn = 1. */
 export interface PageCounts {
@@ -32,7 +33,7 @@ export interface AggregateScore {
 }
 
 export function tokenize(text: string): string[] {
-  return text.match(WORD) ?? [];
+  return text.match(TOKEN_PATTERN) ?? [];
 }
 
 export function scoreText(output: string, gold: string): PageScore {
@@ -75,7 +76,8 @@ function compareBags(output: readonly string[], gold: readonly string[]): PageCo
   return { tp: tp / total, fp: fp / total, fn: fn / total };
 }
 
-function meanCounts(counts: readonly PageCounts[]): { precision: number; recall: number; f1: number } {
+/** Precision, recall and F1 of the mean normalised counts over pages (the benchmarks' aggregate). */
+export function meanCounts(counts: readonly PageCounts[]): { precision: number; recall: number; f1: number } {
   let tp = 0;
   let fp = 0;
   let fn = 0;

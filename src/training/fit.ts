@@ -69,14 +69,9 @@ function normalised(examples: ExampleSet, mean: number[], scale: number[]): Floa
   return out;
 }
 
-/** Fits a model of the given kind; the decision settings are written into it. */
-export function fitModel(kind: ModelKind, examples: ExampleSet, settings: DecisionSettings): ModelJson {
-  const { mean, scale } = normalisation(examples);
-  const x = normalised(examples, mean, scale);
-  const base = {
-    version: MODEL_VERSION as typeof MODEL_VERSION,
-    features: [...FEATURE_NAMES],
-    normalisation: { mean, scale },
+/** The model fields that hold decision settings. */
+export function decisionFields(settings: DecisionSettings): Pick<ModelJson, "threshold" | "keepChars" | "keepMargin" | "mainOnly" | "keepProse" | "smoothing"> {
+  return {
     threshold: settings.threshold,
     keepChars: settings.keepChars,
     keepMargin: settings.keepMargin,
@@ -84,6 +79,13 @@ export function fitModel(kind: ModelKind, examples: ExampleSet, settings: Decisi
     keepProse: settings.keepProse,
     smoothing: { penaltyScale: settings.penaltyScale, charsPerUnit: settings.charsPerUnit },
   };
+}
+
+/** Fits a model of the given kind; the decision settings are written into it. */
+export function fitModel(kind: ModelKind, examples: ExampleSet, settings: DecisionSettings): ModelJson {
+  const { mean, scale } = normalisation(examples);
+  const x = normalised(examples, mean, scale);
+  const base = { version: MODEL_VERSION as typeof MODEL_VERSION, features: [...FEATURE_NAMES], normalisation: { mean, scale }, ...decisionFields(settings) };
   if (kind === "logistic") return { ...base, kind, logistic: fitLogistic(x, examples) };
   if (kind === "boosted-trees") return { ...base, kind, boosted: fitBoosted(x, examples) };
   return { ...base, kind, logistic: fitLogistic(x, examples), boosted: fitBoosted(x, examples) };

@@ -11,19 +11,11 @@ import { SHINGLE_SIZE } from "../evaluation/index";
 import type { PageModel } from "../page/index";
 import { GOLD_LABEL_CONTENT_SHARE, GOLD_LABEL_TEMPLATE_SHARE } from "../config";
 import { keepTopMost, LABEL_CONTENT, LABEL_NONE, LABEL_TEMPLATE, type PageLabels } from "./labels";
-
-const WORD = /[\p{L}\p{N}_]+/gu;
+import { internTokens } from "./page-scorer";
 
 /** Tokens of a text as interned ids, with each token's start offset. */
 function tokenIds(text: string, intern: Map<string, number>): { ids: Int32Array; starts: Int32Array } {
-  const ids: number[] = [];
-  const starts: number[] = [];
-  for (const match of text.matchAll(WORD)) {
-    let id = intern.get(match[0]);
-    if (id === undefined) intern.set(match[0], (id = intern.size));
-    ids.push(id);
-    starts.push(match.index);
-  }
+  const { ids, starts } = internTokens(text, intern);
   return { ids: Int32Array.from(ids), starts: Int32Array.from(starts) };
 }
 

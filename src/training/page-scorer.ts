@@ -7,10 +7,9 @@
  * kept but not adjacent in the page) are not counted. There are at most three per cut and they are almost
  * never in the gold; `npm run eval` scores the exact output of clean().
  */
-import { SHINGLE_SIZE, type PageCounts } from "../evaluation/index";
+import { SHINGLE_SIZE, TOKEN_PATTERN, type PageCounts } from "../evaluation/index";
 import type { PageModel, RemovalPlan } from "../page/index";
 
-const WORD = /[\p{L}\p{N}_]+/gu;
 
 export interface PageScorer {
   /** Page token ordinal → text node ordinal holding it. */
@@ -22,19 +21,22 @@ export interface PageScorer {
   readonly goldShingles: number;
 }
 
+/** The tokens of a text (the benchmarks' tokens) as ids interned in `words`, with each token's start offset. */
+export function internTokens(text: string, words: Map<string, number>): { ids: number[]; starts: number[] } {
+  const ids: number[] = [];
+  const starts: number[] = [];
+  for (const match of text.matchAll(TOKEN_PATTERN)) {
+    let id = words.get(match[0]);
+    if (id === undefined) words.set(match[0], (id = words.size));
+    ids.push(id);
+    starts.push(match.index);
+  }
+  return { ids, starts };
+}
+
 export function pageScorer(page: PageModel, gold: string): PageScorer {
   const words = new Map<string, number>();
-  const idsOf = (text: string): { ids: number[]; starts: number[] } => {
-    const ids: number[] = [];
-    const starts: number[] = [];
-    for (const match of text.matchAll(WORD)) {
-      let id = words.get(match[0]);
-      if (id === undefined) words.set(match[0], (id = words.size));
-      ids.push(id);
-      starts.push(match.index);
-    }
-    return { ids, starts };
-  };
+  const idsOf = (text: string): { ids: number[]; starts: number[] } => internTokens(text, words);
   const shingles = new Map<string, number>();
   const shingleId = (ids: number[], at: number): number => {
     const key = ids.slice(at, at + SHINGLE_SIZE).join(",");

@@ -6,9 +6,9 @@
  */
 import { classifyPage, parseModel, scoreBlocks, type ClassifierModel, type ModelJson } from "../classify/index";
 import { TRAIN_FOLDS } from "../config";
-import type { PageCounts } from "../evaluation/index";
+import { meanCounts, type PageCounts } from "../evaluation/index";
 import { collectExamples, labelsOf, type AnalysedPage, type LabelSource } from "./corpus";
-import { fitModel, type DecisionSettings, type ExampleSet, type ModelKind } from "./fit";
+import { decisionFields, fitModel, type DecisionSettings, type ExampleSet, type ModelKind } from "./fit";
 import { FEATURE_NAMES } from "../page/index";
 import { LABEL_NONE } from "./labels";
 import { keptTextNodes, pageScorer, scoreKept, type PageScorer } from "./page-scorer";
@@ -101,21 +101,6 @@ function calibrationTable(pages: readonly AnalysedPage[], scores: ReadonlyMap<An
   });
 }
 
-/** Shingle F1 of mean normalised counts (the benchmarks' aggregate). */
-export function aggregateCounts(counts: readonly PageCounts[]): { precision: number; recall: number; f1: number } {
-  let tp = 0;
-  let fp = 0;
-  let fn = 0;
-  for (const c of counts) {
-    tp += c.tp;
-    fp += c.fp;
-    fn += c.fn;
-  }
-  const precision = tp + fp === 0 ? 0 : tp / (tp + fp);
-  const recall = tp + fn === 0 ? 0 : tp / (tp + fn);
-  return { precision, recall, f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall) };
-}
-
 /**
  * Index of the candidate with the best F1 over the pages `use` accepts, averaged over the dev sets (each set
  * is a kind of page: news, blogs, portals, pages that are not articles; the web has all of them, so each
@@ -138,7 +123,7 @@ export function meanOverSets(counts: readonly PageCounts[], pages: readonly Anal
   for (const set of new Set(pages.map((page) => page.page.set))) {
     const inSet = counts.filter((_, index) => pages[index].page.set === set && use(pages[index]));
     if (inSet.length === 0) continue;
-    sum += aggregateCounts(inSet).f1;
+    sum += meanCounts(inSet).f1;
     sets++;
   }
   return sets === 0 ? 0 : sum / sets;
@@ -186,9 +171,9 @@ export function calibrateFolds(pages: readonly AnalysedPage[], fitted: FittedFol
   const foldSettings = Array.from({ length: TRAIN_FOLDS }, (_, fold) => candidates[bestCandidate(table, withGold, (page) => page.fold !== fold)]);
   const settings = candidates[bestCandidate(table, withGold, () => true)];
   const chosen = withGold.map((page, index) => table[candidates.indexOf(foldSettings[page.fold])][index]);
-  const perFold = Array.from({ length: TRAIN_FOLDS }, (_, fold) => aggregateCounts(chosen.filter((_, index) => withGold[index].fold === fold)).f1);
+  const perFold = Array.from({ length: TRAIN_FOLDS }, (_, fold) => meanCounts(chosen.filter((_, index) => withGold[index].fold === fold)).f1);
   const perSet: Record<string, number> = {};
-  for (const set of new Set(withGold.map((page) => page.page.set))) perSet[set] = aggregateCounts(chosen.filter((_, index) => withGold[index].page.set === set)).f1;
+  for (const set of new Set(withGold.map((page) => page.page.set))) perSet[set] = meanCounts(chosen.filter((_, index) => withGold[index].page.set === set)).f1;
   log(`${kind}/${source}: ${candidates.length} settings calibrated in ${((performance.now() - started) / 1000).toFixed(1)} s; per fold ${foldSettings.map(describeSettings).join(" | ")}`);
   return {
     kind, source, settings,
@@ -210,15 +195,7 @@ export function describeSettings(settings: DecisionSettings): string {
 
 /** A model JSON with other decision settings. */
 export function withSettings(json: ModelJson, settings: DecisionSettings): ModelJson {
-  return {
-    ...json,
-    threshold: settings.threshold,
-    keepChars: settings.keepChars,
-    keepMargin: settings.keepMargin,
-    mainOnly: settings.mainOnly === 1,
-    keepProse: settings.keepProse,
-    smoothing: { penaltyScale: settings.penaltyScale, charsPerUnit: settings.charsPerUnit },
-  };
+  return { ...json, ...decisionFields(settings) };
 }
 
 /** The model that scores a page out of fold. */
