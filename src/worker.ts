@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { apiSecurityHeaders, demoRoutes, feedRoutes, proxyRoutes } from "./http";
+import { apiSecurityHeaders, corsHeaders, demoRoutes, feedRoutes, proxyRoutes, rateLimit } from "./http";
 import { adminRoutes, cleanRoutes, handleError, handleNotFound, healthRoutes, readRoutes, requireApiKey, rulesRoutes } from "./http";
 
 /** The Worker's bindings (wrangler.toml, `wrangler dev --var`, secrets). Read only in src/http. */
@@ -27,7 +27,10 @@ app.route("/", proxyRoutes);
 // Before the key check, so that refusals carry them too: fetched markup must stay inert on this origin.
 app.use("/v1/*", apiSecurityHeaders);
 app.use("/admin/*", apiSecurityHeaders);
+// CORS before the key check: a browser's preflight carries no key, and refusals must be readable by the app.
+app.use("/v1/*", corsHeaders);
 app.use("/v1/*", requireApiKey);
+app.use("/v1/*", rateLimit);
 
 app.route("/", healthRoutes);
 app.route("/", demoRoutes);

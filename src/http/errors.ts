@@ -19,11 +19,12 @@ export type ErrorCode =
   | "origin-error" // the origin answered with an error status
   | "origin-timeout" // the origin did not answer in time
   | "loop-detected" // the request came through this service's own fetches too many times
+  | "rate-limited" // the API key made more requests than its limit in the current period (with Retry-After)
   | "invalid-rules" // an uploaded rule set fails validation or has unsafe patterns
   | "rules-unavailable" // KV could not be read
   | "internal"; // anything unforeseen (never with a stack in the body)
 
-const STATUS_BY_CODE: Readonly<Record<ErrorCode, 400 | 401 | 403 | 404 | 413 | 415 | 422 | 500 | 502 | 503 | 504 | 508>> = {
+const STATUS_BY_CODE: Readonly<Record<ErrorCode, 400 | 401 | 403 | 404 | 413 | 415 | 422 | 429 | 500 | 502 | 503 | 504 | 508>> = {
   "not-found": 404,
   "bad-request": 400,
   "invalid-url": 400,
@@ -37,6 +38,7 @@ const STATUS_BY_CODE: Readonly<Record<ErrorCode, 400 | 401 | 403 | 404 | 413 | 4
   "origin-error": 502,
   "origin-timeout": 504,
   "loop-detected": 508,
+  "rate-limited": 429,
   "invalid-rules": 422,
   "rules-unavailable": 503,
   internal: 500,

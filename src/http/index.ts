@@ -2,6 +2,7 @@
 export { adminRoutes } from "./admin-routes";
 export { cleanRoutes } from "./clean-routes";
 export { readRoutes } from "./api/read-routes";
+export { corsHeaders, rateLimit } from "./api/etiquette";
 export { handleError, handleNotFound, ServiceError, statusForCode, type ErrorCode } from "./errors";
 export { healthRoutes } from "./health-routes";
 export { requireAdminKey, requireApiKey } from "./keys";

@@ -14,6 +14,7 @@ import { ruleSetVersion } from "../proxy";
 import { modelVersion } from "../proxy-clean";
 import { loadSiteRules } from "../rules-store";
 import { cachedAnswer, readerCacheTtl } from "../shared/cache";
+import { originHeaders, type EtiquetteBindings } from "./etiquette";
 import { addVary } from "./negotiate";
 import type { ReaderOptions } from "./reader-options";
 
@@ -29,19 +30,21 @@ export interface ReaderCacheBindings {
   READER_CACHE_TTL?: string;
 }
 
-export async function readUrl(env: Env & ReaderCacheBindings, settings: HttpSettings, read: UrlToRead, context: CacheContext): Promise<Response> {
+export async function readUrl(env: Env & ReaderCacheBindings & EtiquetteBindings, settings: HttpSettings, read: UrlToRead, context: CacheContext): Promise<Response> {
   const target = requireUrl(read.url, settings);
   const site = requireSite(read.site, target);
   // Keyed by the rules of the site the URL names (a redirect to another site is rare; the TTL bounds it).
   const rules = await loadSiteRules(env.RULES, site);
   const { options } = read;
+  const forwarded = originHeaders(context.request, env);
   const parts = [
     "read", target.href, read.site ?? "", options.format, options.mode, String(options.articleHeader), String(options.frontMatter),
-    ruleSetVersion(rules), modelVersion(),
+    JSON.stringify(forwarded), ruleSetVersion(rules), modelVersion(),
   ];
   const cache = { request: context.request, parts, ttlSeconds: readerCacheTtl(env.READER_CACHE_TTL), waitUntil: context.waitUntil };
-  const response = await cachedAnswer(cache, () => fetchAndClean(env, settings, read));
+  const response = await cachedAnswer(cache, () => fetchAndClean(env, settings, read, forwarded));
   if (options.varies) addVary(response.headers);
+  if (forwarded["accept-language"] !== undefined) addVary(response.headers, "Accept-Language");
   return response;
 }
 
@@ -50,10 +53,10 @@ export interface CacheContext {
   readonly waitUntil: (promise: Promise<unknown>) => unknown;
 }
 
-async function fetchAndClean(env: Env, settings: HttpSettings, read: UrlToRead): Promise<Response> {
+async function fetchAndClean(env: Env, settings: HttpSettings, read: UrlToRead, forwarded: Record<string, string>): Promise<Response> {
   const { format, mode } = read.options;
   const target = requireUrl(read.url, settings);
-  const fetched = await fetchOrigin(target, settings);
+  const fetched = await fetchOrigin(target, settings, forwarded);
   if (!fetched.ok) throw new ServiceError(fetched.code, fetched.message);
   const { response } = fetched;
   const site = requireSite(read.site, fetched.url);
