@@ -76,6 +76,8 @@ function startWorker(origins: readonly string[]): ChildProcess {
     "--var", `API_KEYS:${DEV_API_KEY}`,
     "--var", `ALLOWED_TARGET_ORIGINS:${origins.join(",")}`,
     "--var", `PROXY_ORIGINS:${proxyOrigins}`,
+    // Browser apps allowed to call the API (CORS): the sample site's origin, plus DEV_CORS_ALLOWED_ORIGINS (comma-separated).
+    "--var", `CORS_ALLOWED_ORIGINS:${[`http://${HOST}:${samplesPort}`, ...(process.env.DEV_CORS_ALLOWED_ORIGINS ?? "").split(",").map((entry) => entry.trim()).filter((entry) => entry !== "")].join(",")}`,
     // The demo page (GET /): the sample pages to pick from, and the dev key its form starts with.
     "--var", `DEMO_SAMPLES:${JSON.stringify(demoSamples(SAMPLE_FOLDER, `http://${HOST}:${samplesPort}`))}`,
     "--var", `DEMO_API_KEY:${DEV_API_KEY}`,

@@ -429,7 +429,8 @@ class ArticleBuilder implements MarkupHandler, PieceSink {
 
   private writeSpace(): void {
     const last = this.out[this.out.length - 1];
-    if (last === undefined || last.endsWith(" ")) return;
+    // White space after a block's start or end tag shows nothing (HTML drops it there): left out, for a tidy fragment.
+    if (last === undefined || last.endsWith(" ") || BLOCK_TAG.test(last)) return;
     if (this.titleHeadingText !== null) this.titleHeadingText += " ";
     this.out.push(" ");
   }
@@ -441,6 +442,8 @@ class ArticleBuilder implements MarkupHandler, PieceSink {
 }
 
 const WEB_SCHEMES: ReadonlySet<string> = new Set(["http:", "https:"]);
+/** A start or end tag of a block-level element as written (inline ones keep the space after them). */
+const BLOCK_TAG = /^<\/?(?:p|div|section|article|h[1-6]|ul|ol|li|dl|dt|dd|blockquote|pre|figure|figcaption|table|caption|thead|tbody|tfoot|tr|th|td|colgroup|col|hr|br|details|summary)[\s>]/;
 const BOOLEAN_ATTRIBUTES = new Set(["reversed", "open"]);
 
 /** The optional header: title, byline and date, escaped like everything else. */

@@ -53,7 +53,7 @@ describe("writeArticle: hostile markup", () => {
       <embed src=x><noscript><img src=n.png></noscript><form action="/post"><input value="v"><button>Go</button><select><option>o</select>form text</form>
       <template><p>inert</p></template><video src=v.mp4>no video</video><p>end</p>`;
     const fragment = article(html);
-    expect(fragment).toBe(`<p>Hello <b>world</b></p> <div>form text</div> <p>end</p>`);
+    expect(fragment).toBe(`<p>Hello <b>world</b></p><div>form text</div><p>end</p>`);
     expect(problems(fragment)).toEqual([]);
   });
 
@@ -130,9 +130,9 @@ describe("writeArticle: hostile markup", () => {
       <tbody><tr><td rowspan="2">1</td><td></td></tr></tbody></table><pre><code class="hljs language-ts">let a = 1 &lt; 2;
   indented</code></pre></article>`;
     expect(article(html)).toBe(
-      `<article><h2>Head</h2><p>Para with <em>em</em>, <code>x&lt;y</code>.</p> ` +
-      `<figure><img src="https://news.example/i.jpg" alt="i"><figcaption>Cap</figcaption></figure><blockquote cite="https://src.example/"><p>Quote</p></blockquote> ` +
-      `<ol start="3" reversed><li value="5">five</li></ol><dl><dt>T</dt><dd>D</dd></dl><table><caption>C</caption><thead><tr><th colspan="2" scope="col">H</th></tr></thead> ` +
+      `<article><h2>Head</h2><p>Para with <em>em</em>, <code>x&lt;y</code>.</p>` +
+      `<figure><img src="https://news.example/i.jpg" alt="i"><figcaption>Cap</figcaption></figure><blockquote cite="https://src.example/"><p>Quote</p></blockquote>` +
+      `<ol start="3" reversed><li value="5">five</li></ol><dl><dt>T</dt><dd>D</dd></dl><table><caption>C</caption><thead><tr><th colspan="2" scope="col">H</th></tr></thead>` +
       `<tbody><tr><td rowspan="2">1</td><td></td></tr></tbody></table><pre><code class="language-ts">let a = 1 &lt; 2;\n  indented</code></pre></article>`,
     );
   });
