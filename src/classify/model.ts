@@ -2,20 +2,20 @@
  * The classifier model (rules/model.json): feature names, their normalisation, a logistic regression or
  * small boosted trees, the removal threshold and the smoothing settings. Versioned and validated.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { FEATURE_NAMES, type FeatureMatrix } from "../page/index";
 
 export const MODEL_VERSION = 1;
 
-const finite = z.number().finite();
+const finite = z.number(); // zod 4 refuses Infinity and NaN in z.number()
 
 const treeSchema = z.object({
   /** Node index → feature column (in the model's feature list) tested, -1 for a leaf. */
-  feature: z.array(z.number().int().min(-1)),
+  feature: z.array(z.int().check(z.gte(-1))),
   /** Node index → split value: normalised feature <= threshold goes left. */
   threshold: z.array(finite),
-  left: z.array(z.number().int().min(-1)),
-  right: z.array(z.number().int().min(-1)),
+  left: z.array(z.int().check(z.gte(-1))),
+  right: z.array(z.int().check(z.gte(-1))),
   /** Node index → leaf value (log-odds contribution); ignored for inner nodes. */
   value: z.array(finite),
 });
@@ -24,29 +24,29 @@ const modelSchema = z.object({
   version: z.literal(MODEL_VERSION),
   /** "ensemble": the mean of the logistic and the boosted trees' log-odds. */
   kind: z.enum(["logistic", "boosted-trees", "ensemble"]),
-  features: z.array(z.string()).min(1),
+  features: z.array(z.string()).check(z.minLength(1)),
   normalisation: z.object({ mean: z.array(finite), scale: z.array(finite) }),
-  logistic: z.object({ weights: z.array(finite), bias: finite }).optional(),
-  boosted: z.object({ base: finite, learningRate: finite, trees: z.array(treeSchema) }).optional(),
+  logistic: z.optional(z.object({ weights: z.array(finite), bias: finite })),
+  boosted: z.optional(z.object({ base: finite, learningRate: finite, trees: z.array(treeSchema) })),
   /** Smoothed template score above which a block is removed. */
   threshold: finite,
   /** The decision settings used when smoothing is off (calibrated apart); the top-level ones otherwise. */
-  rawDecision: z.object({ threshold: finite, keepChars: z.number().int().min(0), keepMargin: z.number().min(0), mainOnly: z.boolean() }).optional(),
+  rawDecision: z.optional(z.object({ threshold: finite, keepChars: z.int().check(z.gte(0)), keepMargin: z.number().check(z.gte(0)), mainOnly: z.boolean() })),
   /** The least template-like block with at least this many characters is always kept (0: off). */
-  keepChars: z.number().int().min(0).optional(),
+  keepChars: z.optional(z.int().check(z.gte(0))),
   /** Blocks scoring at most this much above that block are kept too. */
-  keepMargin: z.number().min(0).optional(),
+  keepMargin: z.optional(z.number().check(z.gte(0))),
   /** Outside the main-content block and its ancestors, the base threshold applies (see classify/decide.ts). */
-  mainOnly: z.boolean().optional(),
+  mainOnly: z.optional(z.boolean()),
   /** The guard against losing the article: the threshold rises until at least this share of the page's prose is kept (0: off). */
-  keepProse: z.number().min(0).max(1).optional(),
+  keepProse: z.optional(z.number().check(z.gte(0), z.lte(1))),
   smoothing: z.object({
     /** Penalty constant c of gamma_i = c * (page chars + 1) / (block chars + 1) (paper 003 sec. 5.3, text for area). */
-    penaltyScale: z.number().min(0),
+    penaltyScale: z.number().check(z.gte(0)),
     /** Weight of a block's L1 term: 1 + own characters / charsPerUnit. */
-    charsPerUnit: z.number().positive(),
+    charsPerUnit: z.number().check(z.positive()),
   }),
-  trainedOn: z.record(z.string(), z.unknown()).optional(),
+  trainedOn: z.optional(z.record(z.string(), z.unknown())),
 });
 
 export type ModelJson = z.infer<typeof modelSchema>;

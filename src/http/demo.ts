@@ -7,7 +7,7 @@
  *   DEMO_API_KEY  the key the form starts with: the documented local dev key, never a real one.
  */
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { Env } from "../worker";
 import { demoPageHtml, type DemoSample } from "./demo-page";
 import { demoPagePolicy, newNonce } from "./security-headers";
@@ -17,7 +17,7 @@ export interface DemoBindings extends Env {
   DEMO_API_KEY?: string;
 }
 
-const SAMPLES_SCHEMA = z.array(z.object({ title: z.string().min(1), url: z.string().min(1) }));
+const SAMPLES_SCHEMA = z.array(z.object({ title: z.string().check(z.minLength(1)), url: z.string().check(z.minLength(1)) }));
 
 export const demoRoutes = new Hono<{ Bindings: DemoBindings }>();
 

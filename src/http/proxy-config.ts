@@ -13,7 +13,7 @@
  * else is ever fetched by the proxy: a request whose host and path match no key is not the proxy's, so it is
  * never an open proxy.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { parseUrl } from "./proxy-links";
 import { parseSite, siteOfHost } from "./site";
 
@@ -56,15 +56,15 @@ export interface ProxyTarget {
 const EMPTY_CONFIG: ProxyConfig = Object.freeze({ byHost: new Map(), prefixes: [] });
 
 const ORIGIN_VALUE_SCHEMA = z.union([
-  z.string().min(1),
+  z.string().check(z.minLength(1)),
   z.strictObject({
-    origin: z.string().min(1),
-    site: z.string().min(1).optional(),
-    forwardCredentials: z.boolean().optional(),
-    cacheCredentialed: z.boolean().optional(),
+    origin: z.string().check(z.minLength(1)),
+    site: z.optional(z.string().check(z.minLength(1))),
+    forwardCredentials: z.optional(z.boolean()),
+    cacheCredentialed: z.optional(z.boolean()),
   }),
 ]);
-const ORIGIN_MAP_SCHEMA = z.record(z.string().min(1), ORIGIN_VALUE_SCHEMA);
+const ORIGIN_MAP_SCHEMA = z.record(z.string().check(z.minLength(1)), ORIGIN_VALUE_SCHEMA);
 
 /** Host names: letters, digits, dots and dashes, optionally a port. */
 const HOST_KEY = /^[a-z0-9.-]+(?::[0-9]{1,5})?$/;
