@@ -14,7 +14,7 @@
  * never an open proxy.
  */
 import * as z from "zod/mini";
-import { parseUrl } from "./proxy-links";
+import { parseUrl } from "./shared/url";
 import { parseSite, siteOfHost } from "./site";
 
 export interface ProxyEntry {

@@ -5,17 +5,11 @@
  * protocol-relative ones to the origin host become root-relative proxy paths. Other hosts are left alone.
  */
 import type { ProxyEntry } from "./proxy-config";
+import { parseUrl } from "./shared/url";
 
 /** Attributes that hold one URL, on whichever element carries them (a, link, img, script, form, video…). */
 const URL_ATTRIBUTES = ["href", "src", "action", "formaction", "poster", "data"] as const;
 
-/** URL.canParse exists in workerd and Node 20+, but not in the Workers type declarations. */
-const URL_WITH_CAN_PARSE = URL as unknown as { canParse(url: string, base?: string | URL): boolean };
-
-/** A URL, or null when the value does not parse (no exception thrown, so safe inside HTMLRewriter handlers). */
-export function parseUrl(value: string, base?: URL): URL | null {
-  return URL_WITH_CAN_PARSE.canParse(value, base) ? new URL(value, base) : null;
-}
 
 /** The proxy path for an absolute URL on the origin host (any scheme), or null for another host. */
 export function proxyPathFor(entry: ProxyEntry, url: URL): string | null {

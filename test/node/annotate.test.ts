@@ -3,10 +3,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DATA_ROOT } from "../evaluation/index";
-import { analysePage, decodeHtml, type PageModel, type RemovalPlan } from "../page/index";
-import { compileRuleSet, findRuleIntervals, parseRuleSet, planFromIntervals } from "../rules/index";
-import { ANNOTATE_PARTIAL_ATTRIBUTE, ANNOTATE_REMOVED_ATTRIBUTE, annotateHtml } from "./annotate";
+import { DATA_ROOT } from "../../src/evaluation/index";
+import { analysePage, decodeHtml, type PageModel, type RemovalPlan } from "../../src/page/index";
+import { compileRuleSet, findRuleIntervals, parseRuleSet, planFromIntervals } from "../../src/rules/index";
+import { ANNOTATE_PARTIAL_ATTRIBUTE, ANNOTATE_REMOVED_ATTRIBUTE, annotateHtml } from "../../src/rewrite/index";
 
 const PAGES = ["dragnet/pages/113.html", "dragnet/pages/R822.html", "cleanportaleval/pages/bbc.co.uk_news_01.html"];
 const present = existsSync(resolve(DATA_ROOT, "dragnet/index.jsonl"));
