@@ -15,11 +15,12 @@
  * runs it, does advance it). `npm run bench` times workerd across I/O boundaries instead.
  */
 import type { ClassifierModel } from "./classify";
-import { classifyPage, commentBlocks, commentPlan, commentText, keepComments, mergePlans, scoreBlocks } from "./classify";
+import { classifyPage, commentBlocks, commentPlan, commentText, keepComments, scoreBlocks } from "./classify";
 import { CLEAN_MAX_BLOCKS, CLEAN_MAX_BYTES, CLEAN_TIME_BUDGET_MS } from "./config";
-import { analysePage, computeFeatures, type PageModel, type RemovalCounts, type RemovalPlan } from "./page";
+import { analysePage, computeFeatures, type PageModel } from "./page";
+import { emptyPlan, mergePlans, planFromIntervals, type NormalisedPlan, type RemovalCounts } from "./plan";
 import { annotateHtml, declaresOtherCharset, rewriteHtml, writeArticle, writeJson, writeMarkdown, writeText } from "./rewrite";
-import { matchRules, planFromIntervals, type CompiledRuleSet, type RuleOverflow } from "./rules";
+import { matchRules, type CompiledRuleSet, type RuleOverflow } from "./rules";
 import type { HtmlRewriterBackend } from "./runtime";
 
 /** "article" is the kept content as a safe HTML fragment (rewrite/article-writer.ts has its allow-list). */
@@ -156,7 +157,7 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   const comments = trusted !== null && classified !== null ? classified.comments : null;
   const plan = withComments(page, decide(page, rulesPlan, trusted), comments, options.comments);
   const decidedMode = trusted === classifierPlan ? mode : rulesPlan !== null ? "rules" : "none";
-  const removed = countRemoved(page, plan);
+  const removed = plan.counts;
   clock.lap("decide");
   if (expired()) return pastBudget("classify");
   // 6 rewrite
@@ -169,7 +170,7 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   clock.lap("rewrite");
   if (expired()) return pastBudget("rewrite");
   // 7 format
-  const body = formatOutput(input, options, page, plan, html, decidedMode, removed, clock.timings, comments);
+  const body = formatOutput(input, options, page, plan, html, decidedMode, clock.timings, comments);
   clock.lap("format");
   return {
     ok: true, body, contentType: CONTENT_TYPES[input.format], mode: decidedMode, site: input.site, title: page.title, lang: page.lang,
@@ -202,14 +203,14 @@ function chooseMode(input: CleanInput, options: CleanOptions): CleanMode {
 }
 
 /** The rules' plan, or why matching stopped (a cap or the time budget: the page is passed through, not cut unevenly). */
-function planFromRules(page: PageModel, ruleSet: CompiledRuleSet | null, expired: () => boolean): { plan: RemovalPlan | null; overflow: RuleOverflow | null } {
+function planFromRules(page: PageModel, ruleSet: CompiledRuleSet | null, expired: () => boolean): { plan: NormalisedPlan | null; overflow: RuleOverflow | null } {
   if (ruleSet === null) return { plan: null, overflow: null };
   const matching = matchRules(ruleSet, page.text, { expired });
   return { plan: matching.overflow === null ? planFromIntervals(page, matching.intervals) : null, overflow: matching.overflow };
 }
 
 /** The classifier's plan, and the page's comment blocks (block ordinal → 1), which its features tell. */
-function classifyWithModel(page: PageModel, model: ClassifierModel | null, clock: StageClock): { plan: RemovalPlan; comments: Uint8Array } | null {
+function classifyWithModel(page: PageModel, model: ClassifierModel | null, clock: StageClock): { plan: NormalisedPlan; comments: Uint8Array } | null {
   if (model === null) return null;
   const features = computeFeatures(page);
   const scores = scoreBlocks(features, model);
@@ -220,7 +221,7 @@ function classifyWithModel(page: PageModel, model: ClassifierModel | null, clock
 }
 
 /** The plan with the comment blocks removed, or kept whole (nothing to do where the classifier did not run). */
-function withComments(page: PageModel, plan: RemovalPlan, comments: Uint8Array | null, choice: CommentsChoice): RemovalPlan {
+function withComments(page: PageModel, plan: NormalisedPlan, comments: Uint8Array | null, choice: CommentsChoice): NormalisedPlan {
   if (comments === null) return plan;
   return choice === "include" ? keepComments(page, plan, comments) : mergePlans(page, plan, commentPlan(comments));
 }
@@ -229,33 +230,18 @@ function withComments(page: PageModel, plan: RemovalPlan, comments: Uint8Array |
  * A classifier plan that removes every character of a page with text has misjudged the page (a fragment,
  * a page unlike any it was trained on): no page is all template. Such a plan is dropped, not applied.
  */
-function leavesNoText(page: PageModel, plan: RemovalPlan): boolean {
+function leavesNoText(page: PageModel, plan: NormalisedPlan): boolean {
   return page.text.trim() !== "" && writeText(page, plan).trim() === "";
 }
 
-function decide(page: PageModel, rulesPlan: RemovalPlan | null, classifierPlan: RemovalPlan | null): RemovalPlan {
+function decide(page: PageModel, rulesPlan: NormalisedPlan | null, classifierPlan: NormalisedPlan | null): NormalisedPlan {
   if (rulesPlan !== null && classifierPlan !== null) return mergePlans(page, rulesPlan, classifierPlan);
-  return rulesPlan ?? classifierPlan ?? { removedBlocks: new Uint8Array(page.blockCount), removedText: new Int32Array(0) };
-}
-
-/** Top-most removed blocks, and page-text characters removed (blocks' text and cut text). */
-function countRemoved(page: PageModel, plan: RemovalPlan): RemovalCounts {
-  let blocks = 0;
-  let chars = 0;
-  let coveredUntil = -1; // source offset up to which an already counted block reaches
-  for (let block = 1; block < page.blockCount; block++) {
-    if (plan.removedBlocks[block] !== 1 || page.blocks.sourceStart[block] < coveredUntil) continue;
-    coveredUntil = page.blocks.sourceEnd[block];
-    blocks++;
-    chars += page.blocks.textEnd[block] - page.blocks.textStart[block];
-  }
-  for (let index = 0; index + 1 < plan.removedText.length; index += 2) chars += plan.removedText[index + 1] - plan.removedText[index];
-  return { blocks, chars };
+  return rulesPlan ?? classifierPlan ?? emptyPlan(page);
 }
 
 function formatOutput(
-  input: CleanInput, options: CleanOptions, page: PageModel, plan: RemovalPlan, html: string, mode: CleanMode,
-  removed: RemovalCounts, timings: Readonly<Record<string, number>>, comments: Uint8Array | null,
+  input: CleanInput, options: CleanOptions, page: PageModel, plan: NormalisedPlan, html: string, mode: CleanMode,
+  timings: Readonly<Record<string, number>>, comments: Uint8Array | null,
 ): string {
   switch (input.format) {
     case "html":
@@ -269,6 +255,6 @@ function formatOutput(
     case "article":
       return writeArticle(page, plan, { baseUrl: input.url, header: options.articleTitle === "header", omitTitleHeading: options.articleTitle === "omit" });
     case "json":
-      return writeJson(page, plan, { url: input.url, site: input.site, mode, html, removed, timings: { ...timings }, comments: comments === null ? "" : commentText(page, comments) });
+      return writeJson(page, plan, { url: input.url, site: input.site, mode, html, timings: { ...timings }, comments: comments === null ? "" : commentText(page, comments) });
   }
 }

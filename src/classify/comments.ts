@@ -4,8 +4,8 @@
  * and the benchmarks leave comments out, so they are removed by default; a caller may ask to keep them, and
  * the JSON document carries them apart.
  */
-import { FEATURE_NAMES, type FeatureMatrix, type PageModel, type RemovalPlan } from "../page/index";
-import { keepWhole } from "./keep-whole";
+import { FEATURE_NAMES, type FeatureMatrix, type PageModel } from "../page/index";
+import { keepWhole, type NormalisedPlan, type RemovalPlan } from "../plan/index";
 
 const COMMENT_HINT_COLUMN = FEATURE_NAMES.indexOf("hintComment");
 
@@ -30,7 +30,7 @@ export function commentPlan(comments: Uint8Array): RemovalPlan {
 }
 
 /** A plan that keeps the comment blocks whole (see keepWhole). */
-export function keepComments(page: PageModel, plan: RemovalPlan, comments: Uint8Array): RemovalPlan {
+export function keepComments(page: PageModel, plan: RemovalPlan, comments: Uint8Array): NormalisedPlan {
   return keepWhole(page, plan, comments);
 }
 

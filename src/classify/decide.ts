@@ -3,7 +3,8 @@
  * regression with text-length penalties), remove the top-most blocks above the threshold.
  */
 import { PROSE_MIN_CHARS, SMOOTHING_SCORE_LEVELS } from "../config";
-import { computeFeatures, FEATURE_NAMES, type FeatureMatrix, type PageModel, type RemovalPlan } from "../page/index";
+import { computeFeatures, FEATURE_NAMES, type FeatureMatrix, type PageModel } from "../page/index";
+import { normalisePlan, type NormalisedPlan, type RemovalPlan } from "../plan/index";
 import { scoreBlocks, type ClassifierModel } from "./model";
 import { isotonicSmooth } from "./smoothing";
 
@@ -33,7 +34,7 @@ export interface Classification {
   readonly scores: Float32Array;
   /** Block ordinal → smoothed score (equal to the quantised scores when smoothing is off). */
   readonly smoothed: Float32Array;
-  readonly plan: RemovalPlan;
+  readonly plan: NormalisedPlan;
 }
 
 const DEFAULT_OPTIONS: ClassifyOptions = { smoothing: true };
@@ -82,19 +83,15 @@ export function classifyPage(page: PageModel, model: ClassifierModel, options: C
     const smoothed = quantise(scores);
     const level = Math.max(pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin, main), proseThreshold(page, smoothed, baseThreshold, keepProse));
     const thresholds = blockThresholds(page, main, baseThreshold, level, mainOnly);
-    return { scores, smoothed, plan: planFromOwnScores(page, smoothed, thresholds) };
+    return { scores, smoothed, plan: normalisePlan(page, planFromOwnScores(page, smoothed, thresholds)) };
   }
   const smoothed = options.smoothed ?? smoothPage(page, scores, options.penaltyScale ?? json.smoothing.penaltyScale, options.charsPerUnit ?? json.smoothing.charsPerUnit);
   const level = Math.max(pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin, main), proseThreshold(page, smoothed, baseThreshold, keepProse));
   const thresholds = blockThresholds(page, main, baseThreshold, level, mainOnly);
   const removedBlocks = new Uint8Array(page.blockCount);
-  const hidden = new Uint8Array(page.blockCount); // block ordinal → 1 if it or an ancestor is removed
-  for (let b = 1; b < page.blockCount; b++) {
-    const parent = page.blocks.parent[b];
-    if (hidden[parent] === 1) hidden[b] = 1;
-    else if (smoothed[b] > thresholds[b]) removedBlocks[b] = hidden[b] = 1; // the top-most block takes its subtree
-  }
-  return { scores, smoothed, plan: { removedBlocks, removedText: new Int32Array(0) } };
+  // Normalising keeps the top-most of these blocks, each taking its subtree.
+  for (let b = 1; b < page.blockCount; b++) if (smoothed[b] > thresholds[b]) removedBlocks[b] = 1;
+  return { scores, smoothed, plan: normalisePlan(page, { removedBlocks, removedText: new Int32Array(0) }) };
 }
 
 /**
@@ -194,7 +191,7 @@ function blockThresholds(page: PageModel, main: number, base: number, pageLevel:
 }
 
 /** The plan of the classifier alone. */
-export function planFromClassifier(page: PageModel, model: ClassifierModel, options: ClassifyOptions = DEFAULT_OPTIONS): RemovalPlan {
+export function planFromClassifier(page: PageModel, model: ClassifierModel, options: ClassifyOptions = DEFAULT_OPTIONS): NormalisedPlan {
   return classifyPage(page, model, options).plan;
 }
 
@@ -221,52 +218,6 @@ function planFromOwnScores(page: PageModel, scores: Float32Array, thresholds: Fl
     if (page.textNodes.textEnd[t] > page.textNodes.textStart[t]) ranges.push(page.textNodes.textStart[t], page.textNodes.textEnd[t]);
   }
   return { removedBlocks, removedText: Int32Array.from(ranges) };
-}
-
-/**
- * Union of two plans of the same page: a block removed by either goes (top-most blocks only marked), and
- * removed text is the union of both, clipped to the text nodes of blocks that stay.
- */
-export function mergePlans(page: PageModel, first: RemovalPlan, second: RemovalPlan): RemovalPlan {
-  const count = page.blockCount;
-  const removedBlocks = new Uint8Array(count);
-  const hidden = new Uint8Array(count); // block ordinal → 1 if it or an ancestor is removed whole
-  for (let b = 1; b < count; b++) {
-    const parentHidden = hidden[page.blocks.parent[b]] === 1;
-    const removed = first.removedBlocks[b] === 1 || second.removedBlocks[b] === 1;
-    if (removed && !parentHidden) removedBlocks[b] = 1;
-    hidden[b] = removed || parentHidden ? 1 : 0;
-  }
-  const union = unionIntervals(first.removedText, second.removedText);
-  const ranges: number[] = [];
-  let pair = 0;
-  for (let t = 0; t < page.textNodeCount; t++) {
-    const start = page.textNodes.textStart[t];
-    const end = page.textNodes.textEnd[t];
-    if (hidden[page.textNodes.block[t]] === 1 || end <= start) continue;
-    while (pair < union.length && union[pair + 1] <= start) pair += 2;
-    for (let covering = pair; covering < union.length && union[covering] < end; covering += 2) {
-      ranges.push(Math.max(start, union[covering]), Math.min(end, union[covering + 1]));
-    }
-  }
-  return { removedBlocks, removedText: Int32Array.from(ranges) };
-}
-
-/** Sorted, merged union of two sorted lists of [start, end) pairs. */
-function unionIntervals(first: Int32Array, second: Int32Array): number[] {
-  const out: number[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < first.length || j < second.length) {
-    const takeFirst = j >= second.length || (i < first.length && first[i] <= second[j]);
-    const start = takeFirst ? first[i] : second[j];
-    const end = takeFirst ? first[i + 1] : second[j + 1];
-    if (takeFirst) i += 2;
-    else j += 2;
-    if (out.length > 0 && start <= out[out.length - 1]) out[out.length - 1] = Math.max(out[out.length - 1], end);
-    else out.push(start, end);
-  }
-  return out;
 }
 
 const MAIN_COLUMN = FEATURE_NAMES.indexOf("inMainContent");

@@ -11,7 +11,7 @@ export {
   CLOSED_BY_ANCESTOR_END_TAG, CLOSED_BY_END_OF_PAGE, CLOSED_BY_IMPLIED_END, CLOSED_BY_OWN_END_TAG, MARKUP_COUNTERS,
   MARKUP_IMAGES, MARKUP_INPUTS, MARKUP_LINKS, MARKUP_TAGS,
 } from "./types";
-export type { BlockTable, ImpliedEndTable, PageModel, RemovalCounts, RemovalPlan, TextNodeTable } from "./types";
+export type { BlockTable, ImpliedEndTable, PageModel, TextNodeTable } from "./types";
 export { extractMetadata, type PageMetadata } from "./metadata";
 export { computeFeatures, FEATURE_COUNT, FEATURE_NAMES } from "./features";
 export type { FeatureMatrix, FeatureName } from "./features";

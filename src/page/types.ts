@@ -117,20 +117,3 @@ export interface TextNodeTable {
    */
   readonly raw?: Uint8Array;
 }
-
-/**
- * What to remove from a page, decided by rules and/or the classifier, in page coordinates.
- * A removed block goes whole, with its markup; removed text goes from the text nodes of kept blocks.
- */
-export interface RemovalPlan {
-  /** Block ordinal → 1 if the block is removed whole (with its descendants), else 0. */
-  readonly removedBlocks: Uint8Array;
-  /** Sorted, disjoint [start, end) pairs in page text, flattened: text to remove outside removed blocks. */
-  readonly removedText: Int32Array;
-}
-
-/** How much a plan removes: top-most blocks removed whole, and characters of page text removed in all. */
-export interface RemovalCounts {
-  readonly blocks: number;
-  readonly chars: number;
-}

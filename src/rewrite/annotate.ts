@@ -7,7 +7,8 @@
  * style sheet in the head draws the outlines (and a light tint as an inset shadow, which keeps the block's own
  * background and so its contrast). One walk over the blocks and text nodes, one string join.
  */
-import type { PageModel, RemovalPlan } from "../page";
+import type { PageModel } from "../page";
+import type { NormalisedPlan } from "../plan";
 
 /** Attribute on a block the plan removes whole (only the top-most one of a removed subtree). */
 export const ANNOTATE_REMOVED_ATTRIBUTE = "data-clean-removed";
@@ -38,7 +39,7 @@ export interface AnnotatedPage {
   readonly partialBlocks: number;
 }
 
-export function annotateHtml(page: PageModel, plan: RemovalPlan, options: AnnotateOptions = {}): AnnotatedPage {
+export function annotateHtml(page: PageModel, plan: NormalisedPlan, options: AnnotateOptions = {}): AnnotatedPage {
   const marks = markedBlocks(page, plan);
   const source = page.source;
   const head = headInsertion(source, options.baseUrl);
@@ -72,16 +73,10 @@ const MARK_REMOVED = 1;
 const MARK_PARTIAL = 2;
 
 /** Block ordinal → MARK_NONE, MARK_REMOVED (top-most removed block) or MARK_PARTIAL (kept block losing text). */
-function markedBlocks(page: PageModel, plan: RemovalPlan): Uint8Array {
-  const { parent } = page.blocks;
+function markedBlocks(page: PageModel, plan: NormalisedPlan): Uint8Array {
   const marks = new Uint8Array(page.blockCount);
-  // Block ordinal → 1 if the block or an ancestor is removed whole. Parents come before children.
-  const covered = new Uint8Array(page.blockCount);
-  for (let block = 1; block < page.blockCount; block++) {
-    const parentCovered = covered[parent[block]] === 1;
-    covered[block] = parentCovered || plan.removedBlocks[block] === 1 ? 1 : 0;
-    if (plan.removedBlocks[block] === 1 && !parentCovered) marks[block] = MARK_REMOVED;
-  }
+  const covered = plan.removedWithAncestor;
+  for (const block of plan.topBlocks) marks[block] = MARK_REMOVED;
   // Text nodes and intervals are both sorted by text offset: one merge walk finds the nodes that lose text.
   const { textStart, textEnd, block: blockOfNode } = page.textNodes;
   const intervals = plan.removedText;

@@ -1,7 +1,8 @@
 import { MARKDOWN_MAX_NESTING } from "../config";
-import { decodeEntities, extractMetadata, readAttribute, type PageModel, type RemovalPlan } from "../page";
+import { decodeEntities, extractMetadata, readAttribute, type PageModel } from "../page";
+import type { NormalisedPlan } from "../plan";
 import { scanMarkup, type MarkupHandler } from "./markdown-scan";
-import { RemovedTextCursor, removedWithAncestors, topRemovedRanges, type PieceSink } from "./text-removal";
+import { RemovedTextCursor, topRemovedRanges, type PieceSink } from "./text-removal";
 
 /**
  * The article fragment: the kept part of a page as HTML that a WebView or a feed reader can render safely.
@@ -28,7 +29,7 @@ export interface ArticleOptions {
   readonly maxNesting?: number;
 }
 
-export function writeArticle(page: PageModel, plan: RemovalPlan, options: ArticleOptions = {}): string {
+export function writeArticle(page: PageModel, plan: NormalisedPlan, options: ArticleOptions = {}): string {
   const metadata = options.header === true || options.omitTitleHeading === true ? extractMetadata(page.source, options.baseUrl) : null;
   const builder = new ArticleBuilder(page, plan, options.baseUrl, options.maxNesting ?? MARKDOWN_MAX_NESTING, metadata?.title ?? null);
   scanMarkup(page.source, topRemovedRanges(page, plan), page.textNodes, page.textNodeCount, builder);
@@ -132,12 +133,12 @@ class ArticleBuilder implements MarkupHandler, PieceSink {
 
   constructor(
     private readonly page: PageModel,
-    plan: RemovalPlan,
+    plan: NormalisedPlan,
     private readonly pageUrl: string | undefined,
     private readonly maxNesting: number,
     omittedTitle: string | null,
   ) {
-    this.removed = removedWithAncestors(page, plan);
+    this.removed = plan.removedWithAncestor;
     this.cursor = new RemovedTextCursor(plan.removedText);
     this.base = pageUrl;
     this.title = omittedTitle === null ? null : normaliseTitle(omittedTitle);

@@ -1,4 +1,5 @@
-import { extractMetadata, type PageModel, type RemovalCounts, type RemovalPlan } from "../page";
+import { extractMetadata, type PageModel } from "../page";
+import type { NormalisedPlan, RemovalCounts } from "../plan";
 import { writeArticle } from "./article-writer";
 import { writeMarkdown } from "./markdown-writer";
 import { writeText } from "./text-writer";
@@ -38,11 +39,10 @@ export interface ReaderContext {
   readonly html: string;
   /** Reader comments' text (see ReaderDocument). */
   readonly comments: string;
-  readonly removed: RemovalCounts;
   readonly timings: Readonly<Record<string, number>>;
 }
 
-export function buildReaderDocument(page: PageModel, plan: RemovalPlan, context: ReaderContext): ReaderDocument {
+export function buildReaderDocument(page: PageModel, plan: NormalisedPlan, context: ReaderContext): ReaderDocument {
   const metadata = extractMetadata(page.source, context.url);
   return {
     url: context.url ?? null,
@@ -59,12 +59,12 @@ export function buildReaderDocument(page: PageModel, plan: RemovalPlan, context:
     content: writeArticle(page, plan, { baseUrl: context.url, omitTitleHeading: true }),
     comments: context.comments,
     mode: context.mode,
-    removed: context.removed,
+    removed: plan.counts,
     timings: context.timings,
   };
 }
 
 /** The reader document as the JSON body of a response. */
-export function writeJson(page: PageModel, plan: RemovalPlan, context: ReaderContext): string {
+export function writeJson(page: PageModel, plan: NormalisedPlan, context: ReaderContext): string {
   return JSON.stringify(buildReaderDocument(page, plan, context));
 }

@@ -1,6 +1,7 @@
 import { MARKDOWN_MAX_NESTING } from "../config";
-import { decodeEntities, readAttribute, type PageModel, type RemovalPlan } from "../page";
-import { hasNewline, RemovedTextCursor, removedWithAncestors, topRemovedRanges, type PieceSink } from "./text-removal";
+import { decodeEntities, readAttribute, type PageModel } from "../page";
+import type { NormalisedPlan } from "../plan";
+import { hasNewline, RemovedTextCursor, topRemovedRanges, type PieceSink } from "./text-removal";
 import { scanMarkup, type MarkupHandler } from "./markdown-scan";
 
 /**
@@ -16,7 +17,7 @@ export interface MarkdownOptions {
   readonly maxNesting?: number;
 }
 
-export function writeMarkdown(page: PageModel, plan: RemovalPlan, options: MarkdownOptions = {}): string {
+export function writeMarkdown(page: PageModel, plan: NormalisedPlan, options: MarkdownOptions = {}): string {
   const writer = new MarkdownBuilder(page, plan, options.baseUrl, options.maxNesting ?? MARKDOWN_MAX_NESTING);
   scanMarkup(page.source, topRemovedRanges(page, plan), page.textNodes, page.textNodeCount, writer);
   return writer.finish();
@@ -93,11 +94,11 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
 
   constructor(
     private readonly page: PageModel,
-    plan: RemovalPlan,
+    plan: NormalisedPlan,
     private readonly baseUrl: string | undefined,
     private readonly maxNesting: number,
   ) {
-    this.removed = removedWithAncestors(page, plan);
+    this.removed = plan.removedWithAncestor;
     this.cursor = new RemovedTextCursor(plan.removedText);
   }
 

@@ -15,9 +15,8 @@
  *   sides of a cut would otherwise join into a tag or a character reference.
  */
 import type { HtmlRewriterBackend, SelectorHandler } from "../runtime";
-import {
-  CLOSED_BY_ANCESTOR_END_TAG, SourceOffsetCursor, tagName, type PageModel, type RemovalPlan,
-} from "../page";
+import { CLOSED_BY_ANCESTOR_END_TAG, SourceOffsetCursor, tagName, type PageModel } from "../page";
+import type { NormalisedPlan } from "../plan";
 
 /** Attribute that marks the start tags of removed blocks; a suffix is added if the page already uses it. */
 export const REMOVE_MARK_ATTRIBUTE = "data-clean-remove";
@@ -27,14 +26,13 @@ export type RewriteHtmlResult =
   | { readonly ok: false; readonly reason: "rewriter-error" | "handler-error"; readonly detail: string };
 
 /** Runs pass 2: the page without the plan's removed blocks and text, as HTML that still renders. */
-export async function rewriteHtml(page: PageModel, plan: RemovalPlan, backend: HtmlRewriterBackend): Promise<RewriteHtmlResult> {
-  const removedWithAncestor = new Uint8Array(page.blockCount); // block ordinal → 1 if it or an ancestor is removed
-  const topRemoved = topRemovedBlocks(page, plan, removedWithAncestor);
+export async function rewriteHtml(page: PageModel, plan: NormalisedPlan, backend: HtmlRewriterBackend): Promise<RewriteHtmlResult> {
+  const topRemoved = plan.topBlocks;
   const mark = chooseMarkAttribute(page.source);
   const edits = new SourceEdits();
   addImpliedEnds(page, edits);
   addRemovedBlocks(page, topRemoved, mark, edits);
-  addTextCuts(page, plan, removedWithAncestor, edits);
+  addTextCuts(page, plan, edits);
   const [charsetStart, charsetEnd] = page.charsetDeclaration ?? [-1, -1];
   if (declaresOtherCharset(page)) edits.replace(charsetStart, charsetEnd, "utf-8");
   const input = edits.apply(page.source);
@@ -55,26 +53,13 @@ export function declaresOtherCharset(page: PageModel): boolean {
   return start >= 0 && !/^utf-?8$/i.test(page.source.slice(start, end));
 }
 
-/** Ordinals of removed blocks with no removed ancestor, in document order; fills `removedWithAncestor`. */
-function topRemovedBlocks(page: PageModel, plan: RemovalPlan, removedWithAncestor: Uint8Array): number[] {
-  const top: number[] = [];
-  const parent = page.blocks.parent;
-  for (let block = 1; block < page.blockCount; block++) {
-    const inherited = removedWithAncestor[parent[block]] === 1;
-    const removed = plan.removedBlocks[block] === 1;
-    removedWithAncestor[block] = inherited || removed ? 1 : 0;
-    if (removed && !inherited) top.push(block);
-  }
-  return top;
-}
-
 /**
  * The selector of the marked elements, qualified by their tag names ("div[mark],li[mark]"): lol-html then
  * reads attributes only of elements with those names, where a bare "[mark]" makes it read every element's
  * (measured with html-rewriter-wasm on the dev pages: about twice the bare pass for "[mark]", about the
  * bare pass itself for "div[mark]").
  */
-function markSelector(page: PageModel, topRemoved: readonly number[], mark: string): string {
+function markSelector(page: PageModel, topRemoved: Int32Array, mark: string): string {
   const names = new Set<string>();
   for (const block of topRemoved) names.add(tagName(page.blocks.tag[block]));
   return Array.from(names, (name) => `${name}[${mark}]`).join(",");
@@ -96,7 +81,7 @@ function addImpliedEnds(page: PageModel, edits: SourceEdits): void {
   for (let index = 0; index < page.impliedEndCount; index++) edits.insert(offset[index], `</${tagName(tag[index])}>`);
 }
 
-function addRemovedBlocks(page: PageModel, topRemoved: readonly number[], mark: string, edits: SourceEdits): void {
+function addRemovedBlocks(page: PageModel, topRemoved: Int32Array, mark: string, edits: SourceEdits): void {
   const blocks = page.blocks;
   for (const block of topRemoved) {
     edits.insert(blocks.sourceNameEnd[block], ` ${mark}`);
@@ -107,8 +92,8 @@ function addRemovedBlocks(page: PageModel, topRemoved: readonly number[], mark: 
 }
 
 /** Cuts the plan's removed text out of the text nodes of kept blocks. */
-function addTextCuts(page: PageModel, plan: RemovalPlan, removedWithAncestor: Uint8Array, edits: SourceEdits): void {
-  const intervals = plan.removedText;
+function addTextCuts(page: PageModel, plan: NormalisedPlan, edits: SourceEdits): void {
+  const { removedText: intervals, removedWithAncestor } = plan;
   const nodes = page.textNodes;
   const cursor = new SourceOffsetCursor(page);
   let node = 0;

@@ -1,30 +1,20 @@
-import type { PageModel, RemovalPlan } from "../page";
+import type { PageModel } from "../page";
+import type { NormalisedPlan } from "../plan";
 
 /**
- * What a removal plan means for writers that read the page model (text, markdown): which blocks are
- * gone with an ancestor, and where the removed text lies, walked once in document order.
+ * What a removal plan means for writers that read the page model (text, markdown, article): where the
+ * removed blocks and the removed text lie, walked once in document order.
  */
 
-/** Block ordinal → 1 if the block or any ancestor is removed, else 0. Parents precede children, so one pass. */
-export function removedWithAncestors(page: PageModel, plan: RemovalPlan): Uint8Array {
-  const removed = new Uint8Array(page.blockCount);
-  const parent = page.blocks.parent;
-  for (let block = 0; block < page.blockCount; block++) {
-    const up = parent[block];
-    removed[block] = plan.removedBlocks[block] === 1 || (up >= 0 && removed[up] === 1) ? 1 : 0;
-  }
-  return removed;
-}
-
-/** Source ranges of removed blocks whose parent is kept, flattened [start, end) pairs in document order. */
-export function topRemovedRanges(page: PageModel, plan: RemovalPlan): Int32Array {
-  const removed = removedWithAncestors(page, plan);
-  const { parent, sourceStart, sourceEnd } = page.blocks;
-  const ranges: number[] = [];
-  for (let block = 1; block < page.blockCount; block++) {
-    if (plan.removedBlocks[block] === 1 && removed[parent[block]] === 0) ranges.push(sourceStart[block], sourceEnd[block]);
-  }
-  return Int32Array.from(ranges);
+/** Source ranges of the top-most removed blocks, flattened [start, end) pairs in document order. */
+export function topRemovedRanges(page: PageModel, plan: NormalisedPlan): Int32Array {
+  const { sourceStart, sourceEnd } = page.blocks;
+  const ranges = new Int32Array(plan.topBlocks.length * 2);
+  plan.topBlocks.forEach((block, index) => {
+    ranges[index * 2] = sourceStart[block];
+    ranges[index * 2 + 1] = sourceEnd[block];
+  });
+  return ranges;
 }
 
 /** Whether text[from, to) holds a newline; reads only that range (indexOf would run on to the end of the text). */

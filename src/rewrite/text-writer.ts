@@ -1,13 +1,14 @@
-import type { PageModel, RemovalPlan } from "../page";
-import { hasNewline, RemovedTextCursor, removedWithAncestors, type PieceSink } from "./text-removal";
+import type { PageModel } from "../page";
+import type { NormalisedPlan } from "../plan";
+import { hasNewline, RemovedTextCursor, type PieceSink } from "./text-removal";
 
 /**
  * The kept text of a page: text nodes of kept blocks, minus removed text, in document order; the text of
  * different blocks is apart by a blank line (the style of the gold texts: paragraphs apart by blank lines).
  * Reads only the page model: no second parse.
  */
-export function writeText(page: PageModel, plan: RemovalPlan): string {
-  const removed = removedWithAncestors(page, plan);
+export function writeText(page: PageModel, plan: NormalisedPlan): string {
+  const removed = plan.removedWithAncestor;
   const cursor = new RemovedTextCursor(plan.removedText);
   const sink = new TextSink(page.text);
   const { block, textStart, textEnd } = page.textNodes;

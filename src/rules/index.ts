@@ -1,6 +1,6 @@
 /**
  * Site rules: the RuleSet format and its validation, the linear-time pattern check, compiled rule sets with
- * an isolate cache, the order-free interval union (paper 002, 3.4.1), and the removal plan it implies.
+ * an isolate cache, and the order-free interval union (paper 002, 3.4.1); src/plan turns the intervals into a removal plan.
  */
 export {
   RULESET_VERSION,
@@ -36,4 +36,4 @@ export {
   type RuleOverflow,
 } from "./intervals";
 export { isSeparatorCode, requiredWords, textWords } from "./prefilter";
-export { planFromIntervals } from "./plan";
+export { contentEdgeIntervals, isSentenceTerminal } from "./content-edges";

@@ -4,7 +4,8 @@
  * site, and labelled examples for fitting.
  */
 import { DATA_SETS, groupBySite, loadDataset, type DatasetPage } from "../evaluation/index";
-import { analysePage, computeFeatures, FEATURE_COUNT, type FeatureMatrix, type PageModel, type RemovalPlan } from "../page/index";
+import { analysePage, computeFeatures, FEATURE_COUNT, type FeatureMatrix, type PageModel } from "../page/index";
+import type { NormalisedPlan } from "../plan/index";
 import { labelFromGold } from "./gold-labels";
 import { countLabels, LABEL_NONE, labelSite, type PageLabels, type SiteLabelCounts } from "./labels";
 import type { ExampleSet } from "./fit";
@@ -104,14 +105,9 @@ export function collectExamples(pages: readonly AnalysedPage[], source: LabelSou
  * The text a plan keeps: page text minus removed blocks and removed text ranges, with a line break
  * where something was cut out (so no two words run together).
  */
-export function keptText(page: PageModel, plan: RemovalPlan): string {
+export function keptText(page: PageModel, plan: NormalisedPlan): string {
   const cuts: number[] = [];
-  const { parent, textStart, textEnd } = page.blocks;
-  const removed = new Uint8Array(page.blockCount); // block ordinal → 1 if it or an ancestor is removed whole
-  for (let b = 1; b < page.blockCount; b++) {
-    removed[b] = plan.removedBlocks[b] === 1 || removed[parent[b]] === 1 ? 1 : 0;
-    if (plan.removedBlocks[b] === 1 && removed[parent[b]] === 0) cuts.push(textStart[b], textEnd[b]);
-  }
+  for (const block of plan.topBlocks) cuts.push(page.blocks.textStart[block], page.blocks.textEnd[block]);
   for (let i = 0; i < plan.removedText.length; i++) cuts.push(plan.removedText[i]);
   const pairs: [number, number][] = [];
   for (let i = 0; i + 1 < cuts.length; i += 2) pairs.push([cuts[i], cuts[i + 1]]);

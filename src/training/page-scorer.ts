@@ -8,7 +8,8 @@
  * never in the gold; `npm run eval` scores the exact output of clean().
  */
 import { SHINGLE_SIZE, TOKEN_PATTERN, type PageCounts } from "../evaluation/index";
-import type { PageModel, RemovalPlan } from "../page/index";
+import type { PageModel } from "../page/index";
+import type { NormalisedPlan } from "../plan/index";
 
 
 export interface PageScorer {
@@ -62,9 +63,8 @@ export function pageScorer(page: PageModel, gold: string): PageScorer {
 }
 
 /** Text node ordinal → 1 if a plan keeps it (its block and every ancestor kept). */
-export function keptTextNodes(page: PageModel, plan: RemovalPlan): Uint8Array {
-  const removed = new Uint8Array(page.blockCount);
-  for (let b = 1; b < page.blockCount; b++) removed[b] = plan.removedBlocks[b] === 1 || removed[page.blocks.parent[b]] === 1 ? 1 : 0;
+export function keptTextNodes(page: PageModel, plan: NormalisedPlan): Uint8Array {
+  const removed = plan.removedWithAncestor;
   const kept = new Uint8Array(page.textNodeCount);
   for (let t = 0; t < page.textNodeCount; t++) kept[t] = removed[page.textNodes.block[t]] === 1 ? 0 : 1;
   return kept;

@@ -4,8 +4,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DATA_ROOT } from "../../src/evaluation/index";
-import { analysePage, decodeHtml, type PageModel, type RemovalPlan } from "../../src/page/index";
-import { compileRuleSet, findRuleIntervals, parseRuleSet, planFromIntervals } from "../../src/rules/index";
+import { analysePage, decodeHtml, type PageModel } from "../../src/page/index";
+import { emptyPlan, normalisePlan, planFromIntervals, type NormalisedPlan } from "../../src/plan/index";
+import { compileRuleSet, findRuleIntervals, parseRuleSet } from "../../src/rules/index";
 import { ANNOTATE_PARTIAL_ATTRIBUTE, ANNOTATE_REMOVED_ATTRIBUTE, annotateHtml } from "../../src/rewrite/index";
 
 const PAGES = ["dragnet/pages/113.html", "dragnet/pages/R822.html", "cleanportaleval/pages/bbc.co.uk_news_01.html"];
@@ -19,7 +20,7 @@ function load(path: string): PageModel {
 }
 
 /** A plan from rules that are lines of the page's own text: every 5th text line whole, and part of every 7th. */
-function planOf(page: PageModel): RemovalPlan {
+function planOf(page: PageModel): NormalisedPlan {
   const lines = page.text.split("\n").filter((line) => line.trim().length > 12);
   const patterns = [
     ...lines.filter((_, index) => index % 5 === 0),
@@ -79,10 +80,10 @@ describe.skipIf(!present)("annotateHtml", () => {
     const page = analysePage("<div><p>kept</p><nav>menu</nav></div>");
     const plan = { removedBlocks: new Uint8Array(page.blockCount), removedText: new Int32Array(0) };
     plan.removedBlocks[page.blockCount - 1] = 1;
-    const annotated = annotateHtml(page, plan);
+    const annotated = annotateHtml(page, normalisePlan(page, plan));
     expect(annotated.html).toMatch(/^<style data-clean-annotate>.*<\/style><div><p>kept<\/p><nav data-clean-removed="">menu<\/nav><\/div>$/);
     const withHead = analysePage('<html><head><title>t</title></head><body><p>x</p></body></html>');
-    expect(annotateHtml(withHead, { removedBlocks: new Uint8Array(withHead.blockCount), removedText: new Int32Array(0) }).html).toMatch(
+    expect(annotateHtml(withHead, emptyPlan(withHead)).html).toMatch(
       /^<html><head><style data-clean-annotate>.*<\/style><title>t<\/title>/,
     );
   });

@@ -8,16 +8,14 @@ import { parseHTML } from "linkedom";
 import { describe, expect, it } from "vitest";
 import { clean } from "../../src/clean";
 import { DATA_SETS, hasData, loadDataset } from "../../src/evaluation/index";
-import { analysePage, type PageModel, type RemovalPlan } from "../../src/page/index";
+import { analysePage, type PageModel } from "../../src/page/index";
+import { emptyPlan, normalisePlan } from "../../src/plan/index";
 import { AS_DIV, ELEMENT_ATTRIBUTES, GLOBAL_ATTRIBUTES, KEPT_ELEMENTS } from "../../src/rewrite/article-writer";
 import { writeArticle, type ArticleOptions } from "../../src/rewrite/index";
 import { createWasmBackend } from "../../src/runtime/index";
 
 const BASE = "https://news.example/section/story.html";
 
-function emptyPlan(page: PageModel): RemovalPlan {
-  return { removedBlocks: new Uint8Array(page.blockCount), removedText: new Int32Array(0) };
-}
 
 function article(html: string, options: ArticleOptions = { baseUrl: BASE }): string {
   const page = analysePage(html);
@@ -153,7 +151,7 @@ describe("writeArticle: hostile markup", () => {
     const removedBlocks = new Uint8Array(page.blockCount);
     removedBlocks[nav] = 1;
     const start = page.text.indexOf("Breadcrumb News ");
-    const fragment = writeArticle(page, { removedBlocks, removedText: Int32Array.of(start, start + "Breadcrumb News ".length) }, { baseUrl: BASE });
+    const fragment = writeArticle(page, normalisePlan(page, { removedBlocks, removedText: Int32Array.of(start, start + "Breadcrumb News ".length) }), { baseUrl: BASE });
     expect(fragment).toBe("<div><p>Kept text.</p></div>");
   });
 });

@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { classifyPage, isMonotone, mergePlans, parseModel, planFromClassifier, type ClassifierModel } from "../../src/classify/index";
+import { classifyPage, isMonotone, parseModel, planFromClassifier, type ClassifierModel } from "../../src/classify/index";
 import { aggregateScores, hasData, loadDataset, scoreText, type PageScore } from "../../src/evaluation/index";
-import { analysePage, FEATURE_COUNT, type PageModel, type RemovalPlan } from "../../src/page/index";
+import { analysePage, FEATURE_COUNT, type PageModel } from "../../src/page/index";
+import { mergePlans, type NormalisedPlan, type RemovalPlan } from "../../src/plan/index";
 import { keptText } from "../../src/training/index";
 
 const MODEL_JSON = JSON.parse(readFileSync(resolve(import.meta.dirname, "../../rules/model.json"), "utf8")) as Record<string, unknown>;
@@ -123,7 +124,7 @@ describe.skipIf(!hasData())("the classifier on dev pages (skipped without ../sha
       const smoothed = planFromClassifier(page, model!, { smoothing: true });
       const raw = planFromClassifier(page, model!, { smoothing: false });
       const merged = mergePlans(page, smoothed, raw);
-      const removedBy = (plan: RemovalPlan): string => keptText(page, plan);
+      const removedBy = (plan: NormalisedPlan): string => keptText(page, plan);
       const mergedKept = removedBy(merged);
       // Everything the merged plan keeps, each plan keeps too.
       for (const word of mergedKept.split(/\s+/).slice(0, 200)) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { hasData, loadDataset } from "../../src/evaluation/index";
-import { analysePage, type PageModel, type RemovalPlan } from "../../src/page/index";
+import { analysePage, type PageModel } from "../../src/page/index";
+import { normalisePlan, type RemovalPlan } from "../../src/plan/index";
 import { buildReaderDocument, writeJson, writeMarkdown, writeText } from "../../src/rewrite/index";
 
 const dataPresent = hasData();
@@ -17,7 +18,7 @@ describe("reader JSON", () => {
     const page = analysePage("<html lang=de><head><title> Kurz </title></head><body><nav>Menü</nav><p>Text hier.</p></body></html>");
     const plan = emptyPlan(page);
     plan.removedBlocks[1] = 1; // the nav
-    const document = JSON.parse(writeJson(page, plan, CONTEXT));
+    const document = JSON.parse(writeJson(page, normalisePlan(page, plan), CONTEXT));
     expect(document).toEqual({
       url: null,
       site: "example.com",
@@ -42,7 +43,7 @@ describe("reader JSON", () => {
     const entry = loadDataset("dragnet").pages.find((candidate) => candidate.id === "110");
     if (entry === undefined) throw new Error("dragnet page 110 is missing");
     const page = analysePage(entry.html);
-    const plan = emptyPlan(page);
+    const plan = normalisePlan(page, emptyPlan(page));
     const document = buildReaderDocument(page, plan, { ...CONTEXT, url: entry.url, site: entry.site });
     expect(document.url).toBe(entry.url);
     expect(document.title).toBe("Fred Willard on 'Lewd Conduct' Charge");

@@ -1,5 +1,6 @@
 /** Random removal plans and the text a plan keeps, for the pass parity tests. */
-import type { PageModel, RemovalPlan } from "../../src/page/index";
+import type { PageModel } from "../../src/page/index";
+import type { RemovalPlan } from "../../src/plan/index";
 
 /** Share of blocks removed, and of kept text nodes that lose a random part, in the random plans. */
 const BLOCK_REMOVAL_RATE = 0.08;

@@ -4,7 +4,8 @@
  */
 import { HTMLRewriter } from "html-rewriter-wasm";
 import { describe, expect, it } from "vitest";
-import { analysePage, type PageModel, type RemovalPlan } from "../../src/page/index";
+import { analysePage, type PageModel } from "../../src/page/index";
+import { normalisePlan, type RemovalPlan } from "../../src/plan/index";
 import { rewriteHtml } from "../../src/rewrite/index";
 import { createWasmBackend } from "../../src/runtime/index";
 import { keptText, topRemovedCount, words } from "./pass-parity-plans";
@@ -52,7 +53,7 @@ function planOf(page: PageModel, chosen: (block: number) => boolean): RemovalPla
 }
 
 async function checkPlan(page: PageModel, plan: RemovalPlan, label: string): Promise<void> {
-  const result = await rewriteHtml(page, plan, backend);
+  const result = await rewriteHtml(page, normalisePlan(page, plan), backend);
   expect(result.ok, label).toBe(true);
   if (!result.ok) return;
   expect(words(analysePage(result.html).text), `${label}: ${result.html}`).toEqual(words(keptText(page, plan)));

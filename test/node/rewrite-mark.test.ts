@@ -2,6 +2,7 @@
 import { HTMLRewriter } from "html-rewriter-wasm";
 import { expect, it } from "vitest";
 import { analysePage } from "../../src/page/index";
+import { normalisePlan } from "../../src/plan/index";
 import { rewriteHtml } from "../../src/rewrite/index";
 import { createWasmBackend } from "../../src/runtime/index";
 
@@ -10,7 +11,7 @@ it("picks a mark the page does not use, so the page's own look-alike attributes 
   const page = analysePage(html);
   const removedBlocks = new Uint8Array(page.blockCount);
   removedBlocks[3] = 1;
-  const result = await rewriteHtml(page, { removedBlocks, removedText: new Int32Array(0) }, createWasmBackend(HTMLRewriter));
+  const result = await rewriteHtml(page, normalisePlan(page, { removedBlocks, removedText: new Int32Array(0) }), createWasmBackend(HTMLRewriter));
   expect(result.ok).toBe(true);
   if (!result.ok) return;
   expect(analysePage(result.html).text).toBe("keep 1\nkeep 2\nkeep 3");

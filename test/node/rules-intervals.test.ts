@@ -1,7 +1,8 @@
 /**
  * Order-free cleaning with rules (paper 002, 3.4.1): on random texts and random rule sets, what is removed is
  * exactly the union of all rule matches, gap-merged, whatever the rule order; checked against a naive
- * reference that marks characters in an array. Then through planFromIntervals on synthetic page models.
+ * reference that marks characters in an array (the raw union, before the content-edge filter). Then through
+ * planFromIntervals on synthetic page models.
  */
 import { describe, expect, it } from "vitest";
 import type { PageModel } from "../../src/page/index";
@@ -9,11 +10,11 @@ import {
   checkPatternSafety,
   compileRuleSet,
   findRuleIntervals,
-  planFromIntervals,
   RULESET_VERSION,
   type Rule,
   type RuleSet,
 } from "../../src/rules/index";
+import { planFromIntervals } from "../../src/plan/index";
 import { RULES_MERGE_GAP_MAX_CHARACTERS } from "../../src/config";
 import { checkPlanShape, referenceMarks, removedCharacters, textNodeMarks } from "./rules-support";
 import { seededRandom as random } from "../support/seeded-random";
@@ -67,6 +68,9 @@ function shuffled<T>(items: readonly T[], next: () => number): T[] {
   return copy;
 }
 
+/** The raw union of the matches, before the content-edge filter (tested in rules-content-edges.test.ts). */
+const RAW = { contentEdges: false } as const;
+
 const ROUNDS = 400;
 const replaySeed = process.env.REPLAY_SEED === undefined ? null : Number(process.env.REPLAY_SEED);
 const seeds = replaySeed === null ? Array.from({ length: ROUNDS }, (_, index) => index + 1) : [replaySeed];
@@ -77,8 +81,8 @@ describe("findRuleIntervals", () => {
       { pattern: "aabb", docFreq: 1, count: 1, tokens: 1 },
       { pattern: "ab", docFreq: 1, count: 1, tokens: 1 },
     ];
-    expect([...findRuleIntervals(compileRuleSet(ruleSetOf(rules)), "xx aabb yy")]).toEqual([3, 7]);
-    expect([...findRuleIntervals(compileRuleSet(ruleSetOf(rules.reverse())), "xx aabb yy")]).toEqual([3, 7]);
+    expect([...findRuleIntervals(compileRuleSet(ruleSetOf(rules)), "xx aabb yy", RAW)]).toEqual([3, 7]);
+    expect([...findRuleIntervals(compileRuleSet(ruleSetOf(rules.reverse())), "xx aabb yy", RAW)]).toEqual([3, 7]);
   });
 
   it("merges across short separator-only gaps, never across a letter or digit or a long gap", () => {
@@ -87,19 +91,19 @@ describe("findRuleIntervals", () => {
       { pattern: "News", docFreq: 1, count: 1, tokens: 1 },
     ];
     const compiled = compileRuleSet(ruleSetOf(rules));
-    expect([...findRuleIntervals(compiled, "Home | News")]).toEqual([0, 11]);
-    expect([...findRuleIntervals(compiled, "Home\n\u00a0· News")]).toEqual([0, 12]);
-    expect([...findRuleIntervals(compiled, "Home a News")]).toEqual([0, 4, 7, 11]);
-    expect([...findRuleIntervals(compiled, "Home 1 News")]).toEqual([0, 4, 7, 11]);
+    expect([...findRuleIntervals(compiled, "Home | News", RAW)]).toEqual([0, 11]);
+    expect([...findRuleIntervals(compiled, "Home\n\u00a0· News", RAW)]).toEqual([0, 12]);
+    expect([...findRuleIntervals(compiled, "Home a News", RAW)]).toEqual([0, 4, 7, 11]);
+    expect([...findRuleIntervals(compiled, "Home 1 News", RAW)]).toEqual([0, 4, 7, 11]);
     const far = `Home${" ".repeat(RULES_MERGE_GAP_MAX_CHARACTERS + 1)}News`;
-    expect([...findRuleIntervals(compiled, far)]).toEqual([0, 4, far.length - 4, far.length]);
-    expect([...findRuleIntervals(compiled, far, { mergeGap: 64 })]).toEqual([0, far.length]);
+    expect([...findRuleIntervals(compiled, far, RAW)]).toEqual([0, 4, far.length - 4, far.length]);
+    expect([...findRuleIntervals(compiled, far, { ...RAW, mergeGap: 64 })]).toEqual([0, far.length]);
   });
 
   it("returns an empty result when nothing matches, and when the match limit is passed", () => {
     const compiled = compileRuleSet(ruleSetOf([{ pattern: "Home", docFreq: 1, count: 1, tokens: 1 }]));
     expect(findRuleIntervals(compiled, "nothing here")).toHaveLength(0);
-    expect(findRuleIntervals(compiled, "Home Home Home")).toHaveLength(2);
+    expect(findRuleIntervals(compiled, "Home Home Home", RAW)).toHaveLength(2);
     expect(findRuleIntervals(compiled, "Home x Home x Home", { maxMatches: 2 })).toHaveLength(0);
   });
 
@@ -129,7 +133,7 @@ describe("findRuleIntervals", () => {
     const expected = marksToPairs(referenceMarks(rules, text, gap));
     for (let order = 0; order < 3; order += 1) {
       const compiled = compileRuleSet(ruleSetOf(order === 0 ? rules : shuffled(rules, next)));
-      expect([...findRuleIntervals(compiled, text, { mergeGap: gap })], `seed ${seed}`).toEqual(expected);
+      expect([...findRuleIntervals(compiled, text, { ...RAW, mergeGap: gap })], `seed ${seed}`).toEqual(expected);
     }
   });
 });
@@ -270,7 +274,7 @@ describe("planFromIntervals", () => {
     const rules = Array.from({ length: 1 + Math.floor(next() * 6) }, () => randomRule(next)).filter(
       (rule) => checkPatternSafety(rule.pattern).safe,
     );
-    const intervals = findRuleIntervals(compileRuleSet(ruleSetOf(rules)), randomPage.text);
+    const intervals = findRuleIntervals(compileRuleSet(ruleSetOf(rules)), randomPage.text, RAW);
     const plan = planFromIntervals(randomPage, intervals);
     const marks = referenceMarks(rules, randomPage.text, RULES_MERGE_GAP_MAX_CHARACTERS);
     expect(removedCharacters(randomPage, plan), `seed ${seed}`).toEqual(textNodeMarks(randomPage, marks));

@@ -13,11 +13,11 @@ import {
   compileRuleSet,
   findRuleIntervals,
   parseRuleSetText,
-  planFromIntervals,
   RULESET_VERSION,
   type Rule,
   type RuleSet,
 } from "../../src/rules/index";
+import { planFromIntervals } from "../../src/plan/index";
 import { checkPlanShape, referenceMarks, removedCharacters, textNodeMarks } from "./rules-support";
 import { seededRandom as random } from "../support/seeded-random";
 
@@ -42,7 +42,7 @@ describe("the sample site's mined rules on its pages", () => {
 
   it.each(files)("%s: the cookie notice and navigation go whole, the headline stays", (file) => {
     const page = analysePage(readFileSync(join(folder, file), "utf8"));
-    const plan = planFromIntervals(page, findRuleIntervals(compiled, page.text));
+    const plan = planFromIntervals(page, findRuleIntervals(compiled, page.text, { contentEdges: false }));
     const removed = removedCharacters(page, plan);
     // Page text position → 1 if removed, 2 if outside every text node (the "\n" between blocks), else 0.
     const nodeMarks = new Uint8Array(page.text.length).fill(2);
@@ -96,7 +96,7 @@ describe.skipIf(!hasData())("rules cut from real pages of ../shared/data", () =>
         const ruleSet: RuleSet = { version: RULESET_VERSION, site: "data.example", minedAt: "2026-01-01T00:00:00Z", pages: 1, cutoff: 0, mutablePatterns: [], rules };
         const compiled = compileRuleSet(ruleSet);
         expect(compiled.skipped.filter((rule) => !rule.reason.startsWith("duplicate"))).toEqual([]);
-        const plan = planFromIntervals(page, findRuleIntervals(compiled, page.text));
+        const plan = planFromIntervals(page, findRuleIntervals(compiled, page.text, { contentEdges: false }));
         const marks = referenceMarks(rules, page.text, RULES_MERGE_GAP_MAX_CHARACTERS);
         expect(removedCharacters(page, plan), datasetPage.id).toEqual(textNodeMarks(page, marks));
         checkPlanShape(page, plan, marks);

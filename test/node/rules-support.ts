@@ -1,6 +1,7 @@
 /** Shared checks of the rules tests: a naive reference of the gap-merged union, and removal-plan checks. */
 import { expect } from "vitest";
-import type { PageModel, RemovalPlan } from "../../src/page/index";
+import type { PageModel } from "../../src/page/index";
+import type { RemovalPlan } from "../../src/plan/index";
 import type { Rule } from "../../src/rules/index";
 
 /** Reference: marks every matched character, then the short separator-only gaps between marked runs. */

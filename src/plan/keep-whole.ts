@@ -1,12 +1,14 @@
 /** Undoing the removal of chosen blocks in a plan, for comments kept on request and the article guard. */
-import type { PageModel, RemovalPlan } from "../page/index";
+import type { PageModel } from "../page/index";
+import { normalisePlan } from "./normalise";
+import type { NormalisedPlan, RemovalPlan } from "./types";
 
 /**
  * A plan that keeps some blocks whole (`blocks`: block ordinal → 1, top-most blocks only): their removal and
  * their descendants' is undone, and where a removed ancestor held them, that ancestor stays and its removal
  * moves down to its children off the path to them. Linear in blocks and removed ranges.
  */
-export function keepWhole(page: PageModel, plan: RemovalPlan, blocks: Uint8Array): RemovalPlan {
+export function keepWhole(page: PageModel, plan: RemovalPlan, blocks: Uint8Array): NormalisedPlan {
   const { parent } = page.blocks;
   const count = page.blockCount;
   const onPath = new Uint8Array(count); // block ordinal → 1 if a kept block or an ancestor of one
@@ -23,7 +25,7 @@ export function keepWhole(page: PageModel, plan: RemovalPlan, blocks: Uint8Array
     }
     removedBlocks[b] = pending[up] === 1 ? 1 : plan.removedBlocks[b];
   }
-  return { removedBlocks, removedText: subtractRanges(page, plan.removedText, blocks) };
+  return normalisePlan(page, { removedBlocks, removedText: subtractRanges(page, plan.removedText, blocks) });
 }
 
 /** Removed text ranges less the text of the kept blocks (both lists sorted; a two-pointer walk). */

@@ -1,0 +1,9 @@
+/**
+ * The removal plan: its type, its normal form (top-most removed blocks, blocks removed with an ancestor,
+ * removed text clipped to kept text nodes, counts), merging plans, and the plan that rule intervals imply.
+ */
+export type { NormalisedPlan, RemovalCounts, RemovalPlan } from "./types";
+export { emptyPlan, normalisePlan } from "./normalise";
+export { mergePlans } from "./merge";
+export { planFromIntervals } from "./from-intervals";
+export { keepWhole } from "./keep-whole";

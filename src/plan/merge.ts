@@ -1,0 +1,30 @@
+import type { PageModel } from "../page/index";
+import { normalisePlan } from "./normalise";
+import type { NormalisedPlan, RemovalPlan } from "./types";
+
+/**
+ * Union of two plans of the same page: a block removed by either goes, and removed text is the union of
+ * both, clipped to the text nodes of blocks that stay.
+ */
+export function mergePlans(page: PageModel, first: RemovalPlan, second: RemovalPlan): NormalisedPlan {
+  const removedBlocks = new Uint8Array(page.blockCount);
+  for (let block = 1; block < page.blockCount; block++) removedBlocks[block] = first.removedBlocks[block] | second.removedBlocks[block];
+  return normalisePlan(page, { removedBlocks, removedText: unionIntervals(first.removedText, second.removedText) });
+}
+
+/** Sorted, merged union of two sorted lists of [start, end) pairs. */
+function unionIntervals(first: Int32Array, second: Int32Array): Int32Array {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < first.length || j < second.length) {
+    const takeFirst = j >= second.length || (i < first.length && first[i] <= second[j]);
+    const start = takeFirst ? first[i] : second[j];
+    const end = takeFirst ? first[i + 1] : second[j + 1];
+    if (takeFirst) i += 2;
+    else j += 2;
+    if (out.length > 0 && start <= out[out.length - 1]) out[out.length - 1] = Math.max(out[out.length - 1], end);
+    else out.push(start, end);
+  }
+  return Int32Array.from(out);
+}
