@@ -1,10 +1,12 @@
 /**
  * Order-free cleaning with rules (paper 002, 3.4.1): every rule runs over the unchanged page text, every match
  * becomes a [start, end) interval, and the result is the union of all of them, whatever the rule order.
- * Intervals separated only by a short run of white space or punctuation then merge into one.
+ * Intervals separated only by a short run of white space or punctuation then merge into one, and only their
+ * pieces that cut no sentence are applied (content-edges.ts).
  */
 import { RULES_MAX_MATCHES_PER_PAGE, RULES_MAX_SCAN_CHARACTERS, RULES_MERGE_GAP_MAX_CHARACTERS } from "../config";
 import type { CompiledRuleSet } from "./compile";
+import { contentEdgeIntervals } from "./content-edges";
 import { isSeparatorCode, textWords } from "./prefilter";
 
 /** Text positions must stay below this (2^26 code units, 64 Mi) for the packing below; longer texts get no rules. */
@@ -19,12 +21,18 @@ export interface IntervalOptions {
   readonly maxScanCharacters: number;
   /** Called every few rules and matches: true stops matching (the page's time budget is spent). */
   readonly expired?: () => boolean;
+  /**
+   * Keep only the pieces that cut no sentence (content-edges.ts); true wherever rules clean. False gives the raw
+   * union of the matches, for tests of the union itself and for tools that show what a rule matches.
+   */
+  readonly contentEdges: boolean;
 }
 
 export const DEFAULT_INTERVAL_OPTIONS: IntervalOptions = Object.freeze({
   mergeGap: RULES_MERGE_GAP_MAX_CHARACTERS,
   maxMatches: RULES_MAX_MATCHES_PER_PAGE,
   maxScanCharacters: RULES_MAX_SCAN_CHARACTERS,
+  contentEdges: true,
 });
 
 /** Why matching stopped before the end: too many matches, too much text to scan, or the time budget spent. */
@@ -67,7 +75,8 @@ export function matchRules(compiled: CompiledRuleSet, text: string, options: Par
   if (typeof matchCount === "string") return { intervals: EMPTY_INTERVALS, overflow: matchCount };
   if (matchCount === 0) return { intervals: EMPTY_INTERVALS, overflow: null };
   const sorted = packedMatches.subarray(0, matchCount).sort();
-  return { intervals: mergeSorted(sorted, text, resolved.mergeGap), overflow: null };
+  const merged = mergeSorted(sorted, text, resolved.mergeGap);
+  return { intervals: resolved.contentEdges ? contentEdgeIntervals(text, merged) : merged, overflow: null };
 }
 
 /**
