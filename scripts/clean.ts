@@ -13,16 +13,14 @@ import { basename, dirname, extname, join, resolve } from "node:path";
 import { parseArgs, promisify } from "node:util";
 import { HTMLRewriter } from "html-rewriter-wasm";
 import { parseModel, type ClassifierModel } from "../src/classify/index";
-import { clean, type CleanMode, type OutputFormat } from "../src/clean";
+import { clean, OUTPUT_FORMATS, REQUESTED_MODES, type CleanMode, type OutputFormat, type RequestedMode } from "../src/clean";
 import { siteOfHost } from "../src/http/site";
 import { decodeHtml } from "../src/page/index";
 import { compileRuleSet, parseRuleSetText, type CompiledRuleSet } from "../src/rules/index";
 import { createWasmBackend, type HtmlRewriterBackend } from "../src/runtime/index";
 
 const REPOSITORY_ROOT = resolve(import.meta.dirname, "..");
-const FORMATS: readonly OutputFormat[] = ["html", "text", "markdown", "json", "article"];
 const EXTENSIONS: Readonly<Record<OutputFormat, string>> = { html: "html", text: "txt", markdown: "md", json: "json", article: "article.html" };
-const MODES = ["auto", "rules", "classifier", "rules+classifier", "none"] as const;
 const HTML_FILE = /\.(?:html?|xhtml)$/i;
 /** Pages at or above this count get a progress bar (shorter runs finish before it would help). */
 const PROGRESS_MIN_PAGES = 20;
@@ -50,7 +48,7 @@ interface CleanArguments {
   readonly kvLocal: boolean;
   readonly kvPersistTo: string | null;
   readonly modelPath: string | null;
-  readonly mode: (typeof MODES)[number];
+  readonly mode: RequestedMode;
   readonly timingsPath: string;
 }
 
@@ -81,8 +79,8 @@ function parseArguments(argv: string[]): CleanArguments | string {
   const { values, positionals } = parsed;
   if (values.help || positionals.length === 0) return "";
   if (values.out === undefined) return "--out DIR is required";
-  if (!FORMATS.includes(values.format as OutputFormat)) return `--format must be one of ${FORMATS.join(", ")}`;
-  if (!MODES.includes(values.mode as (typeof MODES)[number])) return `--mode must be one of ${MODES.join(", ")}`;
+  if (!OUTPUT_FORMATS.includes(values.format as OutputFormat)) return `--format must be one of ${OUTPUT_FORMATS.join(", ")}`;
+  if (!REQUESTED_MODES.includes(values.mode as RequestedMode)) return `--mode must be one of ${REQUESTED_MODES.join(", ")}`;
   if (values.url !== undefined && !isUrl(values.url)) return `--url is not a URL: ${values.url}`;
   const out = resolve(values.out);
   return {
@@ -95,7 +93,7 @@ function parseArguments(argv: string[]): CleanArguments | string {
     kvLocal: values["kv-local"],
     kvPersistTo: values["kv-persist-to"] ?? null,
     modelPath: values["no-model"] ? null : resolve(values.model),
-    mode: values.mode as (typeof MODES)[number],
+    mode: values.mode as RequestedMode,
     timingsPath: resolve(values.timings ?? join(out, "timings.tsv")),
   };
 }

@@ -23,18 +23,33 @@ import { annotateHtml, declaresOtherCharset, rewriteHtml, writeArticle, writeJso
 import { matchRules, type CompiledRuleSet, type RuleOverflow } from "./rules";
 import type { HtmlRewriterBackend } from "./runtime";
 
-/** "article" is the kept content as a safe HTML fragment (rewrite/article-writer.ts has its allow-list). */
-export type OutputFormat = "html" | "text" | "markdown" | "json" | "article";
+/** The output formats; "article" is the kept content as a safe HTML fragment (rewrite/article-writer.ts has its allow-list). */
+export const OUTPUT_FORMATS = ["html", "text", "markdown", "json", "article"] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 /** What clean() can write: the output formats, and "annotated" (the original page with the removed blocks outlined, for the demo page). */
-export type CleanFormat = OutputFormat | "annotated";
+export const CLEAN_FORMATS = [...OUTPUT_FORMATS, "annotated"] as const;
+export type CleanFormat = (typeof CLEAN_FORMATS)[number];
 export type ArticleTitle = "keep" | "header" | "omit";
-export type CleanMode = "rules" | "classifier" | "rules+classifier" | "none";
+/** What cleans a page: site rules, the classifier, both (their plans' union), or nothing. */
+export const CLEAN_MODES = ["rules", "classifier", "rules+classifier", "none"] as const;
+export type CleanMode = (typeof CLEAN_MODES)[number];
+/** What a caller may ask for: a mode, or "auto" (rules plus the classifier where the site has rules, else the classifier). */
+export const REQUESTED_MODES = ["auto", ...CLEAN_MODES] as const;
+export type RequestedMode = (typeof REQUESTED_MODES)[number];
 /** What becomes of reader comments when the classifier cleans a page. */
 export type CommentsChoice = "exclude" | "include";
 export const COMMENTS_CHOICES: readonly CommentsChoice[] = ["exclude", "include"];
-/** Why a page was passed through: too-large, too-many-blocks, the rules' caps (too-many-rule-matches, rule-work), the
- * page's time budget (time-budget), rewrite-failed or internal-error. */
-export type CleanBailout = "too-large" | "too-many-blocks" | RuleOverflow | "rewrite-failed" | "internal-error";
+/**
+ * Why a page was passed through instead of cleaned, the closed set (the HTTP layer writes these, and only these,
+ * as x-clean-bailout): too large, too many blocks, the rules' caps (too-many-rule-matches, rule-work), the page's
+ * time budget, pass 2 failing, an internal error, and bytes in a charset that cannot be decoded (decodeHtml).
+ */
+export const BAILOUT_CODES = [
+  "too-large", "too-many-blocks", "too-many-rule-matches", "rule-work", "time-budget", "rewrite-failed", "internal-error", "unsupported-charset",
+] as const;
+export type BailoutCode = (typeof BAILOUT_CODES)[number];
+/** The bailouts of clean() itself (it takes a decoded page); the rules' RuleOverflow values are among them (checked where clean() returns one). */
+export type CleanBailout = Exclude<BailoutCode, "unsupported-charset">;
 
 export interface CleanOptions {
   /** Largest page cleaned, in UTF-8 bytes. */
@@ -46,7 +61,7 @@ export interface CleanOptions {
   /** What cleans a site that has rules when a model is loaded too: the rules alone, or rules plus the classifier. */
   readonly withRules: "rules" | "rules+classifier";
   /** Forces a mode (for evaluation); "auto" picks from what is loaded. */
-  readonly mode: CleanMode | "auto";
+  readonly mode: RequestedMode;
   /** Reader comments (blocks whose class or id names comments): left out of the article, or kept in it. */
   readonly comments: CommentsChoice;
   /** The article format's title: the page's heading as it stands ("keep"), a header with title, byline and date

@@ -1,4 +1,4 @@
-import { clean, type CleanResult, type CleanFormat } from "../clean";
+import { clean, type BailoutCode, type CleanResult, type CleanFormat } from "../clean";
 import { decodeHtml, extractMetadata, scanHtml, TEXT_RAW, TEXT_RCDATA } from "../page";
 import { createWorkerdBackend } from "../runtime";
 import type { Env } from "../worker";
@@ -93,8 +93,14 @@ export interface PassedPage {
   readonly url: string | undefined;
   readonly site: string;
   readonly format: CleanFormat;
-  readonly reason: string;
+  readonly reason: BailoutCode;
   readonly rules: RulesStatus | null;
+}
+
+/** The one place a bailout becomes response headers: its code (one of BAILOUT_CODES) and mode "none". */
+export function setBailoutHeaders(headers: Headers, reason: BailoutCode): void {
+  headers.set("x-clean-bailout", reason);
+  headers.set("x-clean-mode", "none");
 }
 
 /**
@@ -104,7 +110,8 @@ export interface PassedPage {
  * when it is too large to hold or could not be decoded) and no text.
  */
 export function passThrough(page: PassedPage): Response {
-  const headers = new Headers({ "x-clean-bailout": page.reason, "x-clean-mode": "none" });
+  const headers = new Headers();
+  setBailoutHeaders(headers, page.reason);
   if (page.site !== "") headers.set("x-clean-site", page.site);
   if (page.rules !== null) headers.set("x-clean-rules", page.rules);
   if (page.format === "json") {

@@ -2,7 +2,7 @@
  * One proxied HTML page through the pipeline: read under the size limit, decode, clean (format html).
  * Whatever stops the cleaning, the origin's bytes come back whole with the reason.
  */
-import { clean, type CleanFormat } from "../clean";
+import { clean, type BailoutCode, type CleanFormat } from "../clean";
 import { decodeHtml } from "../page";
 import { createWorkerdBackend } from "../runtime";
 import { readBodyLimited } from "./body";
@@ -14,7 +14,7 @@ import type { HttpSettings } from "./settings";
 export type ProxiedPage =
   | { readonly kind: "cleaned"; readonly html: string; readonly contentType: string; readonly mode: string; readonly site: string }
   /** Not cleaned: `body` is the origin's bytes, unchanged; `reason` goes out as x-clean-bailout. */
-  | { readonly kind: "bailout"; readonly reason: string; readonly body: Uint8Array | ReadableStream<Uint8Array> }
+  | { readonly kind: "bailout"; readonly reason: BailoutCode; readonly body: Uint8Array | ReadableStream<Uint8Array> }
   | { readonly kind: "timeout" };
 
 const REWRITER = createWorkerdBackend();

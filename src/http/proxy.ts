@@ -18,6 +18,7 @@
 import { Hono } from "hono";
 import type { Env } from "../worker";
 import { mediaType } from "./body";
+import { setBailoutHeaders } from "./clean-page";
 import { errorResponse } from "./errors";
 import { configuredKeys, matchesAny } from "./keys";
 import { cleanProxiedPage, modelVersion, type ProxiedPage } from "./proxy-clean";
@@ -234,7 +235,7 @@ async function cleanThrough(proxied: ProxyRequest, response: Response, cacheStat
   if (page.kind === "timeout") return errorResponse("origin-timeout", `${proxied.target.entry.originHost} did not send the whole page in time`);
   if (page.kind === "bailout") {
     const passed = new Response(page.body, response);
-    passed.headers.set("x-clean-bailout", page.reason);
+    setBailoutHeaders(passed.headers, page.reason);
     return passed;
   }
   const headers = cleanedHeaders(proxied, response.headers);

@@ -3,9 +3,8 @@
  * the formats, with q-values; what coding agents send as "Markdown for Agents"). An answer chosen from
  * request headers says so with `Vary` (NEGOTIATION_VARY), so that caches keep one copy per choice.
  */
-import type { CleanFormat } from "../../clean";
+import { CLEAN_FORMATS, type CleanFormat } from "../../clean";
 import { quoteValue, ServiceError } from "../errors";
-import { OUTPUT_FORMATS } from "../formats";
 
 /** Request header naming the format (Jina Reader's name): a format name, or "md". */
 export const RETURN_FORMAT_HEADER = "x-return-format";
@@ -26,7 +25,7 @@ const MEDIA_TYPE_FORMATS: Readonly<Record<string, CleanFormat>> = {
 };
 
 /** A format name or alias, or null when it is neither. */
-export function formatByName(value: string, offered: readonly CleanFormat[] = OUTPUT_FORMATS): CleanFormat | null {
+export function formatByName(value: string, offered: readonly CleanFormat[] = CLEAN_FORMATS): CleanFormat | null {
   const name = value.trim().toLowerCase();
   const format = FORMAT_ALIASES[name] ?? (name as CleanFormat);
   return offered.includes(format) ? format : null;

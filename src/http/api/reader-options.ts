@@ -3,9 +3,9 @@
  * the format (negotiated), the mode, the article header, the Markdown front matter. Headers carry them
  * where the query string is the target's own (the plain form of /v1/read).
  */
-import type { CleanFormat } from "../../clean";
+import { CLEAN_FORMATS, type CleanFormat } from "../../clean";
 import { quoteValue, ServiceError } from "../errors";
-import { DEFAULT_FORMAT, OUTPUT_FORMATS, requireMode, type RequestedMode } from "../formats";
+import { DEFAULT_FORMAT, requireMode, type RequestedMode } from "../formats";
 import { negotiateFormat } from "./negotiate";
 
 /** Request headers standing for query parameters (for the plain form of /v1/read, where the query is the target's). */
@@ -27,7 +27,7 @@ export interface ReaderOptions {
 /** Reads the options; `query` is null where the query string is not the API's (the plain form of /v1/read). */
 export function readerOptions(request: Request, query: URLSearchParams | null): ReaderOptions {
   const parameter = (name: string, header: string | null): string | undefined => query?.get(name) ?? (header === null ? undefined : request.headers.get(header) ?? undefined);
-  const { format, varies } = negotiateFormat(request, query?.get("format") ?? undefined, OUTPUT_FORMATS, DEFAULT_FORMAT);
+  const { format, varies } = negotiateFormat(request, query?.get("format") ?? undefined, CLEAN_FORMATS, DEFAULT_FORMAT);
   return {
     format,
     varies,
