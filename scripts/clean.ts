@@ -16,7 +16,7 @@ import { parseModel, type ClassifierModel } from "../src/classify/index";
 import { clean, OUTPUT_FORMATS, REQUESTED_MODES, type CleanMode, type OutputFormat, type RequestedMode } from "../src/clean";
 import { siteOfHost } from "../src/http/site";
 import { decodeHtml } from "../src/page/index";
-import { compileRuleSet, parseRuleSetText, type CompiledRuleSet } from "../src/rules/index";
+import { compileRuleSet, parseRuleSetText, ruleSetFileName, type CompiledRuleSet } from "../src/rules/index";
 import { createWasmBackend, type HtmlRewriterBackend } from "../src/runtime/index";
 
 const REPOSITORY_ROOT = resolve(import.meta.dirname, "..");
@@ -202,7 +202,7 @@ function createRuleSource(args: CleanArguments): RuleSource {
 }
 
 async function readFromFolder(folder: string, site: string): Promise<string | null> {
-  const path = join(folder, `${site}.json`);
+  const path = join(folder, `${ruleSetFileName(site)}.json`);
   return existsSync(path) ? readFileSync(path, "utf8") : null;
 }
 

@@ -11,6 +11,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { MINING_MIN_PAGES_PER_SITE } from "../src/config";
 import { mineSites, type MiningProgress, type SiteReport } from "../src/mining/index";
+import { ruleSetFileName } from "../src/rules/index";
 import { loadSites, pageTextOf, type InputSite } from "./mining-input";
 
 const USAGE = `usage: npm run mine -- <index.jsonl | set name | folder>... [options]
@@ -134,7 +135,7 @@ function main(): number {
         console.error(`${report.site}: rule set invalid, not written:\n  ${report.problems.slice(0, 10).join("\n  ")}`);
         continue;
       }
-      writeFileSync(join(parsed.out, `${report.site}.json`), `${JSON.stringify(report.ruleSet, null, 2)}\n`);
+      writeFileSync(join(parsed.out, `${ruleSetFileName(report.site)}.json`), `${JSON.stringify(report.ruleSet, null, 2)}\n`);
       written.add(report.site);
     }
   }

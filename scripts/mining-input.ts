@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadDataset } from "../src/evaluation/index";
-import { siteKey } from "../src/mining/index";
+import { siteKeyOfLabel } from "../src/rules/index";
 import { analysePage, decodeHtml } from "../src/page/index";
 
 export interface InputPage {
@@ -20,7 +20,7 @@ export interface InputPage {
 export interface InputSite {
   /** Label as the input names it (an index's `site`, or the sub-folder name). */
   readonly label: string;
-  /** KV key derived from the label (siteKey). */
+  /** KV key derived from the label and the pages' URLs (siteKeyOfLabel: `bbc.co.uk_news` → `bbc.co.uk/news`). */
   readonly site: string;
   readonly pages: InputPage[];
 }
@@ -32,13 +32,12 @@ export interface LoadedInput {
 
 /** Reads every input (index files or folders), grouping pages by site in first-seen order. */
 export function loadSites(inputs: readonly string[]): LoadedInput {
-  const bySite = new Map<string, InputSite>();
+  const byLabel = new Map<string, InputPage[]>();
   const problems: string[] = [];
   const add = (label: string, page: InputPage): void => {
-    const site = siteKey(label);
-    let entry = bySite.get(site);
-    if (entry === undefined) bySite.set(site, (entry = { label, site, pages: [] }));
-    entry.pages.push(page);
+    let pages = byLabel.get(label);
+    if (pages === undefined) byLabel.set(label, (pages = []));
+    pages.push(page);
   };
   for (const input of inputs) {
     const folderIndex = join(input, "index.jsonl");
@@ -50,6 +49,14 @@ export function loadSites(inputs: readonly string[]): LoadedInput {
       continue;
     }
     loadFolder(resolve(input), add, problems);
+  }
+  // Keyed once all pages are in: a section label takes the path its pages' URLs share.
+  const bySite = new Map<string, InputSite>();
+  for (const [label, pages] of byLabel) {
+    const site = siteKeyOfLabel(label, pages.map((page) => page.url).filter((url) => url !== ""));
+    const entry = bySite.get(site);
+    if (entry === undefined) bySite.set(site, { label, site, pages });
+    else entry.pages.push(...pages);
   }
   return { sites: [...bySite.values()], problems };
 }

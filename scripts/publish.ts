@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { parseRuleSetText } from "../src/rules/index";
+import { parseRuleSetText, ruleSetFileName } from "../src/rules/index";
 
 const REPO_ROOT = resolve(fileURLToPath(import.meta.url), "../..");
 /** The classifier model lives in rules/ too but is bundled with the Worker, not stored in KV. */
@@ -49,8 +49,8 @@ export function collectRuleSets(folder: string): CollectedRuleSets {
       refused.push(`${file}: ${parsed.problems.slice(0, 3).join("; ")}${more}`);
       continue;
     }
-    if (basename(file, ".json") !== parsed.ruleSet.site) {
-      refused.push(`${file}: the file name does not match its site "${parsed.ruleSet.site}" (expected ${parsed.ruleSet.site}.json)`);
+    if (basename(file, ".json") !== ruleSetFileName(parsed.ruleSet.site)) {
+      refused.push(`${file}: the file name does not match its site "${parsed.ruleSet.site}" (expected ${ruleSetFileName(parsed.ruleSet.site)}.json)`);
       continue;
     }
     // Stored compact: the Worker parses it once per TTL, and KV bills by size.

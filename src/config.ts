@@ -32,6 +32,9 @@ export const RULES_MERGE_GAP_MAX_CHARACTERS = 32;
 export const RULES_CACHE_TTL_MILLISECONDS = 60_000;
 /** Most compiled rule sets one isolate keeps; the oldest is dropped first. */
 export const RULES_CACHE_MAX_ENTRIES = 256;
+/** Most path segments in a site key (`bbc.co.uk/news` has 1): a URL looks up this many longer keys before its host,
+ * in one parallel round of KV reads. Sections of sites are named by their first folder or two. */
+export const RULES_KEY_MAX_PATH_SEGMENTS = 2;
 
 // ── classifier and smoothing (src/classify, src/training) ─────────────────────────────────────────
 

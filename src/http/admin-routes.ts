@@ -19,7 +19,7 @@ const MAX_RULE_SET_BYTES = 1024 * 1024;
 
 adminRoutes.use("*", requireAdminKey);
 
-adminRoutes.put("/rules/:site", async (context) => {
+adminRoutes.put("/rules/:site{.+}", async (context) => {
   const site = requireSite(context.req.param("site"));
   const text = await context.req.text();
   if (text.length > MAX_RULE_SET_BYTES) throw new ServiceError("payload-too-large", `a rule set is limited to ${MAX_RULE_SET_BYTES} bytes`);
@@ -30,7 +30,7 @@ adminRoutes.put("/rules/:site", async (context) => {
   return context.json({ site, stored: true, rules: parsed.ruleSet.rules.length, minedAt: parsed.ruleSet.minedAt });
 });
 
-adminRoutes.delete("/rules/:site", async (context) => {
+adminRoutes.delete("/rules/:site{.+}", async (context) => {
   const site = requireSite(context.req.param("site"));
   await context.env.RULES.delete(site);
   return context.json({ site, deleted: true });
@@ -38,6 +38,6 @@ adminRoutes.delete("/rules/:site", async (context) => {
 
 function requireSite(value: string): string {
   const site = parseSite(value);
-  if (site === null) throw new ServiceError("bad-request", `${quoteValue(value)} is not a host name`);
+  if (site === null) throw new ServiceError("bad-request", `${quoteValue(value)} is not a site key (a host name, optionally with a port and a path)`);
   return site;
 }

@@ -127,7 +127,7 @@ async function fetchArticle(job: FeedJob, link: string): Promise<ArticleFetch> {
   const decoded = decodeHtml(body.bytes, contentType);
   if (!decoded.ok) return { ok: false, reason: `unsupported charset ${decoded.charset}` };
   const site = siteOfHost(fetched.url.hostname);
-  const rules = await loadSiteRules(job.env.RULES, site);
+  const rules = await loadSiteRules(job.env.RULES, site, fetched.url);
   // The article fragment (allow-listed markup, absolute URLs), without a heading that repeats the item's title.
   const result = await cleanHtml(decoded.html, fetched.url.href, site, rules.compiled, { mode: job.mode, articleTitle: "omit" }, "article");
   if (!result.ok) return { ok: false, reason: `cleaning bailed out: ${result.bailout}` };

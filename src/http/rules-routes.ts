@@ -11,9 +11,35 @@ import { parseSite } from "./site";
  */
 export const rulesRoutes = new Hono<{ Bindings: Env }>();
 
-rulesRoutes.get("/:site", async (context) => {
+/** Most keys on one page of GET /v1/rules (KV's own limit is 1,000). */
+const MAX_RULES_PAGE = 1000;
+const DEFAULT_RULES_PAGE = 100;
+
+/**
+ * GET /v1/rules?limit=&cursor= — the ruled sites, one page at a time, from KV's key list:
+ * `{sites: [...], cursor}` with cursor null on the last page.
+ */
+rulesRoutes.get("/", async (context) => {
+  const limitValue = context.req.query("limit");
+  const limit = limitValue === undefined ? DEFAULT_RULES_PAGE : Number(limitValue);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RULES_PAGE) {
+    throw new ServiceError("bad-request", `limit must be a whole number from 1 to ${MAX_RULES_PAGE}`);
+  }
+  const cursor = context.req.query("cursor");
+  let listed: KVNamespaceListResult<unknown, string>;
+  try {
+    listed = await context.env.RULES.list({ limit, ...(cursor ? { cursor } : {}) });
+  } catch (error) {
+    console.error("KV list failed", error);
+    throw new ServiceError("rules-unavailable", "listing the rule sets in KV failed");
+  }
+  return context.json({ sites: listed.keys.map((key) => key.name), cursor: listed.list_complete ? null : listed.cursor });
+});
+
+// A key may name a path (`bbc.co.uk/news`): the parameter takes the rest of the route, slashes included.
+rulesRoutes.get("/:site{.+}", async (context) => {
   const site = parseSite(context.req.param("site"));
-  if (site === null) throw new ServiceError("bad-request", `${quoteValue(context.req.param("site"))} is not a host name`);
+  if (site === null) throw new ServiceError("bad-request", `${quoteValue(context.req.param("site"))} is not a site key (a host name, optionally with a port and a path)`);
   const report = await inspectSiteRules(context.env.RULES, site);
   if (report.status === "unavailable") throw new ServiceError("rules-unavailable", report.problems.join("; "));
   return context.json({

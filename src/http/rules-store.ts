@@ -1,4 +1,4 @@
-import { compileRuleSet, createRuleSetCache, parseRuleSetText, type CompiledRuleSet, type RuleSet } from "../rules";
+import { compileRuleSet, createRuleSetCache, parseRuleSetText, siteKeyCandidates, type CompiledRuleSet, type RuleSet } from "../rules";
 
 /**
  * A site's rule set from KV (key = site), validated and compiled once per isolate and cached with a TTL
@@ -25,8 +25,13 @@ export interface SiteRules {
 /** One cache per isolate: rule sets are compiled once and re-read from KV after the rules module's TTL. */
 const cache = createRuleSetCache();
 
-export async function loadSiteRules(namespace: KVNamespace, site: string): Promise<SiteRules> {
-  if (site === "") return { site, status: "no-site", compiled: null, problems: [] };
+/**
+ * The rules of `site`. With the page's URL, when the site is the URL's own, a key naming a path of it
+ * (`bbc.co.uk/news`) wins over the host: the longest present key, read in one parallel round.
+ */
+export async function loadSiteRules(namespace: KVNamespace, named: string, url?: URL | string): Promise<SiteRules> {
+  if (named === "") return { site: named, status: "no-site", compiled: null, problems: [] };
+  const site = url === undefined ? named : await longestPresentKey(namespace, named, url);
   const read = await readValue(namespace, site, () => cache.load(site, () => namespace.get(site, "text")));
   if (!read.ok) return { site, status: "unavailable", compiled: null, problems: [read.message] };
   const load = read.value;
@@ -39,6 +44,21 @@ export async function loadSiteRules(namespace: KVNamespace, site: string): Promi
     compiled: compiled.rules.length > 0 ? compiled : null,
     problems: compiled.skipped.map((rule) => `rule ${rule.index} skipped (${rule.reason}): ${rule.pattern}`),
   };
+}
+
+async function longestPresentKey(namespace: KVNamespace, site: string, url: URL | string): Promise<string> {
+  let parsed: URL;
+  try {
+    parsed = typeof url === "string" ? new URL(url) : url;
+  } catch {
+    return site; // a page sent without a valid URL keeps the named site
+  }
+  const candidates = siteKeyCandidates(parsed);
+  if (candidates.length === 1 || candidates[candidates.length - 1] !== site) return site;
+  const longer = candidates.slice(0, -1);
+  const reads = await Promise.all(longer.map((key) => readValue(namespace, key, () => cache.load(key, () => namespace.get(key, "text")))));
+  const found = reads.findIndex((read) => read.ok && read.value.status !== "missing");
+  return found < 0 ? site : longer[found];
 }
 
 /** The debugging view: the stored rule set read afresh (no cache), with what validation and compiling say of it. */

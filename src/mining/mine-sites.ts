@@ -17,7 +17,7 @@ import {
   MINING_MIN_BOUNDARY_SHARE,
   MINING_BOUNDARY_SAMPLE,
 } from "../config";
-import { parseRuleSet, type RuleSet } from "../rules/index";
+import { parseRuleSet, siteKeyOfLabel, type RuleSet } from "../rules/index";
 import { filterAcrossSites, type CrossSiteOptions } from "./cross-site";
 import { candidateKeys, mineSite, writeRuleSet, type SiteMining, type SiteMiningOptions, type StageTimings } from "./mine-site";
 
@@ -110,11 +110,5 @@ export function mineSites(
   });
 }
 
-/** KV key of a site label: lower case, without "www.", characters outside [a-z0-9.-] turned into "-". */
-export function siteKey(label: string): string {
-  return label
-    .toLowerCase()
-    .replace(/^www\./, "")
-    .replace(/[^a-z0-9.:-]+/g, "-")
-    .replace(/^[-.]+|[-.]+$/g, "");
-}
+/** KV key of a site label (the one definition is siteKeyOfLabel in src/rules). */
+export const siteKey = siteKeyOfLabel;

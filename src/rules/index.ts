@@ -37,3 +37,4 @@ export {
 } from "./intervals";
 export { isSeparatorCode, requiredWords, textWords } from "./prefilter";
 export { contentEdgeIntervals, isSentenceTerminal } from "./content-edges";
+export { parseSiteKey, ruleSetFileName, SITE_KEY_PATTERN, siteKeyCandidates, siteKeyOfLabel, siteOfHost } from "./site-key";

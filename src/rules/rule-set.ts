@@ -5,6 +5,7 @@
 import * as z from "zod/mini";
 import { RULES_MAX_RULE_COUNT, RULES_MAX_RULE_SET_CHARACTERS } from "../config";
 import { checkPatternSafety } from "./pattern-safety";
+import { parseSiteKey } from "./site-key";
 
 /** Format version written by the miner and understood here; any other version is refused with a problem. */
 export const RULESET_VERSION = 1;
@@ -30,7 +31,7 @@ export interface Rule {
 
 export interface RuleSet {
   readonly version: typeof RULESET_VERSION;
-  /** The site's host without "www.", lower case: the KV key. */
+  /** The site key (site-key.ts): host without "www.", lower case, optional port and path; the KV key. */
   readonly site: string;
   /** ISO 8601 timestamp of the mining run; with the version it identifies a rule set in caches. */
   readonly minedAt: string;
@@ -64,7 +65,7 @@ const RULE_SCHEMA = z.object({
 
 const RULE_SET_SCHEMA = z.object({
   version: z.literal(RULESET_VERSION),
-  site: z.string().check(z.regex(/^(?!www\.)[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$/, "a lower-case host without www.")),
+  site: z.string().check(z.refine((value) => parseSiteKey(value) === value, "a site key: a lower-case host without www., an optional port and path (site-key.ts)")),
   minedAt: nonEmpty.check(
     z.refine((value) => ISO_TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value)), "an ISO 8601 timestamp"),
   ),
