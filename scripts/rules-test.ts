@@ -1,0 +1,104 @@
+/**
+ * npm run rules:test -- <site> <page file | URL> [--rules DIR] [--all]
+ *
+ * Shows what each rule of a site's rule set does on one page: per rule, its matches, the text it removes, and the
+ * text it matches but keeps because removing it would cut a sentence (src/rules/content-edges.ts); then what the
+ * whole set removes as the Worker applies it. The rule set is read from rules/ (the file of the site's key, see
+ * src/rules/site-key.ts). A URL is fetched as it is (a tool on a person's machine, not the service's guarded fetch).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { analysePage, decodeHtml } from "../src/page/index";
+import { compileRuleSet, explainRules, parseRuleSetText, parseSiteKey, ruleSetFileName } from "../src/rules/index";
+
+const USAGE = `usage: npm run rules:test -- <site> <page file | URL> [--rules DIR] [--all]
+  <site>      the rule set's key (example.com, bbc.co.uk/news)
+  --rules DIR folder of rule sets (default rules/)
+  --all       list the rules that match nothing too`;
+/** Characters of a removed or kept piece shown on one line. */
+const SHOWN_CHARACTERS = 100;
+
+async function readPage(source: string): Promise<string> {
+  if (/^https?:\/\//i.test(source)) {
+    const response = await fetch(source, { redirect: "follow" });
+    if (!response.ok) throw new Error(`${source} answered ${response.status}`);
+    const decoded = decodeHtml(new Uint8Array(await response.arrayBuffer()), response.headers.get("content-type"));
+    if (!decoded.ok) throw new Error(`${source}: ${decoded.reason} (${decoded.charset})`);
+    return decoded.html;
+  }
+  if (!existsSync(source)) throw new Error(`no such file: ${source}`);
+  const decoded = decodeHtml(new Uint8Array(readFileSync(source)));
+  if (!decoded.ok) throw new Error(`${source}: ${decoded.reason} (${decoded.charset})`);
+  return decoded.html;
+}
+
+function pieces(text: string, pairs: Int32Array): string[] {
+  const shown: string[] = [];
+  for (let index = 0; index < pairs.length; index += 2) {
+    const piece = text.slice(pairs[index], pairs[index + 1]).replace(/\s+/g, " ").trim();
+    if (piece !== "") shown.push(piece.length > SHOWN_CHARACTERS ? `${piece.slice(0, SHOWN_CHARACTERS - 1)}…` : piece);
+  }
+  return shown;
+}
+
+function length(pairs: Int32Array): number {
+  let sum = 0;
+  for (let index = 0; index < pairs.length; index += 2) sum += pairs[index + 1] - pairs[index];
+  return sum;
+}
+
+async function main(): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: process.argv.slice(2), allowPositionals: true, options: { rules: { type: "string" }, all: { type: "boolean", default: false } } });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const [siteArgument, source] = parsed.positionals;
+  if (siteArgument === undefined || source === undefined || parsed.positionals.length > 2) {
+    console.error(USAGE);
+    return 2;
+  }
+  const site = parseSiteKey(siteArgument);
+  if (site === null) {
+    console.error(`"${siteArgument}" is not a site key (a host, optionally with a port and a path)`);
+    return 2;
+  }
+  const folder = resolve(parsed.values.rules ?? join(import.meta.dirname, "..", "rules"));
+  const file = join(folder, `${ruleSetFileName(site)}.json`);
+  if (!existsSync(file)) {
+    console.error(`no rule set for ${site} in ${folder} (looked for ${ruleSetFileName(site)}.json)`);
+    return 1;
+  }
+  const ruleSet = parseRuleSetText(readFileSync(file, "utf8"));
+  if (!ruleSet.ok) {
+    console.error(`${file} is not a valid rule set:\n  ${ruleSet.problems.join("\n  ")}`);
+    return 1;
+  }
+  let html: string;
+  try {
+    html = await readPage(source);
+  } catch (error) {
+    console.error((error as Error).message);
+    return 1;
+  }
+  const compiled = compileRuleSet(ruleSet.ruleSet);
+  for (const skipped of compiled.skipped) console.log(`rule ${skipped.index} skipped (${skipped.reason}): ${skipped.pattern}`);
+  const text = analysePage(html).text;
+  const explanation = explainRules(compiled, text);
+  for (const rule of explanation.rules) {
+    if (rule.matches === 0 && !parsed.values.all) continue;
+    const pattern = rule.pattern.length > SHOWN_CHARACTERS ? `${rule.pattern.slice(0, SHOWN_CHARACTERS - 1)}…` : rule.pattern;
+    console.log(`rule ${rule.index}: ${pattern}`);
+    console.log(`  ${rule.matches} match(es); removes ${length(rule.removed)} characters; keeps ${length(rule.kept)} it matches, whose removal would cut a sentence`);
+    for (const piece of pieces(text, rule.removed)) console.log(`  - removes: ${piece}`);
+    for (const piece of pieces(text, rule.kept)) console.log(`  + keeps:   ${piece}`);
+  }
+  const silent = explanation.rules.filter((rule) => rule.matches === 0).length;
+  console.log(`\n${site}: ${compiled.rules.length} rule(s), ${compiled.rules.length - silent} matching this page; together they remove ${length(explanation.removed)} of ${text.length} characters of page text (their matches cover ${length(explanation.matched)})`);
+  return 0;
+}
+
+process.exitCode = await main();
