@@ -37,5 +37,6 @@ export {
 } from "./intervals";
 export { isSeparatorCode, requiredWords, textWords } from "./prefilter";
 export { contentEdgeIntervals, isSentenceTerminal } from "./content-edges";
+export { xpathToCss, type XPathConversion } from "./xpath-to-css";
 export { explainRules, type RuleEffect, type RulesExplanation } from "./explain";
 export { parseSiteKey, ruleSetFileName, SITE_KEY_PATTERN, siteKeyCandidates, siteKeyOfLabel, siteOfHost } from "./site-key";
