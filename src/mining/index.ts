@@ -21,7 +21,7 @@ export {
 } from "./tokens";
 export { buildCorpus, entryAt, type SiteCorpus } from "./corpus";
 export { binOfDocuments, documentHistogram, findCutoff, type Cutoff, type CutoffOptions } from "./cutoff";
-export { filterAcrossSites, type CrossSiteOptions, type SiteCandidates } from "./cross-site";
+export { dropShared, filterAcrossSites, sharedThreshold, siteNgramKeys, type CrossSiteOptions, type SiteCandidates } from "./cross-site";
 export { filterRepeats, type StringFilterOptions } from "./string-filters";
 export { escapeLiteral, patternOf, writePatterns, type PatternOptions, type WrittenPattern } from "./rule-writer";
 export {

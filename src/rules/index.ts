@@ -11,6 +11,8 @@ export {
   type Rule,
   type RuleSet,
   type RuleSetParse,
+  RULE_SET_SOURCES,
+  type RuleSetSource,
 } from "./rule-set";
 export { checkPatternSafety, type PatternSafety } from "./pattern-safety";
 export {

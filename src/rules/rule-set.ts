@@ -29,6 +29,10 @@ export interface Rule {
   readonly tokens: number;
 }
 
+/** How a rule set was made: `npm run mine` (mined), from sampled traffic (learned), by hand, or imported. */
+export const RULE_SET_SOURCES = ["mined", "learned", "hand", "imported"] as const;
+export type RuleSetSource = (typeof RULE_SET_SOURCES)[number];
+
 export interface RuleSet {
   readonly version: typeof RULESET_VERSION;
   /** The site key (site-key.ts): host without "www.", lower case, optional port and path; the KV key. */
@@ -41,6 +45,10 @@ export interface RuleSet {
   readonly cutoff: number;
   readonly mutablePatterns: readonly MutablePattern[];
   readonly rules: readonly Rule[];
+  /** Optional: how the set was made (absent in sets written before it existed). */
+  readonly source?: RuleSetSource;
+  /** Optional: the publication number of a versioned set (1, 2, …; src/learning keeps the earlier ones). */
+  readonly revision?: number;
 }
 
 export type RuleSetParse = { ok: true; ruleSet: RuleSet } | { ok: false; problems: string[] };
@@ -73,6 +81,8 @@ const RULE_SET_SCHEMA = z.object({
   cutoff: z.number().check(z.minimum(0), z.maximum(1)),
   mutablePatterns: z.array(z.object({ name: nonEmpty, pattern: nonEmpty })),
   rules: z.array(RULE_SCHEMA),
+  source: z.optional(z.enum(RULE_SET_SOURCES)),
+  revision: z.optional(z.int().check(z.minimum(1))),
 });
 
 export function parseRuleSet(value: unknown, options: ParseRuleSetOptions = {}): RuleSetParse {
