@@ -15,7 +15,7 @@ import { clean } from "../src/clean";
 import { DATA_SETS, hasData, loadDataset, type DatasetPage } from "../src/evaluation/index";
 import { compileRuleSet, parseRuleSet, type CompiledRuleSet } from "../src/rules/index";
 import { createWasmBackend } from "../src/runtime/index";
-import { REPO_ROOT, startWorkerd, type WorkerdHandle } from "../test/support/workerd";
+import { REPO_ROOT, startWorkerd, type WorkerdHandle } from "./lib/workerd";
 
 /** Runs per page and kind in Node; the page's time is their mean. */
 const REPEAT = 5;

@@ -2,7 +2,7 @@
  * The Worker as the cleaner of the mining evaluation: bundled and run in workerd (test/support/workerd.ts),
  * rules written to its real local KV, pages posted to /v1/clean?site=…&format=text&mode=….
  */
-import { startWorkerd } from "../test/support/workerd";
+import { startWorkerd } from "./lib/workerd";
 import type { RuleCleaner } from "./mining-evaluation";
 
 /** API key the evaluation's Worker accepts (a binding of this local instance only). */

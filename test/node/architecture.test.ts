@@ -13,10 +13,9 @@ const CORE = ["src/page/", "src/rules/", "src/classify/", "src/plan/", "src/rewr
 const HTTP_PACKAGES = /^hono(?:\/|$)/;
 /**
  * Known exceptions, each until the change that removes it lands: the http files take the type of the Worker's
- * bindings (`Env`) from the entry point, which imports them (a bindings module of its own is on the way); two
- * scripts start workerd through the tests' support code (to move to scripts/lib/).
+ * bindings (`Env`) from the entry point, which imports them (a bindings module of its own is on the way).
  */
-const KNOWN_EDGES = new Set(["src/http/** → src/worker.ts", "scripts/bench.ts → test/support/workerd.ts", "scripts/mining-worker-cleaner.ts → test/support/workerd.ts"]);
+const KNOWN_EDGES = new Set(["src/http/** → src/worker.ts"]);
 
 function known({ from, file }: Import): boolean {
   return KNOWN_EDGES.has(`${from} → ${file}`) || (from.startsWith("src/http/") && KNOWN_EDGES.has(`src/http/** → ${file}`));

@@ -1,0 +1,91 @@
+/**
+ * Runs the real Worker in workerd from a Node test or script: the entry is bundled with esbuild, started by
+ * Miniflare with the compatibility settings of wrangler.toml and a real local KV namespace bound as RULES.
+ * Scripts (bench, mine:eval) and Node-side tests use it where they need what workerd cannot read itself (the
+ * development data on disk).
+ */
+import { build } from "esbuild";
+import { Miniflare } from "miniflare";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { REPO_ROOT } from "./paths";
+
+export { REPO_ROOT };
+
+export interface WorkerdOptions {
+  /** Module to bundle as the Worker, relative to the repository root. Default: src/worker.ts. */
+  readonly entry?: string;
+  /** Plain-text bindings ([vars]) beside the ones of wrangler.toml. */
+  readonly vars?: Readonly<Record<string, string>>;
+  /** KV entries written to RULES before the first request. */
+  readonly kv?: Readonly<Record<string, string>>;
+}
+
+export interface WorkerdHandle {
+  /** Base URL the Worker answers on (requests are dispatched in-process; the host is what the Worker sees). */
+  readonly url: string;
+  fetch(pathOrUrl: string, init?: RequestInit): Promise<Response>;
+  kvPut(key: string, value: string): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+const BASE_URL = "http://cleaner.test";
+
+export async function startWorkerd(options: WorkerdOptions = {}): Promise<WorkerdHandle> {
+  const script = await bundle(options.entry ?? "src/worker.ts");
+  const settings = readWranglerSettings();
+  const miniflare = new Miniflare({
+    modules: true,
+    script,
+    compatibilityDate: settings.compatibilityDate,
+    compatibilityFlags: settings.compatibilityFlags,
+    kvNamespaces: ["RULES"],
+    bindings: { ...settings.vars, ...options.vars },
+  });
+  await miniflare.ready;
+  const kv = await miniflare.getKVNamespace("RULES");
+  for (const [key, value] of Object.entries(options.kv ?? {})) await kv.put(key, value);
+  return {
+    url: BASE_URL,
+    async fetch(pathOrUrl, init) {
+      const target = pathOrUrl.startsWith("http") ? pathOrUrl : BASE_URL + pathOrUrl;
+      // Miniflare's fetch types differ slightly from the DOM ones; the values are the same.
+      return (await miniflare.dispatchFetch(target, init as never)) as unknown as Response;
+    },
+    kvPut: (key, value) => kv.put(key, value),
+    dispose: () => miniflare.dispose(),
+  };
+}
+
+async function bundle(entry: string): Promise<string> {
+  const result = await build({
+    entryPoints: [resolve(REPO_ROOT, entry)],
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    target: "es2022",
+    mainFields: ["module", "main"],
+    conditions: ["workerd", "worker", "browser"],
+    external: ["node:*", "cloudflare:*"],
+    write: false,
+    logLevel: "silent",
+  });
+  return result.outputFiles[0].text;
+}
+
+interface WranglerSettings {
+  compatibilityDate: string;
+  compatibilityFlags: string[];
+  vars: Record<string, string>;
+}
+
+/** The few wrangler.toml settings the runtime needs, read with simple patterns (the file is ours). */
+function readWranglerSettings(): WranglerSettings {
+  const toml = readFileSync(resolve(REPO_ROOT, "wrangler.toml"), "utf8");
+  const date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1] ?? "2026-04-01";
+  const flags = /^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1] ?? "";
+  const vars: Record<string, string> = {};
+  const varsSection = /^\[vars\]\s*\n([\s\S]*?)(?:^\[|$(?![\s\S]))/m.exec(toml)?.[1] ?? "";
+  for (const match of varsSection.matchAll(/^([A-Z_][A-Z0-9_]*)\s*=\s*"([^"]*)"/gm)) vars[match[1]] = match[2];
+  return { compatibilityDate: date, compatibilityFlags: [...flags.matchAll(/"([^"]+)"/g)].map((m) => m[1]), vars };
+}
