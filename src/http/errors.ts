@@ -22,9 +22,11 @@ export type ErrorCode =
   | "rate-limited" // the API key made more requests than its limit in the current period (with Retry-After)
   | "invalid-rules" // an uploaded rule set fails validation or has unsafe patterns
   | "rules-unavailable" // KV could not be read
+  | "learning-unavailable" // the learning bindings (R2 PAGES, queue MINE_QUEUE) are not configured
+  | "conflict" // the site's state does not allow it: too few sampled pages to learn, no earlier rule set to restore
   | "internal"; // anything unforeseen (never with a stack in the body)
 
-const STATUS_BY_CODE: Readonly<Record<ErrorCode, 400 | 401 | 403 | 404 | 413 | 415 | 422 | 429 | 500 | 502 | 503 | 504 | 508>> = {
+const STATUS_BY_CODE: Readonly<Record<ErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 502 | 503 | 504 | 508>> = {
   "not-found": 404,
   "bad-request": 400,
   "invalid-url": 400,
@@ -41,6 +43,8 @@ const STATUS_BY_CODE: Readonly<Record<ErrorCode, 400 | 401 | 403 | 404 | 413 | 4
   "rate-limited": 429,
   "invalid-rules": 422,
   "rules-unavailable": 503,
+  "learning-unavailable": 503,
+  conflict: 409,
   internal: 500,
 };
 
