@@ -22,7 +22,8 @@ export default defineConfig({
             // /v1/* needs an API key: tests send "test-key" (x-api-key or authorization: Bearer).
             // Names are resolved before fetching: at a closed loopback port, so no test ever asks a real resolver
             // (tests of resolution point DNS_RESOLVER_URL at the origin server's stub).
-            miniflare: { bindings: { ALLOW_PRIVATE_TARGETS: "true", API_KEYS: "test-key", DNS_RESOLVER_URL: "http://127.0.0.1:9/dns-query" } },
+            // Failed mining jobs are retried at once (LEARN_RETRY_SECONDS 0), so a job reaches the dead-letter queue within a test.
+            miniflare: { bindings: { ALLOW_PRIVATE_TARGETS: "true", API_KEYS: "test-key", DNS_RESOLVER_URL: "http://127.0.0.1:9/dns-query", LEARN_RETRY_SECONDS: "0" } },
           }),
         ],
         test: {

@@ -1,9 +1,13 @@
 import { Hono } from "hono";
 import { apiSecurityHeaders, corsHeaders, demoRoutes, feedRoutes, proxyRoutes, rateLimit } from "./http";
 import { adminRoutes, cleanRoutes, handleError, handleNotFound, healthRoutes, readRoutes, requireApiKey, rulesRoutes } from "./http";
+import { consumeBatch, enqueueStaleSites, resolveLearningSettings, type LearningBindings } from "./learning";
 
-/** The Worker's bindings (wrangler.toml, `wrangler dev --var`, secrets). Read only in src/http. */
-export interface Env {
+/**
+ * The Worker's bindings (wrangler.toml, `wrangler dev --var`, secrets). Read only in src/http and, for the
+ * learning loop's own (R2 PAGES, queue MINE_QUEUE, LEARN_* vars: src/learning/settings.ts), in src/learning.
+ */
+export interface Env extends LearningBindings {
   /** Site rule sets, one JSON value per site (host without "www."). */
   RULES: KVNamespace;
   /** "true" lets the Worker fetch loopback and private addresses: local development only. */
@@ -40,4 +44,17 @@ app.route("/v1/read", readRoutes);
 app.route("/v1/rules", rulesRoutes);
 app.route("/v1/feed", feedRoutes);
 
-export default app;
+/** Mining jobs from MINE_QUEUE, and dead jobs from its dead-letter queue (wrangler.toml [[queues.consumers]]). */
+async function queue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  await consumeBatch(batch, env);
+}
+
+/** The cron trigger: enqueues the sampled sites whose rules are missing or stale. */
+async function scheduled(_controller: ScheduledController, env: Env, context: ExecutionContext): Promise<void> {
+  context.waitUntil(enqueueStaleSites(env, resolveLearningSettings(env), new Date()).then((sites) => {
+    if (sites.length > 0) console.log(`cron: ${sites.length} sites enqueued for mining`);
+  }));
+}
+
+// The Hono app stays the default export (tests call app.request()); the queue and cron handlers sit beside its fetch.
+export default Object.assign(app, { queue, scheduled }) satisfies ExportedHandler<Env>;

@@ -1,15 +1,17 @@
 import { Hono } from "hono";
 import { parseRuleSetText } from "../rules";
 import type { Env } from "../worker";
-import { quoteValue, ServiceError } from "./errors";
+import { ServiceError } from "./errors";
 import { requireAdminKey } from "./keys";
-import { parseSite } from "./site";
+import { learnRoutes } from "./learn-routes";
+import { requireSiteParam as requireSite } from "./site";
 
 /**
  * Admin routes, behind ADMIN_KEY (never an API key):
  *   PUT    /admin/rules/:site   body: a RuleSet (JSON). Refused with 422 and the problems if it fails the
  *                              schema or any pattern is unsafe, or if its `site` is not the route's site.
  *   DELETE /admin/rules/:site
+ * and the learning loop's (learn-routes.ts): POST|GET /admin/learn/:site, POST /admin/rules/:site/rollback.
  * Isolates pick a change up within the rule cache's TTL (and KV's own propagation delay).
  */
 export const adminRoutes = new Hono<{ Bindings: Env }>();
@@ -18,6 +20,7 @@ export const adminRoutes = new Hono<{ Bindings: Env }>();
 const MAX_RULE_SET_BYTES = 1024 * 1024;
 
 adminRoutes.use("*", requireAdminKey);
+adminRoutes.route("/", learnRoutes);
 
 adminRoutes.put("/rules/:site{.+}", async (context) => {
   const site = requireSite(context.req.param("site"));
@@ -35,9 +38,3 @@ adminRoutes.delete("/rules/:site{.+}", async (context) => {
   await context.env.RULES.delete(site);
   return context.json({ site, deleted: true });
 });
-
-function requireSite(value: string): string {
-  const site = parseSite(value);
-  if (site === null) throw new ServiceError("bad-request", `${quoteValue(value)} is not a site key (a host name, optionally with a port and a path)`);
-  return site;
-}

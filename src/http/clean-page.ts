@@ -1,6 +1,7 @@
 import { clean, type BailoutCode, type CleanResult, type CleanFormat } from "../clean";
 import { decodeHtml, extractMetadata, scanHtml, TEXT_RAW, TEXT_RCDATA } from "../page";
 import { createWorkerdBackend } from "../runtime";
+import type { PageSampler } from "../learning";
 import type { Env } from "../worker";
 import { withFrontMatter } from "./api/front-matter";
 import { ServiceError } from "./errors";
@@ -30,6 +31,8 @@ export interface PageToClean {
   readonly articleHeader?: boolean;
   /** format=markdown: a YAML front matter block (title, url, byline, published) first (?frontmatter=true). */
   readonly frontMatter?: boolean;
+  /** Keeps a cleaned page with a URL for learning (src/learning), after the answer; absent: not sampled. */
+  readonly sample?: PageSampler;
 }
 
 /** workerd's native HTMLRewriter, behind the runtime interface the pipeline takes. */
@@ -54,6 +57,7 @@ export async function cleanPage(env: Env, page: PageToClean): Promise<Response> 
     const body = page.frontMatter === true && page.format === "markdown" ? markdownWithFrontMatter(result.body, decoded.html, page.url) : result.body;
     const response = cleanedResponse({ ...result, body }, page.site, rules.status, decoded.charset);
     if (hasUnclosedRawText(decoded.html)) response.headers.set(WARNING_HEADER, "unclosed-raw-text");
+    if (page.url !== undefined) page.sample?.({ html: decoded.html, url: page.url, site: rules.site });
     return response;
   }
   // The operator sees why (wrangler tail); the client gets the page back with the reason only.

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { pageSampler, sentWithCredentials } from "../learning";
 import type { Env } from "../worker";
 import { addVary } from "./api/negotiate";
 import { readerOptions } from "./api/reader-options";
@@ -49,6 +50,8 @@ cleanRoutes.post("/", async (context) => {
   const response = await cleanPage(context.env, {
     bytes: body.bytes, contentType, url: pageUrl?.href, site, format, mode, source: "body", maxBytes: settings.maxBodyBytes,
     articleHeader: options.articleHeader, frontMatter: options.frontMatter,
+    // A page sent with a cookie or a login of its own may be one person's: it is cleaned, never sampled.
+    sample: pageSampler(context.env, waitUntilOf(context), sentWithCredentials(request.headers)),
   });
   if (options.varies) addVary(response.headers);
   return response;

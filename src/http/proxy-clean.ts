@@ -12,7 +12,8 @@ import type { SiteRules } from "./rules-store";
 import type { HttpSettings } from "./settings";
 
 export type ProxiedPage =
-  | { readonly kind: "cleaned"; readonly html: string; readonly contentType: string; readonly mode: string; readonly site: string }
+  /** `original`: the page as the origin sent it, decoded (for sampling). */
+  | { readonly kind: "cleaned"; readonly html: string; readonly contentType: string; readonly mode: string; readonly site: string; readonly original: string }
   /** Not cleaned: `body` is the origin's bytes, unchanged; `reason` goes out as x-clean-bailout. */
   | { readonly kind: "bailout"; readonly reason: BailoutCode; readonly body: Uint8Array | ReadableStream<Uint8Array> }
   | { readonly kind: "timeout" };
@@ -39,7 +40,7 @@ export async function cleanProxiedPage(response: Response, pageUrl: URL, rules: 
     options: { maxBytes: settings.maxBodyBytes },
   });
   if (!result.ok) return { kind: "bailout", reason: result.bailout, body: read.bytes };
-  return { kind: "cleaned", html: result.body, contentType: result.contentType, mode: result.mode, site: result.site };
+  return { kind: "cleaned", html: result.body, contentType: result.contentType, mode: result.mode, site: result.site, original: decoded.html };
 }
 
 let modelVersionMemo: string | null = null;

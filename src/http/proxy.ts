@@ -16,6 +16,7 @@
  * their scripts run in an opaque origin, away from this origin's pages, storage and cookies (see README).
  */
 import { Hono } from "hono";
+import { pageSampler, type PageSampler } from "../learning";
 import type { Env } from "../worker";
 import { mediaType } from "./body";
 import { setBailoutHeaders } from "./clean-page";
@@ -61,6 +62,8 @@ interface ProxyRequest {
   /** html, or markdown or text for a client that asked (api/negotiate.ts); the version above includes it. */
   readonly format: CleanFormat;
   readonly waitUntil: (promise: Promise<unknown>) => void;
+  /** Keeps a cleaned GET for learning when no credentials went to the origin (src/learning). */
+  readonly sample: PageSampler;
 }
 
 /** Request headers never forwarded: hop-by-hop ones, the Worker's own, and the encoding (fetch negotiates it). */
@@ -84,21 +87,24 @@ proxyRoutes.use("*", async (context, next) => {
   if (target === null) return next();
   const settings = resolveSettings(context.env, context.req.raw);
   const rules = await loadSiteRules(context.env.RULES, target.entry.site);
+  const waitUntil = (promise: Promise<unknown>): void => context.executionCtx.waitUntil(promise);
   const serviceKeys = [...configuredKeys(context.env.API_KEYS), ...configuredKeys(context.env.ADMIN_KEY)];
   const format = proxyFormat(context.req.raw);
   // Each format is its own cleaned page: its own cache entry and ETag.
   const version = format === "html" ? cleaningVersion(ruleSetVersion(rules), modelVersion()) : digest(`${cleaningVersion(ruleSetVersion(rules), modelVersion())}|${format}`);
+  const forwarded = await forwardedHeaders(context.req.raw, target, settings, version, serviceKeys);
   const proxied: ProxyRequest = {
     request: context.req.raw,
     target,
     originUrl: await withoutServiceKey(target.targetUrl, serviceKeys),
-    forwarded: await forwardedHeaders(context.req.raw, target, settings, version, serviceKeys),
+    forwarded,
     settings,
     rules,
     version,
     format,
     // The Worker always runs with an execution context (fetch handler, wrangler dev, the test pool).
-    waitUntil: (promise) => context.executionCtx.waitUntil(promise),
+    waitUntil,
+    sample: pageSampler(context.env, waitUntil, carriesCredentials(forwarded)),
   };
   const response = await serveProxied(proxied);
   return finishProxied(proxied, response);
@@ -238,6 +244,7 @@ async function cleanThrough(proxied: ProxyRequest, response: Response, cacheStat
     setBailoutHeaders(passed.headers, page.reason);
     return passed;
   }
+  if (proxied.request.method === "GET") proxied.sample({ html: page.original, url: proxied.target.targetUrl.href, site: proxied.rules.site });
   const headers = cleanedHeaders(proxied, response.headers);
   headers.set("content-type", page.contentType);
   headers.set("x-clean-mode", page.mode);

@@ -42,9 +42,15 @@ rulesRoutes.get("/:site{.+}", async (context) => {
   if (site === null) throw new ServiceError("bad-request", `${quoteValue(context.req.param("site"))} is not a site key (a host name, optionally with a port and a path)`);
   const report = await inspectSiteRules(context.env.RULES, site);
   if (report.status === "unavailable") throw new ServiceError("rules-unavailable", report.problems.join("; "));
+  const ruleSet = report.ruleSet;
   return context.json({
     site,
     status: report.status,
+    // How the set was made and which publication it is (learned sets are versioned: src/learning).
+    source: ruleSet?.source ?? null,
+    revision: ruleSet?.revision ?? null,
+    pages: ruleSet?.pages ?? null,
+    minedAt: ruleSet?.minedAt ?? null,
     rulesUsed: report.compiled?.rules.length ?? 0,
     problems: report.problems,
     ruleSet: report.ruleSet,

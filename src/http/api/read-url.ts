@@ -2,6 +2,7 @@
  * The page at a URL, fetched (every hop checked) and cleaned: the shared end of `GET /v1/clean?url=` and
  * `GET /v1/read/<url>`.
  */
+import { pageSampler } from "../../learning";
 import type { Env } from "../../worker";
 import { isHtmlBody, mediaType, readBodyLimited } from "../body";
 import { cleanPage, passThrough } from "../clean-page";
@@ -42,7 +43,7 @@ export async function readUrl(env: Env & ReaderCacheBindings & EtiquetteBindings
     JSON.stringify(forwarded), ruleSetVersion(rules), modelVersion(),
   ];
   const cache = { request: context.request, parts, ttlSeconds: readerCacheTtl(env.READER_CACHE_TTL), waitUntil: context.waitUntil };
-  const response = await cachedAnswer(cache, () => fetchAndClean(env, settings, read, forwarded));
+  const response = await cachedAnswer(cache, () => fetchAndClean(env, settings, read, forwarded, context.waitUntil));
   if (options.varies) addVary(response.headers);
   if (forwarded["accept-language"] !== undefined) addVary(response.headers, "Accept-Language");
   return response;
@@ -53,7 +54,7 @@ export interface CacheContext {
   readonly waitUntil: (promise: Promise<unknown>) => unknown;
 }
 
-async function fetchAndClean(env: Env, settings: HttpSettings, read: UrlToRead, forwarded: Record<string, string>): Promise<Response> {
+async function fetchAndClean(env: Env, settings: HttpSettings, read: UrlToRead, forwarded: Record<string, string>, waitUntil: CacheContext["waitUntil"]): Promise<Response> {
   const { format, mode } = read.options;
   const target = requireUrl(read.url, settings);
   const fetched = await fetchOrigin(target, settings, forwarded);
@@ -78,6 +79,8 @@ async function fetchAndClean(env: Env, settings: HttpSettings, read: UrlToRead, 
   return cleanPage(env, {
     bytes: body.bytes, contentType, url: fetched.url.href, site, format, mode, source: "fetched", maxBytes: settings.maxBodyBytes,
     articleHeader: read.options.articleHeader, frontMatter: read.options.frontMatter,
+    // Fetched with no cookie or Authorization (origin-fetch.ts sends none): a page anyone gets, so it may be sampled.
+    sample: pageSampler(env, waitUntil, false),
   });
 }
 

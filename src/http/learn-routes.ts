@@ -1,0 +1,66 @@
+import { Hono } from "hono";
+import { MINING_MIN_PAGES_PER_SITE } from "../config";
+import { enqueueJob, learnsSite, listRevisions, listSampledPages, readJobState, resolveLearningSettings, rollbackRuleSet } from "../learning";
+import { parseRuleSetText } from "../rules";
+import type { Env } from "../worker";
+import { ServiceError } from "./errors";
+import { requireSiteParam as requireSite } from "./site";
+
+/**
+ * The learning loop's admin routes (mounted under /admin, behind ADMIN_KEY like the others):
+ *   POST /admin/learn/:site            enqueue a mining job for the site now (202), if it has enough sampled pages
+ *   GET  /admin/learn/:site            its sampled pages, last job, kept rule set revisions and current set
+ *   POST /admin/rules/:site/rollback   put the revision before the current one back into KV
+ */
+export const learnRoutes = new Hono<{ Bindings: Env }>();
+
+/** Sampled pages listed by GET /admin/learn/:site (the count covers all of them). */
+const LISTED_PAGES = 100;
+
+learnRoutes.post("/learn/:site{.+}", async (context) => {
+  const site = requireSite(context.req.param("site"));
+  const { bucket } = requireLearning(context.env);
+  const pages = (await listSampledPages(bucket, site)).length;
+  if (pages < MINING_MIN_PAGES_PER_SITE) {
+    throw new ServiceError("conflict", `${site} has ${pages} sampled pages; learning needs at least ${MINING_MIN_PAGES_PER_SITE}`);
+  }
+  const job = await enqueueJob(context.env, site, "admin", new Date());
+  return context.json({ site, enqueued: true, jobId: job.jobId, pages }, 202);
+});
+
+learnRoutes.get("/learn/:site{.+}", async (context) => {
+  const site = requireSite(context.req.param("site"));
+  const { bucket } = requireLearning(context.env);
+  const [pages, job, revisions, current] = await Promise.all([
+    listSampledPages(bucket, site),
+    readJobState(bucket, site),
+    listRevisions(bucket, site),
+    context.env.RULES.get(site, "text"),
+  ]);
+  const parsed = current === null ? null : parseRuleSetText(current);
+  const ruleSet = parsed !== null && parsed.ok ? parsed.ruleSet : null;
+  return context.json({
+    site,
+    learning: learnsSite(resolveLearningSettings(context.env), site),
+    pages: pages.length,
+    sampled: pages.slice(0, LISTED_PAGES),
+    job,
+    revisions,
+    current: ruleSet === null ? null : { source: ruleSet.source ?? null, revision: ruleSet.revision ?? null, minedAt: ruleSet.minedAt, pages: ruleSet.pages, rules: ruleSet.rules.length },
+  });
+});
+
+learnRoutes.post("/rules/:site{.+}/rollback", async (context) => {
+  const site = requireSite(context.req.param("site"));
+  const { bucket } = requireLearning(context.env);
+  const result = await rollbackRuleSet(context.env.RULES, bucket, site);
+  if (!result.ok) throw new ServiceError("conflict", result.message);
+  return context.json({ site, restored: true, from: result.from, to: result.to });
+});
+
+function requireLearning(env: Env): { bucket: R2Bucket; queue: Queue } {
+  if (env.PAGES === undefined || env.MINE_QUEUE === undefined) {
+    throw new ServiceError("learning-unavailable", "learning needs the R2 bucket PAGES and the queue MINE_QUEUE (wrangler.toml)");
+  }
+  return { bucket: env.PAGES, queue: env.MINE_QUEUE };
+}

@@ -1,0 +1,97 @@
+/**
+ * The queue() side: a mining job reads the site's sampled pages from R2, mines them (mine-sampled.ts),
+ * merges the site's phrases into the cross-site table and publishes the set as the site's next revision.
+ *
+ * Redelivery is harmless: a job already done is acknowledged without work, the cross-site table holds sets
+ * of sites (adding a site twice adds nothing), and the publisher skips a job that published already.
+ * A job that throws is retried after a doubling delay; past max_retries (wrangler.toml) Queues moves it to
+ * the dead-letter queue, whose batches this module records as "dead" in the site's job state.
+ */
+import { MINING_MIN_PAGES_PER_SITE } from "../config";
+import { mergeContribution } from "./cross-site-table";
+import { parseMineJob, readJobState, requireBindings, writeJobState, type JobState, type MineJob } from "./jobs";
+import { mineSampledSite } from "./mine-sampled";
+import { publishRuleSet } from "./publish";
+import { listSampledPages, readSampledPages } from "./sample";
+import { DEAD_LETTER_QUEUE, MAX_RETRY_SECONDS, resolveLearningSettings, type LearningBindings, type LearningSettings } from "./settings";
+
+/** Longest error text kept in a job state. */
+const MAX_ERROR_CHARACTERS = 500;
+
+/** The queue() handler's work: jobs from MINE_QUEUE, dead jobs from the dead-letter queue. */
+export async function consumeBatch(batch: MessageBatch<unknown>, env: LearningBindings, now: () => Date = () => new Date()): Promise<void> {
+  const settings = resolveLearningSettings(env);
+  if (batch.queue === DEAD_LETTER_QUEUE) {
+    for (const message of batch.messages) {
+      await recordDead(env, message.body, now());
+      message.ack();
+    }
+    return;
+  }
+  // One job at a time: each is CPU-bound, and running them side by side would only share one isolate's CPU.
+  for (const message of batch.messages) {
+    const job = parseMineJob(message.body);
+    if (job === null) {
+      console.error("not a mining job; retried until it reaches the dead-letter queue", JSON.stringify(message.body)?.slice(0, 200));
+      message.retry({ delaySeconds: retryDelay(settings, message.attempts) });
+      continue;
+    }
+    try {
+      await runMineJob(env, settings, job, message.attempts, now);
+      message.ack();
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      console.error("mining job failed", job.site, job.jobId, `attempt ${message.attempts}`, text);
+      await writeJobState(requireBindings(env).bucket, { ...job, status: "failed", updatedAt: now().toISOString(), attempts: message.attempts, error: text.slice(0, MAX_ERROR_CHARACTERS) }).catch(() => {});
+      message.retry({ delaySeconds: retryDelay(settings, message.attempts) });
+    }
+  }
+}
+
+/**
+ * Runs one job to its end and returns the state written. A job already done, or one that a newer job of
+ * the same site has replaced, returns the state as it is without mining.
+ */
+export async function runMineJob(env: LearningBindings, settings: LearningSettings, job: MineJob, attempts: number, now: () => Date = () => new Date()): Promise<JobState> {
+  const { bucket } = requireBindings(env);
+  const previous = await readJobState(bucket, job.site);
+  if (previous !== null && previous.jobId === job.jobId && previous.status === "done") return previous;
+  if (previous !== null && previous.jobId !== job.jobId && Date.parse(previous.enqueuedAt) > Date.parse(job.enqueuedAt)) return previous;
+  const running: JobState = { ...job, status: "running", updatedAt: now().toISOString(), attempts };
+  await writeJobState(bucket, running);
+  const listed = (await listSampledPages(bucket, job.site)).slice(0, settings.maxPages);
+  const pages = await readSampledPages(bucket, listed);
+  if (pages.length < MINING_MIN_PAGES_PER_SITE) {
+    const state: JobState = { ...running, status: "done", updatedAt: now().toISOString(), pages: pages.length, rules: 0, error: `${pages.length} sampled pages; mining needs ${MINING_MIN_PAGES_PER_SITE}` };
+    await writeJobState(bucket, state);
+    return state;
+  }
+  const minedAt = now().toISOString();
+  const mining = await mineSampledSite(job.site, pages, (keys) => mergeContribution(bucket, job.site, keys), minedAt);
+  if (mining.ruleSet === null) throw new Error(`the mined rule set fails validation: ${mining.problems.slice(0, 5).join("; ")}`);
+  const miningMilliseconds = Math.round(mining.milliseconds.analyse + mining.milliseconds.mine + mining.milliseconds.rules);
+  const summary = { pages: mining.pages, rules: mining.ruleSet.rules.length, droppedAcrossSites: mining.droppedAcrossSites, miningMilliseconds };
+  // A site where mining finds no template keeps what it has (an empty set would only hide the classifier's view).
+  const revision = mining.ruleSet.rules.length === 0 ? undefined : (await publishRuleSet(env.RULES, bucket, mining.ruleSet, job.jobId, now())).revision;
+  const state: JobState = { ...running, status: "done", updatedAt: now().toISOString(), ...summary, ...(revision === undefined ? {} : { revision }) };
+  await writeJobState(bucket, state);
+  return state;
+}
+
+/** A job that used up its retries: its state says "dead" (keeping the last error), unless a newer job replaced it. */
+async function recordDead(env: LearningBindings, body: unknown, now: Date): Promise<void> {
+  const job = parseMineJob(body);
+  if (job === null) {
+    console.error("dead-letter queue: not a mining job", JSON.stringify(body)?.slice(0, 200));
+    return;
+  }
+  const { bucket } = requireBindings(env);
+  const previous = await readJobState(bucket, job.site);
+  if (previous !== null && previous.jobId !== job.jobId) return;
+  await writeJobState(bucket, { ...job, status: "dead", updatedAt: now.toISOString(), attempts: previous?.attempts ?? 0, ...(previous?.error === undefined ? {} : { error: previous.error }) });
+}
+
+/** Seconds before the next delivery: the first retry delay, doubled per attempt, at most MAX_RETRY_SECONDS. */
+export function retryDelay(settings: LearningSettings, attempts: number): number {
+  return Math.min(MAX_RETRY_SECONDS, Math.round(settings.retrySeconds * 2 ** Math.max(0, attempts - 1)));
+}
