@@ -18,10 +18,14 @@ import type { ClassifierModel } from "./classify";
 import { classifyPage, commentBlocks, commentPlan, commentText, keepComments, scoreBlocks } from "./classify";
 import { CLEAN_MAX_BLOCKS, CLEAN_MAX_BYTES, CLEAN_TIME_BUDGET_MS } from "./config";
 import { analysePage, computeFeatures, type PageModel } from "./page";
-import { emptyPlan, mergePlans, planFromIntervals, type NormalisedPlan, type RemovalCounts } from "./plan";
+import {
+  emptyPlan, mergePlans, planFromIntervals, planKeepingOnlySelected, planKeepingSelected, planRemovingSelected, type NormalisedPlan,
+  type RemovalCounts,
+} from "./plan";
 import { annotateHtml, declaresOtherCharset, rewriteHtml, writeArticle, writeJson, writeMarkdown, writeText } from "./rewrite";
-import { matchRules, type CompiledRuleSet, type RuleOverflow } from "./rules";
+import { matchRules, selectorsClean, type CompiledRuleSet, type RuleOverflow, type SiteSelectors } from "./rules";
 import type { HtmlRewriterBackend } from "./runtime";
+import { matchSelectors, type SelectorList, type SelectorMatch } from "./selectors";
 
 /** The output formats; "article" is the kept content as a safe HTML fragment (rewrite/article-writer.ts has its allow-list). */
 export const OUTPUT_FORMATS = ["html", "text", "markdown", "json", "article"] as const;
@@ -92,6 +96,26 @@ export interface CleanInput {
   readonly model: ClassifierModel | null;
   readonly rewriter: HtmlRewriterBackend;
   readonly options?: Partial<CleanOptions>;
+  /** A request's own selectors (X-Target-Selector, X-Remove-Selector), in every mode; parsed by the caller. */
+  readonly selectors?: RequestSelectors;
+}
+
+/** Selectors a request brings: keep only what `target` matches (when it matches anything), and remove what `remove` matches. */
+export interface RequestSelectors {
+  readonly target: SelectorList | null;
+  readonly remove: SelectorList | null;
+}
+
+/**
+ * Elements each selector matched on the page (only those that ran): the site's strip and keep, the position of the
+ * site's main entry that matched (-1: none did), and the request's target and remove.
+ */
+export interface SelectorCounts {
+  readonly strip?: number;
+  readonly main?: number;
+  readonly keep?: number;
+  readonly target?: number;
+  readonly remove?: number;
 }
 
 export type CleanResult =
@@ -104,6 +128,8 @@ export type CleanResult =
       readonly title: string;
       readonly lang: string;
       readonly removed: RemovalCounts;
+      /** What the selectors matched, when any ran. */
+      readonly selectors?: SelectorCounts;
       /** Stage name → milliseconds (coarse in workerd: see above). */
       readonly timings: Readonly<Record<string, number>>;
     }
@@ -170,7 +196,9 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   // 5 decide
   const trusted = classifierPlan !== null && leavesNoText(page, classifierPlan) ? null : classifierPlan;
   const comments = trusted !== null && classified !== null ? classified.comments : null;
-  const plan = withComments(page, decide(page, rulesPlan, trusted), comments, options.comments);
+  const siteSelectors = mode === "rules" || mode === "rules+classifier" ? input.ruleSet?.selectors ?? null : null;
+  const selected = applySelectors(page, withComments(page, decide(page, rulesPlan, trusted), comments, options.comments), siteSelectors, input.selectors);
+  const plan = selected.plan;
   const decidedMode = trusted === classifierPlan ? mode : rulesPlan !== null ? "rules" : "none";
   const removed = plan.counts;
   clock.lap("decide");
@@ -189,7 +217,7 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   clock.lap("format");
   return {
     ok: true, body, contentType: CONTENT_TYPES[input.format], mode: decidedMode, site: input.site, title: page.title, lang: page.lang,
-    removed, timings: clock.timings,
+    removed, timings: clock.timings, ...(selected.counts === null ? {} : { selectors: selected.counts }),
   };
 }
 
@@ -206,7 +234,7 @@ function utf8Length(text: string, limit: number): number {
 }
 
 function chooseMode(input: CleanInput, options: CleanOptions): CleanMode {
-  const hasRules = input.ruleSet !== null && input.ruleSet.rules.length > 0;
+  const hasRules = input.ruleSet !== null && (input.ruleSet.rules.length > 0 || selectorsClean(input.ruleSet.selectors ?? null));
   const hasModel = input.model !== null;
   if (options.mode !== "auto") {
     const needsRules = options.mode === "rules" || options.mode === "rules+classifier";
@@ -247,6 +275,39 @@ function withComments(page: PageModel, plan: NormalisedPlan, comments: Uint8Arra
  */
 function leavesNoText(page: PageModel, plan: NormalisedPlan): boolean {
   return page.text.trim() !== "" && writeText(page, plan).trim() === "";
+}
+
+/**
+ * The plan with the selectors applied, in this order: the site's main (the first entry that matches: only it is
+ * kept), strip (removed), keep (never removed); then the request's target (only it is kept, when it matches
+ * anything) and remove (removed). No selectors: the plan as it is, untouched.
+ */
+function applySelectors(page: PageModel, plan: NormalisedPlan, site: SiteSelectors | null, request: RequestSelectors | undefined): { plan: NormalisedPlan; counts: SelectorCounts | null } {
+  const main = site?.main ?? [];
+  const named: [keyof SelectorCounts, SelectorList | null][] = [
+    ["strip", site?.strip ?? null], ["keep", site?.keep ?? null], ["target", request?.target ?? null], ["remove", request?.remove ?? null],
+  ];
+  const present = named.filter((entry): entry is [keyof SelectorCounts, SelectorList] => entry[1] !== null);
+  if (present.length === 0 && main.length === 0) return { plan, counts: null };
+  const matches = matchSelectors(page, [...present.map(([, list]) => list), ...main]);
+  const found = new Map<keyof SelectorCounts, SelectorMatch>(present.map(([name], index) => [name, matches[index]]));
+  const counts: Record<string, number> = {};
+  for (const [name, match] of found) counts[name] = match.elements;
+  let result = plan;
+  if (main.length > 0) {
+    const chosen = matches.slice(present.length).findIndex((match) => match.elements > 0);
+    counts.main = chosen;
+    if (chosen >= 0) result = mergePlans(page, result, planKeepingOnlySelected(page, matches[present.length + chosen]));
+  }
+  const strip = found.get("strip");
+  if (strip !== undefined && strip.elements > 0) result = mergePlans(page, result, planRemovingSelected(page, strip));
+  const keep = found.get("keep");
+  if (keep !== undefined && keep.elements > 0) result = planKeepingSelected(page, result, keep);
+  const target = found.get("target");
+  if (target !== undefined && target.elements > 0) result = mergePlans(page, result, planKeepingOnlySelected(page, target));
+  const remove = found.get("remove");
+  if (remove !== undefined && remove.elements > 0) result = mergePlans(page, result, planRemovingSelected(page, remove));
+  return { plan: result, counts };
 }
 
 function decide(page: PageModel, rulesPlan: NormalisedPlan | null, classifierPlan: NormalisedPlan | null): NormalisedPlan {

@@ -36,6 +36,24 @@ export const RULES_CACHE_MAX_ENTRIES = 256;
  * in one parallel round of KV reads. Sections of sites are named by their first folder or two. */
 export const RULES_KEY_MAX_PATH_SEGMENTS = 2;
 
+// ── CSS selectors (src/selectors) ──────────────────────────────────────────────────────────────────
+
+/** Longest selector list accepted, in UTF-16 code units (a request header or one RuleSet entry). Hand-written and
+ * imported selectors are tens of characters; 1,024 bounds parsing and the per-element work of a hostile one. */
+export const SELECTOR_MAX_LENGTH = 1024;
+/** Most selectors (comma-separated alternatives) in one list; Full-Text RSS configs join a few per line. */
+export const SELECTOR_MAX_ALTERNATIVES = 32;
+/** Most compound selectors (steps joined by combinators) in one selector: the matcher keeps one bit per step. */
+export const SELECTOR_MAX_STEPS = 16;
+/** Most simple selectors (#id, .class, [attr]) in one step. */
+export const SELECTOR_MAX_TESTS = 16;
+/** Most selectors matched on one page in all (site strip, main, keep and metadata plus a request's two): the
+ * matcher's work is this times the page's elements times SELECTOR_MAX_STEPS at worst. */
+export const SELECTOR_MAX_PER_PAGE = 256;
+/** Most selectors (alternatives) in one RuleSet's strip, main, keep and metadata together: SELECTOR_MAX_PER_PAGE less
+ * room for a request's X-Target-Selector and X-Remove-Selector (SELECTOR_MAX_ALTERNATIVES each). */
+export const SELECTOR_MAX_PER_RULE_SET = 192;
+
 // ── classifier and smoothing (src/classify, src/training) ─────────────────────────────────────────
 
 /** Automatic labels: share of a site's pages a block text must be on to be template (paper 000, paper 003 sec. 5.1). */

@@ -4,6 +4,7 @@
  */
 export type { NormalisedPlan, RemovalCounts, RemovalPlan } from "./types";
 export { emptyPlan, normalisePlan } from "./normalise";
-export { mergePlans } from "./merge";
+export { mergePlans, subtractIntervals } from "./merge";
+export { planKeepingOnlySelected, planKeepingSelected, planRemovingSelected } from "./from-selectors";
 export { planFromIntervals } from "./from-intervals";
 export { keepWhole } from "./keep-whole";

@@ -28,3 +28,21 @@ function unionIntervals(first: Int32Array, second: Int32Array): Int32Array {
   }
   return Int32Array.from(out);
 }
+
+/** Sorted, disjoint [start, end) pairs of `from` less those of `minus` (both sorted and disjoint; a two-pointer walk). */
+export function subtractIntervals(from: Int32Array, minus: Int32Array): Int32Array {
+  if (from.length === 0 || minus.length === 0) return from;
+  const out: number[] = [];
+  let other = 0;
+  for (let pair = 0; pair + 1 < from.length; pair += 2) {
+    let start = from[pair];
+    const end = from[pair + 1];
+    while (other + 1 < minus.length && minus[other + 1] <= start) other += 2;
+    for (let index = other; index + 1 < minus.length && minus[index] < end && start < end; index += 2) {
+      if (minus[index] > start) out.push(start, minus[index]);
+      start = Math.max(start, minus[index + 1]);
+    }
+    if (start < end) out.push(start, end);
+  }
+  return Int32Array.from(out);
+}

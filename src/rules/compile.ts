@@ -10,6 +10,7 @@ import {
 import { checkPatternSafety } from "./pattern-safety";
 import { requiredWords } from "./prefilter";
 import { parseRuleSetText, type RuleSet } from "./rule-set";
+import { compileSiteSelectors, type SiteSelectors } from "./site-selectors";
 
 /** Flags of every compiled rule: global scan only (case-sensitive, code units; the safety proof assumes exactly this). */
 export const RULE_FLAGS = "g";
@@ -37,6 +38,8 @@ export interface CompiledRuleSet {
   readonly rules: readonly CompiledRule[];
   /** Rules left out, with why: unsafe, invalid, duplicate, or over the rule count limit. */
   readonly skipped: readonly SkippedRule[];
+  /** The set's selectors (version 2), parsed; null when it has none. Optional so that hand-built sets need not give it. */
+  readonly selectors?: SiteSelectors | null;
 }
 
 export interface CompileOptions {
@@ -68,7 +71,7 @@ export function compileRuleSet(ruleSet: RuleSet, options: Partial<CompileOptions
     seen.set(pattern, index);
     rules.push({ index, pattern, regex, words: requiredWords(pattern) });
   });
-  return { site: ruleSet.site, version: ruleSet.version, minedAt: ruleSet.minedAt, rules, skipped };
+  return { site: ruleSet.site, version: ruleSet.version, minedAt: ruleSet.minedAt, rules, skipped, selectors: compileSiteSelectors(ruleSet) };
 }
 
 function refusal(pattern: string, compiled: number, seen: Map<string, number>, options: CompileOptions): string | null {

@@ -4,6 +4,12 @@
  */
 export {
   RULESET_VERSION,
+  RULESET_VERSION_SELECTORS,
+  RULESET_VERSIONS,
+  METADATA_SELECTOR_FIELDS,
+  selectorEntries,
+  type MetadataSelectors,
+  type RuleSetVersion,
   parseRuleSet,
   parseRuleSetText,
   type MutablePattern,
@@ -42,3 +48,4 @@ export { contentEdgeIntervals, isSentenceTerminal } from "./content-edges";
 export { xpathToCss, type XPathConversion } from "./xpath-to-css";
 export { explainRules, type RuleEffect, type RulesExplanation } from "./explain";
 export { parseSiteKey, ruleSetFileName, SITE_KEY_PATTERN, siteKeyCandidates, siteKeyOfLabel, siteOfHost } from "./site-key";
+export { compileSiteSelectors, selectorsClean, type SiteSelectors } from "./site-selectors";

@@ -1,14 +1,23 @@
 /**
  * The RuleSet format: one per site, written by the miner to `rules/<site>.json` and to KV (key: the site).
- * Validated with a schema; a bad value is reported as a list of problems, never thrown.
+ * Version 1 holds text rules; version 2 may add CSS selectors (the subset of src/selectors): `strip` (removed),
+ * `main` (ordered fallbacks: the first that matches is the only content kept), `keep` (never removed) and
+ * `metadata` (where the title, byline and date are). Validated with a schema; a bad value is reported as a list
+ * of problems, never thrown.
  */
 import * as z from "zod/mini";
-import { RULES_MAX_RULE_COUNT, RULES_MAX_RULE_SET_CHARACTERS } from "../config";
+import { RULES_MAX_RULE_COUNT, RULES_MAX_RULE_SET_CHARACTERS, SELECTOR_MAX_PER_RULE_SET } from "../config";
+import { parseSelector } from "../selectors/index";
 import { checkPatternSafety } from "./pattern-safety";
 import { parseSiteKey } from "./site-key";
 
-/** Format version written by the miner and understood here; any other version is refused with a problem. */
+/** Format version of a set of text rules alone, as the miner writes it. */
 export const RULESET_VERSION = 1;
+/** Format version of a set that may hold selectors (strip, main, keep, metadata) beside its text rules. */
+export const RULESET_VERSION_SELECTORS = 2;
+/** The versions understood here; any other version is refused with a problem. */
+export const RULESET_VERSIONS = [RULESET_VERSION, RULESET_VERSION_SELECTORS] as const;
+export type RuleSetVersion = (typeof RULESET_VERSIONS)[number];
 
 /** A mutable pattern the miner replaced by a class token before indexing (paper 002, 3.3); recorded for the reader. */
 export interface MutablePattern {
@@ -33,8 +42,17 @@ export interface Rule {
 export const RULE_SET_SOURCES = ["mined", "learned", "hand", "imported"] as const;
 export type RuleSetSource = (typeof RULE_SET_SOURCES)[number];
 
+/** Where a site's page states its title, byline and date: selector lists tried in order (version 2). */
+export interface MetadataSelectors {
+  readonly title?: readonly string[];
+  readonly byline?: readonly string[];
+  readonly date?: readonly string[];
+}
+
+export const METADATA_SELECTOR_FIELDS = ["title", "byline", "date"] as const;
+
 export interface RuleSet {
-  readonly version: typeof RULESET_VERSION;
+  readonly version: RuleSetVersion;
   /** The site key (site-key.ts): host without "www.", lower case, optional port and path; the KV key. */
   readonly site: string;
   /** ISO 8601 timestamp of the mining run; with the version it identifies a rule set in caches. */
@@ -49,6 +67,14 @@ export interface RuleSet {
   readonly source?: RuleSetSource;
   /** Optional: the publication number of a versioned set (1, 2, …; src/learning keeps the earlier ones). */
   readonly revision?: number;
+  /** Version 2: selector lists of elements removed whole (template containers). */
+  readonly strip?: readonly string[];
+  /** Version 2: selector lists of the content's container, in order: the first that matches on a page is all that is
+   * kept of it (then the text rules and the classifier clean inside it); none matching, the page is cleaned as usual. */
+  readonly main?: readonly string[];
+  /** Version 2: selector lists of elements never removed (by rules, classifier or strip). */
+  readonly keep?: readonly string[];
+  readonly metadata?: MetadataSelectors;
 }
 
 export type RuleSetParse = { ok: true; ruleSet: RuleSet } | { ok: false; problems: string[] };
@@ -71,8 +97,10 @@ const RULE_SCHEMA = z.object({
   tokens: z.int().check(z.minimum(1)),
 });
 
+const SELECTOR_LISTS = z.optional(z.array(nonEmpty));
+
 const RULE_SET_SCHEMA = z.object({
-  version: z.literal(RULESET_VERSION),
+  version: z.union([z.literal(RULESET_VERSION), z.literal(RULESET_VERSION_SELECTORS)]),
   site: z.string().check(z.refine((value) => parseSiteKey(value) === value, "a site key: a lower-case host without www., an optional port and path (site-key.ts)")),
   minedAt: nonEmpty.check(
     z.refine((value) => ISO_TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value)), "an ISO 8601 timestamp"),
@@ -83,6 +111,10 @@ const RULE_SET_SCHEMA = z.object({
   rules: z.array(RULE_SCHEMA),
   source: z.optional(z.enum(RULE_SET_SOURCES)),
   revision: z.optional(z.int().check(z.minimum(1))),
+  strip: SELECTOR_LISTS,
+  main: SELECTOR_LISTS,
+  keep: SELECTOR_LISTS,
+  metadata: z.optional(z.object({ title: SELECTOR_LISTS, byline: SELECTOR_LISTS, date: SELECTOR_LISTS })),
 });
 
 export function parseRuleSet(value: unknown, options: ParseRuleSetOptions = {}): RuleSetParse {
@@ -90,15 +122,15 @@ export function parseRuleSet(value: unknown, options: ParseRuleSetOptions = {}):
     return { ok: false, problems: ["a rule set must be a JSON object"] };
   }
   const version = (value as { version?: unknown }).version;
-  if (version !== RULESET_VERSION) {
-    return { ok: false, problems: [`version: unsupported rule set version ${JSON.stringify(version)} (expected ${RULESET_VERSION})`] };
+  if (!(RULESET_VERSIONS as readonly unknown[]).includes(version)) {
+    return { ok: false, problems: [`version: unsupported rule set version ${JSON.stringify(version)} (expected ${RULESET_VERSIONS.join(" or ")})`] };
   }
   const parsed = RULE_SET_SCHEMA.safeParse(value);
   if (!parsed.success) {
     return { ok: false, problems: parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`) };
   }
   const ruleSet = parsed.data as RuleSet;
-  const problems = consistencyProblems(ruleSet, options);
+  const problems = [...consistencyProblems(ruleSet, options), ...selectorProblems(ruleSet)];
   return problems.length === 0 ? { ok: true, ruleSet } : { ok: false, problems };
 }
 
@@ -130,5 +162,32 @@ function consistencyProblems(ruleSet: RuleSet, options: ParseRuleSetOptions): st
       if (!safety.safe) problems.push(`rules.${index}.pattern: unsafe (${safety.reason})`);
     }
   });
+  return problems;
+}
+
+/** The selector fields of a set, each entry with its path ("strip.0", "metadata.byline.1"), in a fixed order. */
+export function selectorEntries(ruleSet: RuleSet): { readonly path: string; readonly selector: string }[] {
+  const entries: { path: string; selector: string }[] = [];
+  const add = (path: string, selectors: readonly string[] | undefined): void => selectors?.forEach((selector, index) => entries.push({ path: `${path}.${index}`, selector }));
+  add("strip", ruleSet.strip);
+  add("main", ruleSet.main);
+  add("keep", ruleSet.keep);
+  for (const field of METADATA_SELECTOR_FIELDS) add(`metadata.${field}`, ruleSet.metadata?.[field]);
+  return entries;
+}
+
+/** Selectors need version 2, must parse (src/selectors), and stay within SELECTOR_MAX_PER_RULE_SET in all. */
+function selectorProblems(ruleSet: RuleSet): string[] {
+  const entries = selectorEntries(ruleSet);
+  if (entries.length === 0) return [];
+  if (ruleSet.version !== RULESET_VERSION_SELECTORS) return [`version: selectors (strip, main, keep, metadata) need version ${RULESET_VERSION_SELECTORS}`];
+  const problems: string[] = [];
+  let alternatives = 0;
+  for (const { path, selector } of entries) {
+    const parsed = parseSelector(selector);
+    if (parsed.ok) alternatives += parsed.list.selectors.length;
+    else problems.push(`${path}: ${parsed.reason}`);
+  }
+  if (alternatives > SELECTOR_MAX_PER_RULE_SET) problems.push(`selectors: ${alternatives} in all, over the limit of ${SELECTOR_MAX_PER_RULE_SET}`);
   return problems;
 }

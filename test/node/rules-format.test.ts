@@ -44,9 +44,9 @@ describe("parseRuleSet", () => {
   });
 
   it("reports an unknown version as a problem", () => {
-    const parsed = parseRuleSet({ ...validRuleSet(), version: 2 });
+    const parsed = parseRuleSet({ ...validRuleSet(), version: 3 });
     expect(parsed.ok).toBe(false);
-    if (!parsed.ok) expect(parsed.problems[0]).toMatch(/unsupported rule set version 2/);
+    if (!parsed.ok) expect(parsed.problems[0]).toMatch(/unsupported rule set version 3/);
   });
 
   it("reports every bad field with its path, without throwing", () => {

@@ -1,0 +1,40 @@
+/**
+ * A rule set's selectors (version 2), parsed once when the set is compiled: strip and keep as one list each, main
+ * as its ordered fallbacks, metadata per field. The set was validated on load, so an entry that does not parse
+ * here cannot occur; one would be left out, not guessed.
+ */
+import { joinSelectorLists, parseSelector, type SelectorList } from "../selectors/index";
+import type { RuleSet } from "./rule-set";
+
+export interface SiteSelectors {
+  /** Every strip entry as one list (null: none). */
+  readonly strip: SelectorList | null;
+  /** The main entries in order: the first that matches on a page wins. */
+  readonly main: readonly SelectorList[];
+  /** Every keep entry as one list (null: none). */
+  readonly keep: SelectorList | null;
+  readonly metadata: { readonly title: readonly SelectorList[]; readonly byline: readonly SelectorList[]; readonly date: readonly SelectorList[] };
+}
+
+/** The set's selectors, or null when it has none. */
+export function compileSiteSelectors(ruleSet: RuleSet): SiteSelectors | null {
+  const lists = (entries: readonly string[] | undefined): SelectorList[] =>
+    (entries ?? []).flatMap((entry) => {
+      const parsed = parseSelector(entry);
+      return parsed.ok ? [parsed.list] : [];
+    });
+  const selectors: SiteSelectors = {
+    strip: joinSelectorLists(lists(ruleSet.strip)),
+    main: lists(ruleSet.main),
+    keep: joinSelectorLists(lists(ruleSet.keep)),
+    metadata: { title: lists(ruleSet.metadata?.title), byline: lists(ruleSet.metadata?.byline), date: lists(ruleSet.metadata?.date) },
+  };
+  const { strip, main, keep, metadata } = selectors;
+  const any = strip !== null || main.length > 0 || keep !== null || metadata.title.length + metadata.byline.length + metadata.date.length > 0;
+  return any ? selectors : null;
+}
+
+/** Whether the set's selectors change what is removed (strip, main or keep; metadata selectors only read). */
+export function selectorsClean(selectors: SiteSelectors | null): boolean {
+  return selectors !== null && (selectors.strip !== null || selectors.main.length > 0 || selectors.keep !== null);
+}

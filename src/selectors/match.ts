@@ -1,0 +1,363 @@
+/**
+ * Selector lists matched against a page in pass 1: one more scan of the page (scanner.ts) that rebuilds pass 1's
+ * tree of open elements exactly (the same end-tag rule, and the end tags HTML5 implies read from the page model's
+ * impliedEnds), so an element ends where pass 1 and lol-html end it, and every element (blocks, inline, void) is
+ * tested. For each list it tells which blocks lie inside a matched element and which page text does.
+ *
+ * Matching runs forwards, as lol-html's does: per open element and selector, a bit set of the steps that its
+ * descendants (and, apart, its children) may match next; an element matches a selector when it matches the last
+ * step with that step pending. Work is elements × selectors × steps; no objects per element.
+ */
+import {
+  FLAG_BLOCK, FLAG_VOID, findAttribute, scanHtml, TAG_FLAGS, TAG_OTHER, tagId, type PageModel, type ScanHandler,
+} from "../page";
+import {
+  ATTRIBUTE_EQUALS, ATTRIBUTE_INCLUDES, ATTRIBUTE_PREFIX, ATTRIBUTE_PRESENT, ATTRIBUTE_SUBSTRING, ATTRIBUTE_SUFFIX,
+  type SelectorList, type SelectorStep,
+} from "./parse";
+
+/** What one selector list matched on a page. */
+export interface SelectorMatch {
+  /** Elements matched (nested ones too). */
+  readonly elements: number;
+  /** Block ordinal → 1 if the block is a matched element itself. */
+  readonly matchedBlocks: Uint8Array;
+  /** Block ordinal → 1 if the block is a matched element or lies inside one. */
+  readonly coveredBlocks: Uint8Array;
+  /** Block ordinal → 1 if it is the innermost block holding a matched element that is not a block. */
+  readonly holderBlocks: Uint8Array;
+  /** Sorted, disjoint [start, end) pairs of page text inside the top-most matched elements, flattened. */
+  readonly text: Int32Array;
+}
+
+/** Deepest open element tested: deeper ones (only on pathological pages) match nothing; it bounds the state kept. */
+export const SELECTOR_MATCH_MAX_DEPTH = 4096;
+/** Most lists matched in one scan (one bit each per open element). */
+export const SELECTOR_MATCH_MAX_LISTS = 32;
+
+/** Matches each list against the page in one scan; throws only if its tree and pass 1's disagree (a defect). */
+export function matchSelectors(page: PageModel, lists: readonly SelectorList[]): SelectorMatch[] {
+  if (lists.length === 0) return [];
+  if (lists.length > SELECTOR_MATCH_MAX_LISTS) throw new Error(`at most ${SELECTOR_MATCH_MAX_LISTS} selector lists are matched at once`);
+  const walker = new MatchWalker(page, lists);
+  scanHtml(page.source, walker);
+  return walker.finish();
+}
+
+/** A selector flattened for the walk: its steps and the list it belongs to. */
+interface FlatSelector {
+  readonly steps: readonly SelectorStep[];
+  readonly list: number;
+}
+
+const INITIAL_DEPTH = 64;
+
+class MatchWalker implements ScanHandler {
+  private readonly source: string;
+  private readonly selectors: FlatSelector[] = [];
+  private readonly stride: number;
+  // Open elements, bottom (0) to top (openCount - 1); only the first SELECTOR_MATCH_MAX_DEPTH keep states.
+  private openCount = 0;
+  private readonly openNames: string[] = [];
+  private readonly openNameCount = new Map<string, number>();
+  private openTag = new Uint8Array(INITIAL_DEPTH); // open index → tag id (TAG_OTHER for foreign elements)
+  private openBlock = new Int32Array(INITIAL_DEPTH); // open index → block ordinal, or -1
+  private openInnermostBlock = new Int32Array(INITIAL_DEPTH); // open index → innermost block at or below it (0: root)
+  private openLists = new Uint32Array(INITIAL_DEPTH); // open index → bit per list that the element matches
+  private openFirstNode = new Int32Array(INITIAL_DEPTH); // open index → first text node at or after its start tag
+  private descendantSteps: Uint32Array; // open index × stride + selector → steps its descendants may match next
+  private childSteps: Uint32Array; // open index × stride + selector → steps its children may match next
+  // Per list.
+  private readonly openMatched: Int32Array; // list → open elements that match it
+  private readonly elements: Int32Array; // list → matched elements
+  private readonly matchedBlocks: Uint8Array[];
+  private readonly coveredBlocks: Uint8Array[];
+  private readonly holderBlocks: Uint8Array[];
+  private readonly textPairs: number[][]; // list → its text pairs so far
+  private readonly attributes: ElementAttributes;
+  private nextBlock = 1;
+  private implied = 0;
+  private node = 0;
+
+  constructor(private readonly page: PageModel, lists: readonly SelectorList[]) {
+    this.source = page.source;
+    this.attributes = new ElementAttributes(page.source);
+    lists.forEach((list, index) => {
+      for (const selector of list.selectors) this.selectors.push({ steps: selector.steps, list: index });
+    });
+    this.stride = this.selectors.length;
+    this.descendantSteps = new Uint32Array(INITIAL_DEPTH * this.stride);
+    this.childSteps = new Uint32Array(INITIAL_DEPTH * this.stride);
+    this.openMatched = new Int32Array(lists.length);
+    this.elements = new Int32Array(lists.length);
+    this.matchedBlocks = lists.map(() => new Uint8Array(page.blockCount));
+    this.coveredBlocks = lists.map(() => new Uint8Array(page.blockCount));
+    this.holderBlocks = lists.map(() => new Uint8Array(page.blockCount));
+    this.textPairs = lists.map(() => []);
+  }
+
+  startTag(name: string, tagStart: number, nameEnd: number, tagEnd: number, selfClosing: boolean, foreign: boolean): void {
+    const tag = foreign ? TAG_OTHER : tagId(name);
+    this.closeImplied(tagStart);
+    const empty = foreign ? selfClosing : (TAG_FLAGS[tag] & FLAG_VOID) !== 0;
+    if (empty) {
+      if (this.openCount < SELECTOR_MATCH_MAX_DEPTH) this.noteEmptyMatch(this.evaluate(name, nameEnd, tagEnd, -1));
+      return;
+    }
+    this.push(name, tag, foreign, tagStart, nameEnd, tagEnd);
+  }
+
+  endTag(name: string, tagStart: number): void {
+    if ((this.openNameCount.get(name) ?? 0) === 0) return;
+    for (let index = this.openCount - 1; index >= 0; index--) {
+      if (this.openNames[index] === name) {
+        this.popTo(index, tagStart);
+        return;
+      }
+    }
+  }
+
+  text(): void {}
+
+  finish(): SelectorMatch[] {
+    this.closeImplied(this.source.length);
+    this.popTo(0, this.source.length);
+    return this.textPairs.map((pairs, list) => ({
+      elements: this.elements[list], matchedBlocks: this.matchedBlocks[list], coveredBlocks: this.coveredBlocks[list],
+      holderBlocks: this.holderBlocks[list], text: Int32Array.from(pairs),
+    }));
+  }
+
+  /** The end tags pass 1 implied at or before `offset`: each closes the nearest open element of its tag. */
+  private closeImplied(offset: number): void {
+    const { offset: offsets, tag: tags } = this.page.impliedEnds;
+    for (; this.implied < this.page.impliedEndCount && offsets[this.implied] <= offset; this.implied++) {
+      const tag = tags[this.implied];
+      for (let index = this.openCount - 1; index >= 0; index--) {
+        if (this.openTag[index] === tag) {
+          this.popTo(index, offsets[this.implied]);
+          break;
+        }
+      }
+    }
+  }
+
+  private push(name: string, tag: number, foreign: boolean, tagStart: number, nameEnd: number, tagEnd: number): void {
+    if (this.openCount === this.openTag.length) this.grow();
+    const index = this.openCount;
+    const parentBlock = index === 0 ? 0 : this.openInnermostBlock[index - 1];
+    let block = -1;
+    if (!foreign && (TAG_FLAGS[tag] & FLAG_BLOCK) !== 0) {
+      block = this.nextBlock++;
+      if (block >= this.page.blockCount || this.page.blocks.sourceStart[block] !== tagStart) {
+        throw new Error(`selector matching lost step with page analysis at offset ${tagStart}`);
+      }
+    }
+    this.advanceNodes(tagStart);
+    this.openNames[index] = name;
+    this.openNameCount.set(name, (this.openNameCount.get(name) ?? 0) + 1);
+    this.openTag[index] = tag;
+    this.openBlock[index] = block;
+    this.openInnermostBlock[index] = block >= 0 ? block : parentBlock;
+    this.openFirstNode[index] = this.node;
+    this.openCount++;
+    const lists = index < SELECTOR_MATCH_MAX_DEPTH ? this.evaluate(name, nameEnd, tagEnd, index) : 0;
+    this.openLists[index] = lists;
+    for (let list = 0; list < this.openMatched.length; list++) {
+      const matched = (lists >>> list) & 1;
+      if (matched === 1) {
+        this.openMatched[list]++;
+        this.elements[list]++;
+        if (block >= 0) this.matchedBlocks[list][block] = 1;
+        else this.holderBlocks[list][parentBlock] = 1;
+      }
+      if (block >= 0 && this.openMatched[list] > 0) this.coveredBlocks[list][block] = 1;
+    }
+  }
+
+  /** A matched void or self-closed element: it holds no text; the block that holds it is noted. */
+  private noteEmptyMatch(lists: number): void {
+    if (lists === 0) return;
+    const holder = this.openCount === 0 ? 0 : this.openInnermostBlock[this.openCount - 1];
+    for (let list = 0; list < this.openMatched.length; list++) {
+      if (((lists >>> list) & 1) === 0) continue;
+      this.elements[list]++;
+      this.holderBlocks[list][holder] = 1;
+    }
+  }
+
+  /** Closes the open elements from the top down to `index` (included), at source offset `offset`. */
+  private popTo(index: number, offset: number): void {
+    if (index >= this.openCount) return;
+    this.advanceNodes(offset);
+    for (let top = this.openCount - 1; top >= index; top--) {
+      const name = this.openNames[top];
+      this.openNameCount.set(name, (this.openNameCount.get(name) ?? 1) - 1);
+      const lists = this.openLists[top];
+      if (lists === 0) continue;
+      for (let list = 0; list < this.openMatched.length; list++) {
+        if (((lists >>> list) & 1) === 0) continue;
+        if (--this.openMatched[list] === 0) this.addText(list, this.openFirstNode[top], this.node);
+      }
+    }
+    this.openCount = index;
+  }
+
+  /** Moves the text node cursor past the text nodes that start before `offset`. */
+  private advanceNodes(offset: number): void {
+    const starts = this.page.textNodes.sourceStart;
+    while (this.node < this.page.textNodeCount && starts[this.node] < offset) this.node++;
+  }
+
+  private addText(list: number, firstNode: number, endNode: number): void {
+    if (firstNode >= endNode) return;
+    const pairs = this.textPairs[list];
+    const start = this.page.textNodes.textStart[firstNode];
+    const end = this.page.textNodes.textEnd[endNode - 1];
+    if (pairs.length > 0 && pairs[pairs.length - 1] >= start) pairs[pairs.length - 1] = Math.max(pairs[pairs.length - 1], end);
+    else pairs.push(start, end);
+  }
+
+  /**
+   * Tests the element against every selector, given its parent's pending steps; records the element's own
+   * pending steps at `index` (-1 for a void element, which has no descendants). Returns a bit per matched list.
+   */
+  private evaluate(name: string, nameEnd: number, tagEnd: number, index: number): number {
+    const stride = this.stride;
+    const parent = index < 0 ? this.openCount - 1 : index - 1;
+    const parentRow = parent >= 0 ? parent * stride : -1;
+    const row = index * stride;
+    const attributes = this.attributes;
+    attributes.reset(nameEnd, tagEnd);
+    let lists = 0;
+    for (let selector = 0; selector < stride; selector++) {
+      const { steps, list } = this.selectors[selector];
+      const inherited = parentRow >= 0 ? this.descendantSteps[parentRow + selector] : 0;
+      let pending = 1 | inherited | (parentRow >= 0 ? this.childSteps[parentRow + selector] : 0);
+      let descendants = inherited;
+      let children = 0;
+      for (let step = 0; pending !== 0 && step < steps.length; step++, pending >>>= 1) {
+        if ((pending & 1) === 0 || !stepMatches(steps[step], name, attributes)) continue;
+        if (step === steps.length - 1) lists |= 1 << list;
+        else if (steps[step + 1].childOf) children |= 1 << (step + 1);
+        else descendants |= 1 << (step + 1);
+      }
+      if (index >= 0) {
+        this.descendantSteps[row + selector] = descendants;
+        this.childSteps[row + selector] = children;
+      }
+    }
+    return lists;
+  }
+
+  private grow(): void {
+    const size = this.openTag.length * 2;
+    this.openTag = resized(this.openTag, new Uint8Array(size));
+    this.openBlock = resized(this.openBlock, new Int32Array(size));
+    this.openInnermostBlock = resized(this.openInnermostBlock, new Int32Array(size));
+    this.openLists = resized(this.openLists, new Uint32Array(size));
+    this.openFirstNode = resized(this.openFirstNode, new Int32Array(size));
+    const rows = Math.min(size, SELECTOR_MATCH_MAX_DEPTH) * this.stride;
+    if (rows > this.descendantSteps.length) {
+      this.descendantSteps = resized(this.descendantSteps, new Uint32Array(rows));
+      this.childSteps = resized(this.childSteps, new Uint32Array(rows));
+    }
+  }
+}
+
+function resized<T extends Uint8Array | Int32Array | Uint32Array>(from: T, to: T): T {
+  to.set(from.subarray(0, Math.min(from.length, to.length)));
+  return to;
+}
+
+/**
+ * The attributes of one start tag, read on demand (the class attribute once). One per tested element; the
+ * reads go to the page string, nothing is copied.
+ */
+class ElementAttributes {
+  private classRange: [number, number] | null | undefined = undefined;
+  private from = 0;
+  private to = 0;
+
+  constructor(readonly source: string) {}
+
+  /** Points the reader at another start tag's attributes, source[from, to). */
+  reset(from: number, to: number): void {
+    this.from = from;
+    this.to = to;
+    this.classRange = undefined;
+  }
+
+  range(name: string): [number, number] | null {
+    if (name === "class") {
+      if (this.classRange === undefined) this.classRange = findAttribute(this.source, this.from, this.to, "class");
+      return this.classRange;
+    }
+    return findAttribute(this.source, this.from, this.to, name);
+  }
+}
+
+function stepMatches(step: SelectorStep, name: string, attributes: ElementAttributes): boolean {
+  if (step.tag !== null && step.tag !== name) return false;
+  const source = attributes.source;
+  for (const id of step.ids) {
+    const range = attributes.range("id");
+    if (range === null || range[1] - range[0] !== id.length || !source.startsWith(id, range[0])) return false;
+  }
+  if (step.classes.length > 0) {
+    const range = attributes.range("class");
+    if (range === null) return false;
+    for (const name of step.classes) if (!hasWord(source, range[0], range[1], name)) return false;
+  }
+  for (const test of step.attributes) {
+    const range = attributes.range(test.name);
+    if (range === null || !valueMatches(source, range[0], range[1], test.operator, test.value)) return false;
+  }
+  return true;
+}
+
+function valueMatches(source: string, start: number, end: number, operator: number, value: string): boolean {
+  const length = end - start;
+  switch (operator) {
+    case ATTRIBUTE_PRESENT:
+      return true;
+    case ATTRIBUTE_EQUALS:
+      return length === value.length && source.startsWith(value, start);
+    case ATTRIBUTE_INCLUDES:
+      return value !== "" && !/[ \t\n\f\r]/.test(value) && hasWord(source, start, end, value);
+    case ATTRIBUTE_PREFIX:
+      return value !== "" && length >= value.length && source.startsWith(value, start);
+    case ATTRIBUTE_SUFFIX:
+      return value !== "" && length >= value.length && source.startsWith(value, end - value.length);
+    case ATTRIBUTE_SUBSTRING:
+      return value !== "" && indexWithin(source, value, start, end) >= 0;
+    default:
+      return false;
+  }
+}
+
+function isWordSpace(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 12 || code === 13;
+}
+
+/**
+ * Offset of the first `value` wholly inside source[from, end), or -1. Bounded by the range (indexOf would run on
+ * through the rest of the page when the value is absent: quadratic over a page's elements).
+ */
+function indexWithin(source: string, value: string, from: number, end: number): number {
+  const first = value.charCodeAt(0);
+  for (let at = from; at + value.length <= end; at++) {
+    if (source.charCodeAt(at) === first && source.startsWith(value, at)) return at;
+  }
+  return -1;
+}
+
+/** Whether source[start, end) holds `word` as one of its white-space-separated words. */
+function hasWord(source: string, start: number, end: number, word: string): boolean {
+  for (let at = indexWithin(source, word, start, end); at >= 0; at = indexWithin(source, word, at + 1, end)) {
+    const before = at === start || isWordSpace(source.charCodeAt(at - 1));
+    const after = at + word.length === end || isWordSpace(source.charCodeAt(at + word.length));
+    if (before && after) return true;
+  }
+  return false;
+}
