@@ -1,4 +1,4 @@
-import { clean, type BailoutCode, type CleanResult, type CleanFormat } from "../clean";
+import { clean, type BailoutCode, type CleanResult, type CleanFormat, type RequestSelectors, type SelectorCounts } from "../clean";
 import { decodeHtml, extractMetadata, scanHtml, TEXT_RAW, TEXT_RCDATA } from "../page";
 import { createWorkerdBackend } from "../runtime";
 import type { PageSampler } from "../learning";
@@ -31,6 +31,8 @@ export interface PageToClean {
   readonly articleHeader?: boolean;
   /** format=markdown: a YAML front matter block (title, url, byline, published) first (?frontmatter=true). */
   readonly frontMatter?: boolean;
+  /** X-Target-Selector and X-Remove-Selector, parsed. */
+  readonly selectors?: RequestSelectors;
   /** Keeps a cleaned page with a URL for learning (src/learning), after the answer; absent: not sampled. */
   readonly sample?: PageSampler;
 }
@@ -52,6 +54,7 @@ export async function cleanPage(env: Env, page: PageToClean): Promise<Response> 
     model: classifierModel(),
     rewriter: REWRITER,
     options: { maxBytes: page.maxBytes, mode: page.mode, articleTitle: page.articleHeader === true ? "header" : "keep" },
+    selectors: page.selectors,
   });
   if (result.ok) {
     const body = page.frontMatter === true && page.format === "markdown" ? markdownWithFrontMatter(result.body, decoded.html, page.url) : result.body;
@@ -80,9 +83,17 @@ function cleanedResponse(result: Extract<CleanResult, { ok: true }>, site: strin
     "x-clean-removed": `blocks=${result.removed.blocks}; chars=${result.removed.chars}`,
   });
   if (site !== "") headers.set("x-clean-site", site);
+  if (result.selectors !== undefined) headers.set(SELECTORS_HEADER, selectorCounts(result.selectors));
   const timing = serverTiming(result.timings);
   if (timing !== "") headers.set("server-timing", timing);
   return new Response(result.body, { status: 200, headers });
+}
+
+/** Response header: elements each selector that ran matched ("target=1; remove=3"; main= the fallback used, -1 none). */
+const SELECTORS_HEADER = "x-clean-selectors";
+
+function selectorCounts(counts: SelectorCounts): string {
+  return Object.entries(counts).map(([name, count]) => `${name}=${count}`).join("; ");
 }
 
 /** A page that was not cleaned, and why. */

@@ -49,7 +49,7 @@ cleanRoutes.post("/", async (context) => {
   }
   const response = await cleanPage(context.env, {
     bytes: body.bytes, contentType, url: pageUrl?.href, site, format, mode, source: "body", maxBytes: settings.maxBodyBytes,
-    articleHeader: options.articleHeader, frontMatter: options.frontMatter,
+    articleHeader: options.articleHeader, frontMatter: options.frontMatter, selectors: options.selectors,
     // A page sent with a cookie or a login of its own may be one person's: it is cleaned, never sampled.
     sample: pageSampler(context.env, waitUntilOf(context), sentWithCredentials(request.headers)),
   });

@@ -17,7 +17,7 @@ import { loadSiteRules } from "../rules-store";
 import { cachedAnswer, readerCacheTtl } from "../shared/cache";
 import { originHeaders, type EtiquetteBindings } from "./etiquette";
 import { addVary } from "./negotiate";
-import type { ReaderOptions } from "./reader-options";
+import { selectorKey, type ReaderOptions } from "./reader-options";
 
 export interface UrlToRead {
   readonly url: string;
@@ -40,7 +40,7 @@ export async function readUrl(env: Env & ReaderCacheBindings & EtiquetteBindings
   const forwarded = originHeaders(context.request, env);
   const parts = [
     "read", target.href, read.site ?? "", options.format, options.mode, String(options.articleHeader), String(options.frontMatter),
-    JSON.stringify(forwarded), ruleSetVersion(rules), modelVersion(),
+    JSON.stringify(forwarded), ruleSetVersion(rules), modelVersion(), selectorKey(options.selectors),
   ];
   const cache = { request: context.request, parts, ttlSeconds: readerCacheTtl(env.READER_CACHE_TTL), waitUntil: context.waitUntil };
   const response = await cachedAnswer(cache, () => fetchAndClean(env, settings, read, forwarded, context.waitUntil));
@@ -78,7 +78,7 @@ async function fetchAndClean(env: Env, settings: HttpSettings, read: UrlToRead, 
   }
   return cleanPage(env, {
     bytes: body.bytes, contentType, url: fetched.url.href, site, format, mode, source: "fetched", maxBytes: settings.maxBodyBytes,
-    articleHeader: read.options.articleHeader, frontMatter: read.options.frontMatter,
+    articleHeader: read.options.articleHeader, frontMatter: read.options.frontMatter, selectors: read.options.selectors,
     // Fetched with no cookie or Authorization (origin-fetch.ts sends none): a page anyone gets, so it may be sampled.
     sample: pageSampler(env, waitUntil, false),
   });
