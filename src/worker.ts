@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { apiSecurityHeaders, corsHeaders, demoRoutes, feedRoutes, proxyRoutes, rateLimit } from "./http";
-import { adminRoutes, cleanRoutes, handleError, handleNotFound, healthRoutes, readRoutes, requireApiKey, rulesRoutes } from "./http";
+import { adminRoutes, cleanRoutes, handleError, handleNotFound, healthRoutes, readRoutes, refreshSiteRules, requireApiKey, rulesRoutes } from "./http";
 import { consumeBatch, enqueueStaleSites, resolveLearningSettings, type LearningBindings } from "./learning";
 
 /**
@@ -45,8 +45,9 @@ app.route("/v1/rules", rulesRoutes);
 app.route("/v1/feed", feedRoutes);
 
 /** Mining jobs from MINE_QUEUE, and dead jobs from its dead-letter queue (wrangler.toml [[queues.consumers]]). */
-async function queue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  await consumeBatch(batch, env);
+async function queue(batch: MessageBatch<unknown>, env: Env, _context: ExecutionContext): Promise<void> {
+  // A set published here is used by this isolate's next page at once; others follow within the rule cache's TTL.
+  await consumeBatch(batch, env, refreshSiteRules);
 }
 
 /** The cron trigger: enqueues the sampled sites whose rules are missing or stale. */

@@ -8,6 +8,7 @@ export { healthRoutes } from "./health-routes";
 export { requireAdminKey, requireApiKey } from "./keys";
 export { fetchOrigin, type OriginFetch } from "./origin-fetch";
 export { rulesRoutes } from "./rules-routes";
+export { refreshSiteRules } from "./rules-store";
 export { resolveSettings, type HttpSettings } from "./settings";
 export { checkTarget, type TargetCheck } from "./target";
 export { readBodyLimited, isHtmlBody, type BodyRead } from "./body";

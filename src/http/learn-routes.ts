@@ -4,6 +4,7 @@ import { enqueueJob, learnsSite, listRevisions, listSampledPages, readJobState, 
 import { parseRuleSetText } from "../rules";
 import type { Env } from "../worker";
 import { ServiceError } from "./errors";
+import { refreshSiteRules } from "./rules-store";
 import { requireSiteParam as requireSite } from "./site";
 
 /**
@@ -55,6 +56,7 @@ learnRoutes.post("/rules/:site{.+}/rollback", async (context) => {
   const { bucket } = requireLearning(context.env);
   const result = await rollbackRuleSet(context.env.RULES, bucket, site);
   if (!result.ok) throw new ServiceError("conflict", result.message);
+  refreshSiteRules(site, result.text);
   return context.json({ site, restored: true, from: result.from, to: result.to });
 });
 

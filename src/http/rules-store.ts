@@ -61,6 +61,14 @@ async function longestPresentKey(namespace: KVNamespace, site: string, url: URL 
   return found < 0 ? site : longer[found];
 }
 
+/**
+ * After a publish or a rollback run by this isolate: its cached copy of the site's rules becomes `text` at once
+ * (other isolates follow within the cache TTL, and KV's own propagation delay).
+ */
+export function refreshSiteRules(site: string, text: string | null): void {
+  cache.store(site, text);
+}
+
 /** The debugging view: the stored rule set read afresh (no cache), with what validation and compiling say of it. */
 export interface SiteRulesReport extends SiteRules {
   readonly ruleSet: RuleSet | null;

@@ -18,8 +18,11 @@ import { DEAD_LETTER_QUEUE, MAX_RETRY_SECONDS, resolveLearningSettings, type Lea
 /** Longest error text kept in a job state. */
 const MAX_ERROR_CHARACTERS = 500;
 
+/** Told of each rule set a job publishes (the Worker refreshes its isolate's rule cache with it). */
+export type PublishedListener = (site: string, text: string) => void;
+
 /** The queue() handler's work: jobs from MINE_QUEUE, dead jobs from the dead-letter queue. */
-export async function consumeBatch(batch: MessageBatch<unknown>, env: LearningBindings, now: () => Date = () => new Date()): Promise<void> {
+export async function consumeBatch(batch: MessageBatch<unknown>, env: LearningBindings, onPublished: PublishedListener = () => {}, now: () => Date = () => new Date()): Promise<void> {
   const settings = resolveLearningSettings(env);
   if (batch.queue === DEAD_LETTER_QUEUE) {
     for (const message of batch.messages) {
@@ -37,7 +40,7 @@ export async function consumeBatch(batch: MessageBatch<unknown>, env: LearningBi
       continue;
     }
     try {
-      await runMineJob(env, settings, job, message.attempts, now);
+      await runMineJob(env, settings, job, message.attempts, onPublished, now);
       message.ack();
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
@@ -52,7 +55,14 @@ export async function consumeBatch(batch: MessageBatch<unknown>, env: LearningBi
  * Runs one job to its end and returns the state written. A job already done, or one that a newer job of
  * the same site has replaced, returns the state as it is without mining.
  */
-export async function runMineJob(env: LearningBindings, settings: LearningSettings, job: MineJob, attempts: number, now: () => Date = () => new Date()): Promise<JobState> {
+export async function runMineJob(
+  env: LearningBindings,
+  settings: LearningSettings,
+  job: MineJob,
+  attempts: number,
+  onPublished: PublishedListener = () => {},
+  now: () => Date = () => new Date(),
+): Promise<JobState> {
   const { bucket } = requireBindings(env);
   const previous = await readJobState(bucket, job.site);
   if (previous !== null && previous.jobId === job.jobId && previous.status === "done") return previous;
@@ -72,7 +82,9 @@ export async function runMineJob(env: LearningBindings, settings: LearningSettin
   const miningMilliseconds = Math.round(mining.milliseconds.analyse + mining.milliseconds.mine + mining.milliseconds.rules);
   const summary = { pages: mining.pages, rules: mining.ruleSet.rules.length, droppedAcrossSites: mining.droppedAcrossSites, miningMilliseconds };
   // A site where mining finds no template keeps what it has (an empty set would only hide the classifier's view).
-  const revision = mining.ruleSet.rules.length === 0 ? undefined : (await publishRuleSet(env.RULES, bucket, mining.ruleSet, job.jobId, now())).revision;
+  const published = mining.ruleSet.rules.length === 0 ? null : await publishRuleSet(env.RULES, bucket, mining.ruleSet, job.jobId, now());
+  if (published?.published === true) onPublished(job.site, published.text);
+  const revision = published?.revision;
   const state: JobState = { ...running, status: "done", updatedAt: now().toISOString(), ...summary, ...(revision === undefined ? {} : { revision }) };
   await writeJobState(bucket, state);
   return state;

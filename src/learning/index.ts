@@ -4,7 +4,7 @@
  * versioned, with a cross-site phrase table merged one site at a time. Depends on src/mining and src/rules;
  * takes the bindings it needs (LearningBindings), never the HTTP layer.
  */
-export { consumeBatch, retryDelay, runMineJob } from "./consume";
+export { consumeBatch, retryDelay, runMineJob, type PublishedListener } from "./consume";
 export { mergeContribution, readCounts, SHARD_COUNT, type CrossSiteCounts } from "./cross-site-table";
 export { enqueueJob, enqueueStaleSites, parseMineJob, readJobState, type JobReason, type JobState, type JobStatus, type MineJob } from "./jobs";
 export { mineSampledSite, type SampledMining } from "./mine-sampled";

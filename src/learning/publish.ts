@@ -14,7 +14,8 @@ export interface Revision {
   readonly publishedAt: string;
 }
 
-export type PublishResult = { readonly published: true; readonly revision: number } | { readonly published: false; readonly revision: number; readonly reason: "already-published" };
+/** `text`: the value now in KV (a new publish only). */
+export type PublishResult = { readonly published: true; readonly revision: number; readonly text: string } | { readonly published: false; readonly revision: number; readonly reason: "already-published" };
 
 /**
  * Publishes a learned set as the site's next revision. Idempotent per job: a job that has published a
@@ -37,10 +38,11 @@ export async function publishRuleSet(kv: KVNamespace, bucket: R2Bucket, ruleSet:
   const text = JSON.stringify({ ...ruleSet, revision: next });
   await putRevision(bucket, site, next, text, jobId, now);
   await kv.put(site, text, { metadata: currentMetadata(ruleSet.source, next) });
-  return { published: true, revision: next };
+  return { published: true, revision: next, text };
 }
 
-export type RollbackResult = { readonly ok: true; readonly from: number | null; readonly to: number } | { readonly ok: false; readonly message: string };
+/** `text`: the restored value, now in KV. */
+export type RollbackResult = { readonly ok: true; readonly from: number | null; readonly to: number; readonly text: string } | { readonly ok: false; readonly message: string };
 
 /** Puts the revision before the current one back into KV. */
 export async function rollbackRuleSet(kv: KVNamespace, bucket: R2Bucket, site: string): Promise<RollbackResult> {
@@ -57,7 +59,7 @@ export async function rollbackRuleSet(kv: KVNamespace, bucket: R2Bucket, site: s
   const restored = await object.text();
   const parsedRestored = parseRuleSetText(restored);
   await kv.put(site, restored, { metadata: currentMetadata(parsedRestored.ok ? parsedRestored.ruleSet.source : undefined, target.revision) });
-  return { ok: true, from: currentRevision, to: target.revision };
+  return { ok: true, from: currentRevision, to: target.revision, text: restored };
 }
 
 /** A site's kept revisions, oldest first. */

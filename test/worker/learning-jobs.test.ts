@@ -1,33 +1,201 @@
 // The learning loop's jobs inside workerd, with the real local R2 bucket, KV namespace and Queues: pages of
 // real sites (../shared/data) are sampled through POST /v1/clean, a job goes through MINE_QUEUE to the
 // Worker's own queue() handler, which mines the site and publishes a versioned rule set to KV.
-import { env } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
-import { readJobState, type JobState } from "../../src/learning";
-import { adminCall, callWorker, dataSites, eventually, postPage, sampledKeys, API_KEY } from "../support/learning";
+import { listRevisions, readCounts, readJobState, resolveLearningSettings, retryDelay, type JobState, type MineJob } from "../../src/learning";
+import { parseRuleSetText, type RuleSet } from "../../src/rules";
+import worker from "../../src/worker";
+import { adminCall, callWorker, dataSites, eventually, learningEnv, postPage, sampledKeys, API_KEY, type DataPage } from "../support/learning";
 
 const ORIGIN = inject("originUrl");
 const HAS_DATA = (await fetch(`${ORIGIN}/data/README.md`)).ok;
 if (!HAS_DATA) console.warn("learning job tests skipped: ../shared/data is absent beside the repository");
-const SITES = HAS_DATA ? await dataSites(ORIGIN, "dragnet", 10) : new Map();
+const SITES = HAS_DATA ? await dataSites(ORIGIN, "dragnet", 10) : new Map<string, DataPage[]>();
+/** Sampling without a job of its own (LEARN_MIN_PAGES out of reach), so each test starts its jobs itself. */
+const NO_AUTO_JOB = { LEARN_MIN_PAGES: "1000" };
 
-async function jobDone(site: string, jobId: string): Promise<JobState | null> {
+async function finished(site: string, jobId: string): Promise<JobState | null> {
   const state = await readJobState(env.PAGES!, site);
   return state !== null && state.jobId === jobId && (state.status === "done" || state.status === "dead") ? state : null;
+}
+
+async function sample(site: string, pages: readonly DataPage[]): Promise<void> {
+  for (const page of pages) expect((await postPage(ORIGIN, page, site, NO_AUTO_JOB)).status).toBe(200);
+}
+
+function job(site: string, jobId: string): MineJob {
+  return { site, jobId, reason: "admin", enqueuedAt: new Date().toISOString() };
+}
+
+/** One delivery of `body` to the Worker's queue() handler; the ack/retry result. */
+async function deliver(body: unknown, attempts = 1, vars: Readonly<Record<string, string>> = {}, queue = "edge-cleaner-mine") {
+  const batch = createMessageBatch(queue, [{ id: `message-${crypto.randomUUID()}`, timestamp: new Date(), attempts, body }]);
+  const context = createExecutionContext();
+  await worker.queue(batch, learningEnv(vars), context);
+  return getQueueResult(batch, context);
+}
+
+async function currentSet(site: string): Promise<{ text: string; ruleSet: RuleSet }> {
+  const text = (await env.RULES.get(site, "text"))!;
+  const parsed = parseRuleSetText(text);
+  if (!parsed.ok) throw new Error(parsed.problems.join("; "));
+  return { text, ruleSet: parsed.ruleSet };
 }
 
 describe.skipIf(!HAS_DATA)("a mining job through the real queue", () => {
   it("mines the sampled pages of a site and publishes a learned rule set, revision 1", async () => {
     const site = "queue.guardian.example";
-    const pages = SITES.get("guardian.co.uk")!;
-    for (const page of pages.slice(0, 10)) expect((await postPage(ORIGIN, page, site)).status).toBe(200);
+    await sample(site, SITES.get("guardian.co.uk")!.slice(0, 10));
     expect(await sampledKeys(site)).toHaveLength(10);
     const enqueued = await adminCall(`/admin/learn/${site}`, "POST");
     expect(enqueued.status).toBe(202);
     const { jobId } = (await enqueued.json()) as { jobId: string };
-    const state = await eventually("the job to finish", () => jobDone(site, jobId));
+    const state = await eventually("the job to finish", () => finished(site, jobId));
     expect(state).toMatchObject({ status: "done", pages: 10, revision: 1 });
+    expect(state.rules).toBeGreaterThan(0);
     const rules = (await (await callWorker(`/v1/rules/${site}`, { headers: { "x-api-key": API_KEY } })).json()) as Record<string, unknown>;
     expect(rules).toMatchObject({ site, status: "applied", source: "learned", revision: 1, pages: 10 });
+    expect(Date.parse(rules.minedAt as string)).toBeLessThanOrEqual(Date.parse(state.updatedAt));
+    // A further page of the site is cleaned with the learned rules.
+    const further = await postPage(ORIGIN, SITES.get("guardian.co.uk")![10], site, NO_AUTO_JOB);
+    expect(further.headers.get("x-clean-rules")).toBe("applied");
+    // What the admin sees of the site.
+    const view = (await (await adminCall(`/admin/learn/${site}`, "GET")).json()) as Record<string, unknown>;
+    expect(view).toMatchObject({ site, learning: true, pages: 11, job: { jobId, status: "done" }, current: { source: "learned", revision: 1 } });
+    expect(view.revisions).toHaveLength(1);
+  });
+
+  it("records a job that keeps failing as dead, once Queues has moved it to the dead-letter queue", async () => {
+    const site = "dead.zillow.example";
+    await sample(site, SITES.get("zillow.com")!.slice(0, 6));
+    // The site's last contribution to the cross-site table, unreadable: every attempt fails while merging.
+    await env.PAGES!.put(`cross-site/sites/${encodeURIComponent(site)}.json`, "{ not json");
+    const enqueued = await adminCall(`/admin/learn/${site}`, "POST");
+    const { jobId } = (await enqueued.json()) as { jobId: string };
+    const state = await eventually("the job to reach the dead-letter queue", () => finished(site, jobId));
+    expect(state.status).toBe("dead");
+    expect(state.attempts).toBe(4); // the first delivery and max_retries = 3 (wrangler.toml)
+    expect(state.error).toMatch(/JSON/);
+    expect(await env.RULES.get(site)).toBeNull();
+  });
+});
+
+describe.skipIf(!HAS_DATA)("the queue() handler", () => {
+  it("is idempotent: a redelivered job publishes nothing more and leaves the cross-site table as it was", async () => {
+    const site = "redelivery.wsj.example";
+    await sample(site, SITES.get("online.wsj.com")!.slice(0, 10));
+    const message = job(site, "job-redelivered");
+    const first = await deliver(message);
+    expect(first.explicitAcks).toHaveLength(1);
+    const published = await currentSet(site);
+    expect(published.ruleSet).toMatchObject({ source: "learned", revision: 1, pages: 10 });
+    const table = await env.PAGES!.list({ prefix: "cross-site/" });
+    const again = await deliver(message, 2);
+    expect(again.explicitAcks).toHaveLength(1);
+    expect(again.retryMessages).toEqual([]);
+    expect((await currentSet(site)).text).toBe(published.text);
+    expect(await listRevisions(env.PAGES!, site)).toHaveLength(1);
+    const tableAfter = await env.PAGES!.list({ prefix: "cross-site/" });
+    expect(tableAfter.objects.map((object) => [object.key, object.etag])).toEqual(table.objects.map((object) => [object.key, object.etag]));
+  });
+
+  it("retries a failed job with a doubling delay, and a message that is not a job too", async () => {
+    const site = "retry.zillow.example";
+    await sample(site, SITES.get("zillow.com")!.slice(0, 5));
+    await env.PAGES!.put(`cross-site/sites/${encodeURIComponent(site)}.json`, "{ not json");
+    expect((await deliver(job(site, "job-retried"), 1)).retryMessages).toHaveLength(1);
+    expect((await deliver(job(site, "job-retried"), 3)).retryMessages).toHaveLength(1);
+    expect(await readJobState(env.PAGES!, site)).toMatchObject({ status: "failed", attempts: 3, error: expect.stringMatching(/JSON/) });
+    expect((await deliver({ site: "Not a site!" }, 1)).retryMessages).toHaveLength(1);
+    // The delay each retry asks for (the test pool's batch does not record it): doubled per attempt, capped.
+    const settings = resolveLearningSettings(learningEnv({ LEARN_RETRY_SECONDS: "30" }));
+    expect([1, 2, 3, 10].map((attempts) => retryDelay(settings, attempts))).toEqual([30, 60, 120, 3600]);
+  });
+
+  it("rolls back to the previous version, a hand-written set put before learning included", async () => {
+    const site = "rollback.zillow.example";
+    const hand = JSON.stringify({ version: 1, site, minedAt: "2026-01-01T00:00:00Z", pages: 3, cutoff: 0.5, mutablePatterns: [], rules: [{ pattern: "Zillow\\s+Blog", docFreq: 3, count: 3, tokens: 2 }], source: "hand" });
+    expect((await callWorker(`/admin/rules/${site}`, { method: "PUT", body: hand, headers: { "x-api-key": "test-admin-key" } })).status).toBe(200);
+    const pages = SITES.get("zillow.com")!;
+    await sample(site, pages.slice(0, 8));
+    expect((await deliver(job(site, "job-rollback-1"))).explicitAcks).toHaveLength(1);
+    const second = await currentSet(site);
+    expect(second.ruleSet).toMatchObject({ source: "learned", revision: 2 }); // the hand set was archived as revision 1
+    await sample(site, pages.slice(8, 14));
+    expect((await deliver(job(site, "job-rollback-2"))).explicitAcks).toHaveLength(1);
+    expect((await currentSet(site)).ruleSet).toMatchObject({ source: "learned", revision: 3, pages: 14 });
+
+    const back = await adminCall(`/admin/rules/${site}/rollback`, "POST");
+    expect(back.status).toBe(200);
+    expect(await back.json()).toEqual({ site, restored: true, from: 3, to: 2 });
+    expect((await currentSet(site)).text).toBe(second.text);
+    await adminCall(`/admin/rules/${site}/rollback`, "POST");
+    expect((await currentSet(site)).ruleSet).toMatchObject({ source: "hand", revision: 1, rules: JSON.parse(hand).rules });
+    const none = await adminCall(`/admin/rules/${site}/rollback`, "POST");
+    expect(none.status).toBe(409);
+    expect(((await none.json()) as { error: { code: string } }).error.code).toBe("conflict");
+  });
+});
+
+describe.skipIf(!HAS_DATA)("the cross-site reduce", () => {
+  // A promotion planted on every page of five real sites, between words unique to each page, so that it is a
+  // template candidate of its own on each site.
+  const PLANTED = "Join the Lantern Club for weekend puzzles delivered free";
+  const UNIQUE = ["amber", "basil", "cedar", "delta", "ember", "fjord", "grove", "heath", "islet", "jasper"];
+  const planted = (html: string, index: number) =>
+    html.replace(/<body[^>]*>/i, (tag) => `${tag}<p>${UNIQUE[index]} ${UNIQUE[(index + 3) % 10]}</p><p>${PLANTED}</p><p>${UNIQUE[(index + 7) % 10]}</p>`);
+  const hasPlanted = (ruleSet: RuleSet) => ruleSet.rules.some((rule) => new RegExp(rule.pattern).test(PLANTED));
+
+  it("drops a phrase once it is among the candidates of enough sites, for every site mined after, and for the first ones when re-mined", async () => {
+    const names = ["washingtonpost.com", "adwords.blogspot.com", "guardian.co.uk", "online.wsj.com", "zillow.com"];
+    const sites = names.map((name) => `planted.${name}`);
+    for (const [n, name] of names.entries()) {
+      for (const [index, page] of SITES.get(name)!.slice(0, 10).entries()) {
+        const html = planted(new TextDecoder().decode(await (await fetch(`${ORIGIN}${page.path}`)).arrayBuffer()), index);
+        const query = new URLSearchParams({ url: page.url, site: sites[n], format: "text" });
+        const response = await callWorker(`/v1/clean?${query}`, { method: "POST", body: html, headers: { "x-api-key": API_KEY, "content-type": "text/html; charset=utf-8" } }, NO_AUTO_JOB);
+        expect(response.status).toBe(200);
+      }
+    }
+    const kept: boolean[] = [];
+    for (const site of sites) {
+      await deliver(job(site, `job-${site}`));
+      kept.push(hasPlanted((await currentSet(site)).ruleSet));
+    }
+    const { siteTotal } = await readCounts(env.PAGES!);
+    // Shared at max(3, 25 % of the table's sites) sites (MINING_CROSS_SITE_*), the sites mined here among them.
+    const threshold = Math.max(3, Math.ceil(0.25 * siteTotal));
+    expect(threshold).toBeLessThanOrEqual(3);
+    expect(kept).toEqual([true, true, false, false, false]);
+    await deliver(job(sites[0], `job-again-${sites[0]}`));
+    const remined = (await currentSet(sites[0])).ruleSet;
+    expect(remined.revision).toBe(2);
+    expect(hasPlanted(remined)).toBe(false);
+  });
+});
+
+describe.skipIf(!HAS_DATA)("the cron and the admin routes", () => {
+  it("the cron enqueues a sampled site without rules, and the real queue mines it", async () => {
+    const site = "cron.nfl.example";
+    await sample(site, SITES.get("blogs.nfl.com")!.slice(0, 6));
+    const context = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "*/10 * * * *", scheduledTime: new Date() }), learningEnv({ LEARN_MIN_PAGES: "6", LEARN_CRON_SITES: "1000" }), context);
+    await waitOnExecutionContext(context);
+    const queued = await readJobState(env.PAGES!, site);
+    expect(queued).toMatchObject({ reason: "cron" });
+    const state = await eventually("the cron's job to finish", () => finished(site, queued!.jobId));
+    expect(state).toMatchObject({ status: "done", pages: 6, revision: 1 });
+  });
+
+  it("refuses learning without the admin key, with too few pages, or without the bindings", async () => {
+    const site = "few.pages.example";
+    expect((await callWorker(`/admin/learn/${site}`, { method: "POST", headers: { "x-api-key": API_KEY } })).status).toBe(403);
+    expect((await callWorker(`/admin/learn/${site}`, { method: "POST" })).status).toBe(401);
+    const few = await callWorker(`/admin/learn/${site}`, { method: "POST", headers: { authorization: "Bearer test-admin-key" } });
+    expect(few.status).toBe(409);
+    expect(((await few.json()) as { error: { message: string } }).error.message).toBe(`${site} has 0 sampled pages; learning needs at least 4`);
+    const unbound = await worker.fetch(new Request(`https://cleaner.test/admin/learn/${site}`, { headers: { "x-api-key": "test-admin-key" } }), { ...learningEnv(), PAGES: undefined }, createExecutionContext());
+    expect(unbound.status).toBe(503);
   });
 });

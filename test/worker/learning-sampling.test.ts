@@ -1,0 +1,122 @@
+// Sampling for the learning loop inside workerd, with the real local R2 bucket: which cleaned pages are kept
+// (proxy, GET and POST /v1/clean; never one sent or fetched with credentials), that the answer never waits
+// for the write, and that a site's sample stays bounded (newest kept, one object per URL).
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { describe, expect, inject, it } from "vitest";
+import { listSampledPages, resolveLearningSettings, samplePage } from "../../src/learning";
+import worker from "../../src/worker";
+import { API_KEY, callWorker, dataSites, learningEnv, postPage, sampledKeys, type DataPage } from "../support/learning";
+
+const ORIGIN = inject("originUrl");
+const HAS_DATA = (await fetch(`${ORIGIN}/data/README.md`)).ok;
+if (!HAS_DATA) console.warn("learning sampling tests on ../shared/data skipped: the data folder is absent beside the repository");
+const PAGES: DataPage[] = HAS_DATA ? [...(await dataSites(ORIGIN, "dragnet", 10)).get("zillow.com")!] : [];
+
+describe.skipIf(!HAS_DATA)("which cleaned pages are sampled", () => {
+  it("keeps a page posted with a url, cleaned as usual, under the site whose rules applied", async () => {
+    const site = "post.sampling.example";
+    const response = await postPage(ORIGIN, PAGES[0], site);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-clean-site")).toBe(site);
+    const sampled = await listSampledPages(env.PAGES!, site);
+    expect(sampled).toHaveLength(1);
+    expect(sampled[0].url).toBe(PAGES[0].url);
+    const stored = await (await env.PAGES!.get(sampled[0].key))!.text();
+    expect(stored).toContain("<html"); // the decoded page as it came, not the cleaned text
+  });
+
+  it("never keeps a page posted with a cookie or a login of its own, nor one posted without a url", async () => {
+    const site = "credentials.sampling.example";
+    expect((await postPage(ORIGIN, PAGES[0], site, {}, { cookie: "session=abc" })).status).toBe(200);
+    expect((await postPage(ORIGIN, PAGES[1], site, {}, { authorization: "Basic dXNlcjpwYXNz" })).status).toBe(200);
+    const body = await (await fetch(`${ORIGIN}${PAGES[2].path}`)).arrayBuffer();
+    const noUrl = await callWorker(`/v1/clean?site=${site}&format=text`, { method: "POST", body, headers: { "x-api-key": API_KEY, "content-type": "text/html" } });
+    expect(noUrl.status).toBe(200);
+    expect(await sampledKeys(site)).toEqual([]);
+    // The service's own key as a Bearer is no credential of the page's.
+    expect((await postPage(ORIGIN, PAGES[3], site, {}, { authorization: `Bearer ${API_KEY}` })).status).toBe(200);
+    expect(await sampledKeys(site)).toHaveLength(1);
+  });
+
+  it("keeps a page fetched by GET /v1/clean?url= under the URL's host name", async () => {
+    const url = `${ORIGIN}${PAGES[4].path}?sampling=get`;
+    const response = await callWorker(`/v1/clean?url=${encodeURIComponent(url)}&format=text`, { headers: { "x-api-key": API_KEY, "cache-control": "no-cache" } });
+    expect(response.status).toBe(200);
+    await response.arrayBuffer();
+    const sampled = await listSampledPages(env.PAGES!, new URL(ORIGIN).hostname);
+    expect(sampled.map((page) => page.url)).toContain(url);
+  });
+
+  it("keeps a proxied page, but not one whose request took the client's cookie to the origin", async () => {
+    const proxies = JSON.stringify({
+      "/learn-proxy": { origin: ORIGIN, site: "proxy.sampling.example" },
+      "/learn-private": { origin: ORIGIN, site: "private.sampling.example", forwardCredentials: true },
+    });
+    const open = await callWorker(`/learn-proxy${PAGES[5].path}`, {}, { PROXY_ORIGINS: proxies });
+    expect(open.status).toBe(200);
+    expect(open.headers.get("x-clean-site")).toBe("proxy.sampling.example");
+    await open.arrayBuffer();
+    const privateAnswer = await callWorker(`/learn-private${PAGES[5].path}`, { headers: { cookie: "session=abc" } }, { PROXY_ORIGINS: proxies });
+    expect(privateAnswer.status).toBe(200);
+    await privateAnswer.arrayBuffer();
+    expect((await listSampledPages(env.PAGES!, "proxy.sampling.example")).map((page) => page.url)).toEqual([`${ORIGIN}${PAGES[5].path}`]);
+    expect(await sampledKeys("private.sampling.example")).toEqual([]);
+  });
+
+  it("samples only the sites in LEARN_SITES, and none at a rate of 0", async () => {
+    await postPage(ORIGIN, PAGES[0], "listed.sampling.example", { LEARN_SITES: "listed.sampling.example, other.example" });
+    await postPage(ORIGIN, PAGES[0], "unlisted.sampling.example", { LEARN_SITES: "listed.sampling.example" });
+    await postPage(ORIGIN, PAGES[0], "off.sampling.example", { LEARN_SITES: "" });
+    await postPage(ORIGIN, PAGES[0], "rate.sampling.example", { LEARN_SAMPLE_RATE: "0" });
+    expect(await sampledKeys("listed.sampling.example")).toHaveLength(1);
+    expect(await sampledKeys("unlisted.sampling.example")).toEqual([]);
+    expect(await sampledKeys("off.sampling.example")).toEqual([]);
+    expect(await sampledKeys("rate.sampling.example")).toEqual([]);
+  });
+});
+
+describe.skipIf(!HAS_DATA)("the answer never waits for the sample", () => {
+  it("answers while the R2 write is held, and the page is stored once it is let go", async () => {
+    const site = "held.sampling.example";
+    let release: () => void = () => {};
+    const held = new Promise<void>((done) => (release = done));
+    const bucket = env.PAGES!;
+    // The real bucket, with every put held until the test lets it go.
+    const holding = new Proxy(bucket, {
+      get(target, name) {
+        if (name === "put") return async (...args: Parameters<R2Bucket["put"]>) => (await held, target.put(...args));
+        const value = Reflect.get(target, name) as unknown;
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const body = await (await fetch(`${ORIGIN}${PAGES[6].path}`)).arrayBuffer();
+    const context = createExecutionContext();
+    const request = new Request(`https://cleaner.test/v1/clean?${new URLSearchParams({ url: PAGES[6].url, site, format: "text" })}`, {
+      method: "POST", body, headers: { "x-api-key": API_KEY, "content-type": "text/html" },
+    });
+    const response = await worker.fetch(request, { ...learningEnv(), PAGES: holding }, context);
+    expect(response.status).toBe(200);
+    expect((await response.text()).length).toBeGreaterThan(0);
+    expect(await sampledKeys(site)).toEqual([]);
+    release();
+    await waitOnExecutionContext(context);
+    expect(await sampledKeys(site)).toHaveLength(1);
+  });
+});
+
+describe("a site's sample is bounded", () => {
+  const settings = resolveLearningSettings(learningEnv({ LEARN_MAX_PAGES: "4", LEARN_MIN_PAGES: "1000" }));
+  const page = (n: number) => ({ html: `<html><body><p>Page ${n} of the bounded site.</p></body></html>`, url: `https://bounded.example/story-${n}`, site: "bounded.sampling.example" });
+  const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
+
+  it("keeps the newest LEARN_MAX_PAGES pages, and one object per URL with its latest copy", async () => {
+    for (let n = 1; n <= 6; n++) expect(await samplePage(learningEnv(), settings, page(n), at(n))).toBe(Math.min(n, 4));
+    let sampled = await listSampledPages(env.PAGES!, "bounded.sampling.example");
+    expect(sampled.map((entry) => entry.url)).toEqual([6, 5, 4, 3].map((n) => `https://bounded.example/story-${n}`));
+    // Story 4 again, later: still four objects, story 4 now the newest, its copy the new one.
+    await samplePage(learningEnv(), settings, { ...page(4), html: "<html><body><p>Story 4, updated.</p></body></html>" }, at(10));
+    sampled = await listSampledPages(env.PAGES!, "bounded.sampling.example");
+    expect(sampled.map((entry) => entry.url)).toEqual([4, 6, 5, 3].map((n) => `https://bounded.example/story-${n}`));
+    expect(await (await env.PAGES!.get(sampled[0].key))!.text()).toContain("Story 4, updated.");
+  });
+});
