@@ -1,6 +1,8 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hasData, loadDataset, type DatasetPage } from "../../src/evaluation/index";
-import { extractMetadata } from "../../src/page/index";
+import { decodeEntities, extractMetadata } from "../../src/page/index";
 
 const dataPresent = hasData();
 if (!dataPresent) console.warn("metadata tests on real pages skipped: ../shared/data is absent");
@@ -13,15 +15,17 @@ describe.skipIf(!dataPresent)("metadata of real dragnet pages", () => {
     return found;
   };
 
-  it("reads og: tags, name=author and name=Date (abcnews.go.com)", () => {
+  it("reads og: tags, name=author and name=Date, and the site's name from the <title> (abcnews.go.com)", () => {
     const { html, url } = page("110");
     expect(extractMetadata(html, url)).toEqual({
       title: "Fred Willard on 'Lewd Conduct' Charge",
       byline: "ABC News",
       published: "2012-07-24",
+      excerpt: "Actor Fred Willard is commenting online about his arrest for alleged lewd conduct at an adult movie theater in Hollywood, California last Wednesday night, according to People.com.",
       lang: "en-us",
       leadImage: "http://a.abcnews.go.com/images/Entertainment/ap_fred_willard_jef_120719_main.jpg",
-      siteName: null,
+      siteName: "ABC News",
+      readerable: true,
     });
   });
 
@@ -38,7 +42,7 @@ describe.skipIf(!dataPresent)("metadata of real dragnet pages", () => {
     const metadata = extractMetadata(html, url);
     expect(metadata.siteName).toBe("BBC Sport");
     expect(metadata.lang).toBe("en-GB");
-    expect(metadata.published).toBe("2012-07-24T14:41:54.000Z");
+    expect(metadata.published).toBe("2012-07-24T14:41:54+00:00");
     expect(metadata.leadImage).toBe("http://news.bbcimg.co.uk/media/images/61782000/jpg/_61782411_joey_barton_getty2.jpg");
   });
 
@@ -57,17 +61,18 @@ describe.skipIf(!dataPresent)("metadata of real dragnet pages", () => {
     expect(extractMetadata(page("R123").html, page("R123").url).byline).toBe("Oliver Thring");
   });
 
-  it("reads publication dates marked in the body: microdata on abbr (blogspot) and hAtom's abbr.published", () => {
-    expect(extractMetadata(page("R103").html, page("R103").url).published).toBe("2012-10-22T16:22:00.000Z");
+  it("reads publication dates marked in the body, the page's offset kept: microdata on abbr (blogspot) and hAtom's abbr.published", () => {
+    expect(extractMetadata(page("R103").html, page("R103").url).published).toBe("2012-10-22T09:22:00-07:00");
     expect(extractMetadata(page("119").html, page("119").url).published).toBe("2012-06-25");
   });
 
-  it("falls back to <title> on a page with no meta tags (47hats.com)", () => {
+  it("falls back to <title> on a page with no meta tags, without the site's name when it is the host's (47hats.com)", () => {
     const { html, url } = page("R876");
     const metadata = extractMetadata(html, url);
-    expect(metadata.title).toBe("Keeper emails from 21times.org | 47 Hats");
+    expect(metadata.title).toBe("Keeper emails from 21times.org");
+    expect(metadata.siteName).toBe("47 Hats");
     expect(metadata.lang).toBe("en-US");
-    expect(metadata.byline).toBeNull();
+    expect(metadata.byline).toBe("Bob Walsh"); // "Posted by: Bob Walsh" under the post's heading
   });
 
   it("finds a title on nearly every page and never throws", () => {
@@ -101,10 +106,12 @@ describe("JSON-LD", () => {
     expect(metadata).toEqual({
       title: "Bridge reopens after flood repairs",
       byline: "Ana Ruiz, Tom Beck",
-      published: "2024-03-05T08:30:00.000Z",
+      published: "2024-03-05T09:30:00+01:00",
+      excerpt: null,
       lang: "en-GB",
       leadImage: "https://gazette.example/images/bridge.jpg",
       siteName: "The Valley Gazette",
+      readerable: false,
     });
   });
 
@@ -129,15 +136,17 @@ describe("JSON-LD", () => {
     expect(extractMetadata(page(head))).toEqual({
       title: "Fallback & fine",
       byline: "Claire Dubois",
-      published: "2022-01-15T10:00:00.000Z",
+      published: "2022-01-15T10:00:00Z",
+      excerpt: null,
       lang: "fr-FR",
       leadImage: "https://cdn.example/a.png",
       siteName: "Le Site",
+      readerable: false,
     });
   });
 
   it("ignores JSON-LD of other types and tags inside scripts and comments", () => {
-    const head = `<script type="application/ld+json">{"@type":"WebSite","name":"Not an article"}</script>
+    const head = `<script type="application/ld+json">{"@type":"WebPage","name":"Not an article"}</script>
       <script>document.write('<meta property="og:title" content="from a script">')</script>
       <!-- <meta name="author" content="commented out"> --><title>Plain title</title>`;
     const metadata = extractMetadata(page(head));
@@ -180,8 +189,121 @@ describe("JSON-LD", () => {
   });
 
   it("gives all nulls for an empty or tag-less input", () => {
-    const empty = { title: null, byline: null, published: null, lang: null, leadImage: null, siteName: null };
+    const empty = { title: null, byline: null, published: null, excerpt: null, lang: null, leadImage: null, siteName: null, readerable: false };
     expect(extractMetadata("")).toEqual(empty);
     expect(extractMetadata("just text < and > signs")).toEqual(empty);
+  });
+});
+
+describe("the sample site (samples/wrenmouth-gazette.example)", () => {
+  const folder = resolve(import.meta.dirname, "../../samples/wrenmouth-gazette.example");
+  const articles = readdirSync(folder).filter((name) => name.endsWith(".html") && name !== "index.html");
+  const read = (name: string) => extractMetadata(readFileSync(join(folder, name), "utf8"), `http://127.0.0.1:8788/${name}`);
+
+  it("gives each of its six articles the title without the site's name, the byline and the date of its byline line", () => {
+    expect(articles).toHaveLength(6);
+    for (const name of articles) {
+      const html = readFileSync(join(folder, name), "utf8");
+      const heading = /<h1>([^<]+)<\/h1>/.exec(html)?.[1];
+      const [, author, role, day] = /class="byline">By <a [^>]+>([^<]+)<\/a>, ([^·]+) · <time datetime="([^"]+)"/.exec(html) ?? [];
+      const metadata = read(name);
+      expect(metadata.title, name).toBe(decodeEntities(heading ?? "", 0, (heading ?? "").length));
+      expect(metadata.byline, name).toBe(`${author}, ${role.trim()}`);
+      expect(metadata.published, name).toBe(day);
+      expect(metadata.siteName, name).toBe("The Wrenmouth Gazette");
+      expect(metadata.readerable, name).toBe(true);
+    }
+  });
+
+  it("says its front page (a list of teasers) is not an article, and takes no teaser's date for it", () => {
+    const metadata = read("index.html");
+    expect(metadata.readerable).toBe(false);
+    expect(metadata.published).toBeNull();
+    expect(metadata.byline).toBeNull();
+  });
+});
+
+describe("metadata from the page body", () => {
+  const page = (head: string, body: string) => `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
+  const sidebar = `<aside class="sidebar"><h3>Our writers</h3><a rel="author" href="/a/kim">Kim Sidebar</a> <time datetime="2020-01-01">1 Jan</time></aside>`;
+
+  it("takes the byline next to the title, not a sidebar's rel=author, and the <time> in the byline line with its offset", () => {
+    const body = `${sidebar}<main><h1>Harbour works begin</h1><div class="meta"><span class="author">by Ana Ruiz</span> | <time datetime="2024-05-02T08:15:00+02:00">2 May</time></div><p>Text.</p></main>`;
+    const metadata = extractMetadata(page("<title>Harbour works begin - Gazette</title>", body));
+    expect(metadata.byline).toBe("Ana Ruiz");
+    expect(metadata.published).toBe("2024-05-02T08:15:00+02:00");
+  });
+
+  it("takes no byline or date from a sidebar, a page footer or comments alone", () => {
+    const body = `<h1>Notes</h1><p>Text.</p>${sidebar}<div id="comments"><span class="comment-author">Lee</span><time datetime="2021-02-02">2 Feb</time></div>` +
+      `<footer><a rel="author" href="/about">Site Owner</a></footer>`;
+    const metadata = extractMetadata(page("", body));
+    expect(metadata.byline).toBeNull();
+    expect(metadata.published).toBeNull();
+  });
+
+  it("takes the byline and date from an article's own footer and a post footer ('Posted by … on …')", () => {
+    const body = `<article><h2>Spring notes</h2><p>Text.</p><footer class="entry-footer">Posted by <a rel="author" href="/jo">Jo Bloggs</a> on ` +
+      `<time datetime="2019-04-03T10:00:00-05:00">April 3</time></footer></article>`;
+    const metadata = extractMetadata(page("<title>Spring notes | Jo's blog</title>", body));
+    expect(metadata.byline).toBe("Jo Bloggs");
+    expect(metadata.published).toBe("2019-04-03T10:00:00-05:00");
+  });
+
+  it("cuts a date written into the byline line", () => {
+    const body = `<h1>Budget vote</h1><p class="byline">By Alyson Klein on August 8, 2012 6:23 PM</p>`;
+    expect(extractMetadata(page("", body)).byline).toBe("Alyson Klein");
+  });
+
+  it("takes the first paragraph as the excerpt when the page gives no description, and counts it readerable by its paragraphs", () => {
+    const paragraph = "The council voted on Tuesday to widen the harbour wall, after three winters of flooding on the quay. ".repeat(3);
+    const body = `<nav><p>${"Menu item ".repeat(20)}</p></nav><h1>Harbour wall</h1><p class="byline">By Jo</p><p>${paragraph}</p>` + `<p>${paragraph}</p>`.repeat(6);
+    const metadata = extractMetadata(page("", body));
+    expect(metadata.excerpt).toBe(paragraph.trim());
+    expect(metadata.readerable).toBe(true);
+    const described = extractMetadata(page(`<meta name="description" content="The wall gets wider.">`, body));
+    expect(described.excerpt).toBe("The wall gets wider.");
+  });
+});
+
+describe("metadata from the head", () => {
+  const page = (head: string, body = "<p>text</p>") => `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
+
+  it("takes a plain Article's name over its headline when the <title> holds the name (Wikipedia writes a description in headline)", () => {
+    const script = JSON.stringify({ "@type": "Article", name: "Penzance", headline: "town in Cornwall, England", author: { name: "Contributors to Wikimedia projects" } });
+    const metadata = extractMetadata(page(`<title>Penzance - Wikipedia</title><script type="application/ld+json">${script}</script>`), "https://en.wikipedia.org/wiki/Penzance");
+    expect(metadata.title).toBe("Penzance");
+    expect(metadata.siteName).toBe("Wikipedia");
+    const news = JSON.stringify({ "@type": "NewsArticle", name: "penzance-ferry", headline: "Ferry returns to Penzance" });
+    expect(extractMetadata(page(`<script type="application/ld+json">${news}</script>`)).title).toBe("Ferry returns to Penzance");
+  });
+
+  it("reads parsely-page, sailthru.* and space-separated property lists", () => {
+    const parsely = `<meta name="parsely-page" content='{"title": "Quay &amp; harbour", "author": "Sam Lee", "pub_date": "2013-02-01T09:00:00Z", "image_url": "/p.jpg"}'>`;
+    const fromParsely = extractMetadata(page(parsely), "https://news.example/a");
+    expect(fromParsely).toMatchObject({ title: "Quay & harbour", byline: "Sam Lee", published: "2013-02-01T09:00:00Z", leadImage: "https://news.example/p.jpg" });
+    const sailthru = `<meta name="sailthru.title" content="Tide tables"><meta name="sailthru.author" content="Pat Kim"><meta name="sailthru.date" content="Tue, 24 Jul 2012 14:41:54 -0400"><meta name="sailthru.description" content="When the tide turns.">`;
+    expect(extractMetadata(page(sailthru))).toMatchObject({ title: "Tide tables", byline: "Pat Kim", published: "2012-07-24T14:41:54-04:00", excerpt: "When the tide turns." });
+    const listed = `<meta property="og:title twitter:title" content="Two names, one tag"><meta property="og:description twitter:description" content="Both.">`;
+    expect(extractMetadata(page(listed))).toMatchObject({ title: "Two names, one tag", excerpt: "Both." });
+  });
+
+  it("keeps the offset a date was written with and a day as a day", () => {
+    const date = (value: string) => extractMetadata(page(`<meta property="article:published_time" content="${value}">`)).published;
+    expect(date("2024-03-05T09:30:00+01:00")).toBe("2024-03-05T09:30:00+01:00");
+    expect(date("2024-03-05 09:30 +0530")).toBe("2024-03-05T09:30:00+05:30");
+    expect(date("2024-03-05T09:30:00")).toBe("2024-03-05T09:30:00");
+    expect(date("2024-03-05")).toBe("2024-03-05");
+    expect(date("March 5, 2024")).toBe("2024-03-05");
+    expect(date("5 March 2024 9:30 pm GMT")).toBe("2024-03-05T21:30:00Z");
+    expect(date("yesterday")).toBe("yesterday");
+  });
+
+  it("cuts the site's name from the title only when it names the site (og:site_name or the host)", () => {
+    const title = (text: string, head = "", url = "https://www.harbour-news.example/x") => extractMetadata(page(`<title>${text}</title>${head}`), url).title;
+    expect(title("Tides rise | Harbour News")).toBe("Tides rise");
+    expect(title("Harbour News - Tides rise")).toBe("Tides rise");
+    expect(title("Tides rise :: The Quay", `<meta property="og:site_name" content="The Quay">`)).toBe("Tides rise");
+    expect(title("Cats - and dogs | Pets")).toBe("Cats - and dogs | Pets");
   });
 });

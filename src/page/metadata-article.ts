@@ -1,0 +1,87 @@
+/**
+ * What the page model says about a page as an article: whether it reads as one (readerable) and its first
+ * paragraph (the excerpt when the page gives no description). Read from pass 1's blocks and text nodes,
+ * with no second scan of the HTML.
+ */
+import { FLAG_HEADING, TAG_FLAGS, TAG_P, tagId } from "./tags";
+import type { PageModel } from "./types";
+
+export interface ArticleShape {
+  readonly readerable: boolean;
+  /** Text of the first paragraph after the title heading that is a sentence or more of unlinked text, or null. */
+  readonly firstParagraph: string | null;
+}
+
+/**
+ * Readability's isProbablyReaderable measure: a block's own unlinked text counts past this many
+ * characters, by the square root of the excess, and a page with a total past READERABLE_SCORE reads as an
+ * article. Readability's defaults (minContentLength 140, minScore 20).
+ */
+const READERABLE_MIN_CHARS = 140;
+const READERABLE_SCORE = 20;
+/** A list page: at least this many headings that are links (teasers), as many as half its long paragraphs. */
+const LIST_PAGE_LINKED_HEADINGS = 5;
+/** Share of a heading's text in links for it to count as a teaser's link, and most linked share of an excerpt. */
+const LINKED_SHARE = 0.7;
+const EXCERPT_MAX_LINKED_SHARE = 0.5;
+/** Fewest unlinked characters of a paragraph taken as the excerpt (a byline line or a caption is shorter). */
+const EXCERPT_MIN_CHARS = 80;
+
+/** Containers whose paragraphs are not the article's. */
+const OUTSIDE_TAGS = new Set(["nav", "aside", "footer", "form"].map(tagId));
+
+/** `titleOffset`: source offset of the title heading (paragraphs before it are not the excerpt), or -1. */
+export function readArticleShape(page: PageModel, titleOffset: number): ArticleShape {
+  const { blocks, textNodes } = page;
+  // Block ordinal → characters of its own text nodes (not its child blocks'), all and linked.
+  const own = new Int32Array(page.blockCount);
+  const linked = new Int32Array(page.blockCount);
+  for (let node = 0; node < page.textNodeCount; node++) {
+    const length = textNodes.textEnd[node] - textNodes.textStart[node];
+    own[textNodes.block[node]] += length;
+    if (textNodes.inLink[node] === 1) linked[textNodes.block[node]] += length;
+  }
+  // Block ordinal → 1 when it or an ancestor is navigation, a sidebar, a footer or a form (parents come first).
+  const outside = new Uint8Array(page.blockCount);
+  let score = 0;
+  let longParagraphs = 0;
+  let linkedHeadings = 0;
+  let firstParagraph: string | null = null;
+  for (let block = 1; block < page.blockCount; block++) {
+    const tag = blocks.tag[block];
+    outside[block] = outside[blocks.parent[block]] === 1 || OUTSIDE_TAGS.has(tag) ? 1 : 0;
+    if (outside[block] === 1) continue;
+    const unlinked = own[block] - linked[block];
+    if (unlinked > READERABLE_MIN_CHARS) {
+      score += Math.sqrt(unlinked - READERABLE_MIN_CHARS);
+      longParagraphs++;
+    }
+    if ((TAG_FLAGS[tag] & FLAG_HEADING) !== 0 && isMostlyLinked(page, block)) linkedHeadings++;
+    if (firstParagraph === null && tag === TAG_P && blocks.sourceStart[block] > titleOffset && unlinked >= EXCERPT_MIN_CHARS &&
+      linked[block] <= own[block] * EXCERPT_MAX_LINKED_SHARE) {
+      firstParagraph = page.text.slice(blocks.textStart[block], blocks.textEnd[block]).replace(/\s+/g, " ").trim();
+    }
+  }
+  const listPage = linkedHeadings >= LIST_PAGE_LINKED_HEADINGS && linkedHeadings * 2 >= longParagraphs;
+  return { readerable: score > READERABLE_SCORE && !listPage, firstParagraph };
+}
+
+/** The heading's text (its child blocks' included) is mostly link text. */
+function isMostlyLinked(page: PageModel, block: number): boolean {
+  const { blocks, textNodes } = page;
+  let all = 0;
+  let linked = 0;
+  for (let node = blocks.firstTextNode[block]; node < blocks.endTextNode[block]; node++) {
+    const length = textNodes.textEnd[node] - textNodes.textStart[node];
+    all += length;
+    if (textNodes.inLink[node] === 1) linked += length;
+  }
+  return all > 0 && linked >= all * LINKED_SHARE;
+}
+
+/** Words of a text: runs of letters and digits, with inner apostrophes, hyphens and points ("don't", "e-mail", "3.5"). */
+export function countWords(text: string): number {
+  let count = 0;
+  for (const _ of text.matchAll(/[\p{L}\p{N}]+(?:['’.\-][\p{L}\p{N}]+)*/gu)) count++;
+  return count;
+}
