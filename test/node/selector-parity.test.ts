@@ -1,0 +1,49 @@
+/**
+ * Selector parity on html-rewriter-wasm, on every page of ../shared/data: pass 1 matches as many elements as lol-html
+ * does for each selector, and the plans built from selectors (containers removed, inline elements' text cut, only the
+ * content kept) come out of pass 2 with exactly the text the page model says is kept, HTMLRewriter removing exactly
+ * the top-most removed blocks. test/worker/selector-parity.test.ts runs the same in workerd.
+ */
+import { HTMLRewriter } from "html-rewriter-wasm";
+import { describe, expect, it } from "vitest";
+import { DATA_SETS, hasData, loadDataset } from "../../src/evaluation/index";
+import { analysePage } from "../../src/page/index";
+import { rewriteHtml } from "../../src/rewrite/index";
+import { createWasmBackend } from "../../src/runtime/index";
+import { matchSelectors } from "../../src/selectors/index";
+import { keptText, words } from "./pass-parity-plans";
+import { COUNTED_SELECTORS, countedLists, selectorPlans } from "./selector-parity-cases";
+import { lolHtmlMatchCounts } from "./selector-support";
+
+const backend = createWasmBackend(HTMLRewriter);
+
+describe.skipIf(!hasData())("selectors: pass 1 and pass 2 agree on every page of ../shared/data", () => {
+  for (const set of DATA_SETS) {
+    it(`set ${set}`, async () => {
+      const { pages } = loadDataset(set);
+      const failures: string[] = [];
+      const lists = countedLists();
+      let matched = 0;
+      for (const source of pages) {
+        const page = analysePage(source.html);
+        const ours = matchSelectors(page, lists).map((match) => match.elements);
+        const theirs = await lolHtmlMatchCounts(backend, page, COUNTED_SELECTORS);
+        ours.forEach((count, index) => {
+          if (count !== theirs[index]) failures.push(`${source.id}: ${COUNTED_SELECTORS[index]} matched ${count}, lol-html ${theirs[index]}`);
+        });
+        for (const [name, plan] of selectorPlans(page)) {
+          const result = await rewriteHtml(page, plan, backend);
+          if (!result.ok) {
+            failures.push(`${source.id} ${name}: ${result.detail}`);
+            continue;
+          }
+          matched += plan.counts.blocks + plan.counts.chars > 0 ? 1 : 0;
+          if (words(keptText(page, plan)).join(" ") !== words(analysePage(result.html).text).join(" ")) failures.push(`${source.id} ${name}: kept text differs`);
+          else if (result.removedElements !== plan.topBlocks.length) failures.push(`${source.id} ${name}: ${result.removedElements} removed, ${plan.topBlocks.length} planned`);
+        }
+      }
+      expect(failures.slice(0, 10)).toEqual([]);
+      expect(matched).toBeGreaterThan(pages.length); // the plans do remove something on most pages
+    });
+  }
+});
