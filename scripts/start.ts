@@ -11,11 +11,16 @@
  *    the dev API key, the sample site's origin allowed as a fetch target (its own, and those listed in
  *    DEV_ALLOWED_ORIGINS; every other loopback, private or metadata target stays refused), and the proxy
  *    mapping /sample/ to the sample site.
+ * 4. Learning from traffic is on for every site (LEARN_SITES=*, every cleaned page sampled), with local R2,
+ *    Queues and the cron (`--test-scheduled`: GET /__scheduled runs it), and the dev admin key
+ *    local-admin-key for /admin/*. The second sample site, samples/learn-test.example (a walking club's
+ *    journal, another template, and no rule set), is there to be learned: see printTryLines.
  * Ctrl-C stops both. Ports: WORKER_PORT and SAMPLES_PORT override 8787 and 8788.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseCommand, type Command } from "./lib/cli";
 import { bulkPut, collectRuleSets, type KvEntry } from "./publish";
 import { demoSamples } from "./demo-samples";
 import { startStaticServer } from "./static-server";
@@ -27,8 +32,26 @@ const SAMPLE_FOLDER = resolve(REPO_ROOT, "samples", SAMPLE_SITE);
 const HOST = "127.0.0.1";
 /** The API key of the local default. Development only: deployments set API_KEYS as a secret. */
 export const DEV_API_KEY = "local-dev-key";
+/** The admin key of the local default (/admin/*). Development only: deployments set ADMIN_KEY as a secret. */
+export const DEV_ADMIN_KEY = "local-admin-key";
+/** The sample site without rules, whose pages are posted to be learned (never served: its URLs only name it). */
+const LEARN_SITE = "learn-test.example";
 /** How long to wait for `wrangler dev` to answer /healthz before giving up, in milliseconds. */
 const READY_TIMEOUT_MS = 60_000;
+
+const COMMAND: Command = {
+  name: "start",
+  usage: `usage: npm start
+
+The embedded default on this machine, offline: rules/ into the local KV, the sample site on
+http://127.0.0.1:8788, and the Worker (wrangler dev, local workerd) on http://127.0.0.1:8787 with a dev API
+key (local-dev-key). Ctrl-C stops both. No options; environment variables:
+
+  WORKER_PORT, SAMPLES_PORT      ports instead of 8787 and 8788
+  DEV_ALLOWED_ORIGINS            more loopback/private origins the Worker may fetch (comma-separated)
+  DEV_CORS_ALLOWED_ORIGINS       more browser origins allowed to call the API (comma-separated)`,
+};
+parseCommand(COMMAND, {});
 
 const workerPort = Number(process.env.WORKER_PORT ?? 8787);
 const samplesPort = Number(process.env.SAMPLES_PORT ?? 8788);
@@ -73,7 +96,13 @@ function startWorker(origins: readonly string[]): ChildProcess {
   const proxyOrigins = JSON.stringify({ "/sample": { origin: `http://${HOST}:${samplesPort}`, site: SAMPLE_SITE } });
   const args = [
     "wrangler", "dev", "--local", "--ip", HOST, "--port", String(workerPort), "--show-interactive-dev-session=false",
+    // The cron trigger runs on GET /__scheduled (local R2 and Queues come from wrangler.toml's blocks).
+    "--test-scheduled",
     "--var", `API_KEYS:${DEV_API_KEY}`,
+    "--var", `ADMIN_KEY:${DEV_ADMIN_KEY}`,
+    // Learning from traffic: every site, every cleaned page sampled (a deployment samples a share: LEARN_SAMPLE_RATE).
+    "--var", "LEARN_SITES:*",
+    "--var", "LEARN_SAMPLE_RATE:1",
     "--var", `ALLOWED_TARGET_ORIGINS:${origins.join(",")}`,
     "--var", `PROXY_ORIGINS:${proxyOrigins}`,
     // Browser apps allowed to call the API (CORS): the sample site's origin, plus DEV_CORS_ALLOWED_ORIGINS (comma-separated).
@@ -112,6 +141,19 @@ function printTryLines(origins: readonly string[]): void {
     `  curl -s '${api}/v1/rules/${SAMPLE_SITE}' -H 'x-api-key: ${DEV_API_KEY}'`,
     `  open ${api}/sample/harbour-dredging-approved.html   (proxy mode: the sample site, cleaned)`,
     `  open ${api}/   (demo page: pick a sample, see it cleaned beside the original with removed blocks outlined)`,
+    "",
+    `Learning (LEARN_SITES=*, admin key ${DEV_ADMIN_KEY}, local only): ${LEARN_SITE} has no rules; post ten of its pages, learn, and see them applied:`,
+    "",
+    `  for page in $(ls samples/${LEARN_SITE}/*.html | head -10); do`,
+    `    curl -s -o /dev/null -w '%{http_code} ' "${api}/v1/clean?url=http://${LEARN_SITE}/$(basename $page)&format=text" \\`,
+    `      -H 'x-api-key: ${DEV_API_KEY}' -H 'content-type: text/html' --data-binary @$page; done; echo`,
+    `  curl -s -X POST '${api}/admin/learn/${LEARN_SITE}' -H 'x-api-key: ${DEV_ADMIN_KEY}'`,
+    `  curl -s '${api}/v1/rules/${LEARN_SITE}' -H 'x-api-key: ${DEV_API_KEY}' | head -c 300; echo   (a few seconds later: "source":"learned")`,
+    `  curl -s -D - -o /dev/null '${api}/v1/clean?url=http://${LEARN_SITE}/volunteer-stile-repairs.html&format=text' \\`,
+    `       -H 'x-api-key: ${DEV_API_KEY}' -H 'content-type: text/html' --data-binary @samples/${LEARN_SITE}/volunteer-stile-repairs.html | grep x-clean-rules`,
+    `  curl -s '${api}/admin/learn/${LEARN_SITE}' -H 'x-api-key: ${DEV_ADMIN_KEY}'   (sampled pages, last job, versions)`,
+    `  curl -s -X POST '${api}/admin/rules/${LEARN_SITE}/rollback' -H 'authorization: Bearer ${DEV_ADMIN_KEY}'`,
+    `  curl -s '${api}/__scheduled'   (run the cron now: enqueues sampled sites whose rules are missing or stale)`,
     "",
   ];
   console.log(lines.join("\n"));
