@@ -13,5 +13,6 @@ export {
 } from "./types";
 export type { BlockTable, ImpliedEndTable, PageModel, TextNodeTable } from "./types";
 export { extractMetadata, type PageMetadata } from "./metadata";
+export { countWords } from "./metadata-article";
 export { computeFeatures, FEATURE_COUNT, FEATURE_NAMES } from "./features";
 export type { FeatureMatrix, FeatureName } from "./features";

@@ -30,7 +30,7 @@ export interface ArticleOptions {
 }
 
 export function writeArticle(page: PageModel, plan: NormalisedPlan, options: ArticleOptions = {}): string {
-  const metadata = options.header === true || options.omitTitleHeading === true ? extractMetadata(page.source, options.baseUrl) : null;
+  const metadata = options.header === true || options.omitTitleHeading === true ? extractMetadata(page, options.baseUrl) : null;
   const builder = new ArticleBuilder(page, plan, options.baseUrl, options.maxNesting ?? MARKDOWN_MAX_NESTING, metadata?.title ?? null);
   scanMarkup(page.source, topRemovedRanges(page, plan), page.textNodes, page.textNodeCount, builder);
   const body = builder.finish();

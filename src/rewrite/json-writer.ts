@@ -1,4 +1,4 @@
-import { extractMetadata, type PageModel } from "../page";
+import { countWords, extractMetadata, type PageModel } from "../page";
 import type { NormalisedPlan, RemovalCounts } from "../plan";
 import { writeArticle } from "./article-writer";
 import { writeMarkdown } from "./markdown-writer";
@@ -17,6 +17,12 @@ export interface ReaderDocument {
   readonly published: string | null;
   readonly leadImage: string | null;
   readonly siteName: string | null;
+  /** The page's description, else its first paragraph. */
+  readonly excerpt: string | null;
+  /** Words of the kept text (`text`). */
+  readonly wordCount: number;
+  /** The page reads as an article (false for a front page, a list of teasers, a page of links). */
+  readonly readerable: boolean;
   readonly text: string;
   readonly markdown: string;
   readonly html: string;
@@ -43,7 +49,8 @@ export interface ReaderContext {
 }
 
 export function buildReaderDocument(page: PageModel, plan: NormalisedPlan, context: ReaderContext): ReaderDocument {
-  const metadata = extractMetadata(page.source, context.url);
+  const metadata = extractMetadata(page, context.url);
+  const text = writeText(page, plan);
   return {
     url: context.url ?? null,
     site: context.site,
@@ -53,7 +60,10 @@ export function buildReaderDocument(page: PageModel, plan: NormalisedPlan, conte
     published: metadata.published,
     leadImage: metadata.leadImage,
     siteName: metadata.siteName,
-    text: writeText(page, plan),
+    excerpt: metadata.excerpt,
+    wordCount: countWords(text),
+    readerable: metadata.readerable,
+    text,
     markdown: writeMarkdown(page, plan, { baseUrl: context.url }),
     html: context.html,
     content: writeArticle(page, plan, { baseUrl: context.url, omitTitleHeading: true }),
