@@ -2,62 +2,18 @@
  * npm run rules:import-ftr -- <folder> [--out DIR]
  *
  * Reads site configs in the Full-Text RSS format (one `<host>.txt` per site, `.host.txt` for its sub-domains; lines
- * `body:`, `strip:`, `strip_id_or_class:`, `title:`, `author:`, `date:`, the rest ignored) from a local folder,
- * converts the XPath forms that mean the same as a CSS selector (src/rules/xpath-to-css.ts), and reports every
- * line it cannot convert. Prints one JSON value per site (`site`, `source: "imported"`, `main`, `strip`,
- * `metadata`), or writes them to --out as <site>.selectors.json. The configs stay where they are: nothing of
- * them is copied into this repository.
+ * `body:`, `strip:`, `strip_id_or_class:`, `title:`, `author:`, `date:`, the rest ignored) from a local folder and
+ * makes each a RuleSet of version 2 (src/rules/ftr-import.ts: body → main, strip → strip, title/author/date →
+ * metadata), reporting every line it cannot convert. Prints one rule set per site, or writes them to --out as
+ * <site>.json, which load as they are (npm run rules:test -- <site> <page> --rules DIR, or PUT /v1/rules/<site>).
+ * The configs stay where they are: nothing of them is copied into this repository.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { parseSiteKey, ruleSetFileName, xpathToCss } from "../src/rules/index";
+import { importFtrConfig, ruleSetFileName } from "../src/rules/index";
 
 const USAGE = "usage: npm run rules:import-ftr -- <folder of site configs> [--out DIR]";
-
-interface ImportedSelectors {
-  readonly site: string;
-  /** Whether the config is for the host's sub-domains (a file named ".host.txt"). */
-  readonly subdomains: boolean;
-  readonly source: "imported";
-  readonly main: string[];
-  readonly strip: string[];
-  readonly metadata: { title: string[]; byline: string[]; date: string[] };
-}
-
-const METADATA_FIELDS: Readonly<Record<string, keyof ImportedSelectors["metadata"]>> = { title: "title", author: "byline", date: "date" };
-
-/** strip_id_or_class: elements whose id or class holds the string (Full-Text RSS matches it as a substring). */
-function idOrClass(value: string): string | null {
-  return /^[A-Za-z0-9_ -]+$/.test(value) ? `[id*="${value}"], [class*="${value}"]` : null;
-}
-
-function importConfig(file: string, text: string): { selectors: ImportedSelectors | null; problems: string[] } {
-  const name = basename(file, ".txt");
-  const subdomains = name.startsWith(".");
-  const site = parseSiteKey(subdomains ? name.slice(1) : name);
-  if (site === null) return { selectors: null, problems: [`${file}: "${name}" is not a host name`] };
-  const selectors: ImportedSelectors = { site, subdomains, source: "imported", main: [], strip: [], metadata: { title: [], byline: [], date: [] } };
-  const problems: string[] = [];
-  text.split(/\r?\n/).forEach((line, index) => {
-    const match = /^\s*([a-z_]+)\s*:\s*(.*?)\s*$/.exec(line);
-    if (match === null || line.trim().startsWith("#")) return;
-    const [, key, value] = match;
-    const where = `${file}:${index + 1}`;
-    if (key === "strip_id_or_class") {
-      const selector = idOrClass(value);
-      if (selector === null) problems.push(`${where}: strip_id_or_class "${value}" holds characters a selector value cannot`);
-      else selectors.strip.push(selector);
-      return;
-    }
-    const target = key === "body" ? selectors.main : key === "strip" ? selectors.strip : key in METADATA_FIELDS ? selectors.metadata[METADATA_FIELDS[key]] : null;
-    if (target === null) return; // other directives (test_url, prune, tidy, …) have no equivalent here
-    const converted = xpathToCss(value);
-    if (converted.ok) target.push(converted.selector);
-    else problems.push(`${where}: ${key}: ${converted.reason}`);
-  });
-  return { selectors, problems };
-}
 
 function main(): number {
   let parsed;
@@ -81,16 +37,17 @@ function main(): number {
   if (out !== null) mkdirSync(out, { recursive: true });
   let converted = 0;
   let refused = 0;
+  const importedAt = new Date().toISOString();
   for (const file of files) {
-    const result = importConfig(file, readFileSync(join(folder, file), "utf8"));
+    const result = importFtrConfig(file, readFileSync(join(folder, file), "utf8"), importedAt);
     for (const problem of result.problems) console.error(`cannot convert ${problem}`);
     refused += result.problems.length;
-    if (result.selectors === null) continue;
-    const { selectors } = result;
-    converted += selectors.main.length + selectors.strip.length + selectors.metadata.title.length + selectors.metadata.byline.length + selectors.metadata.date.length;
-    const json = JSON.stringify(selectors, null, 2);
+    converted += result.converted;
+    if (result.ruleSet === null) continue;
+    if (result.subdomains) console.error(`${file}: written for ${result.ruleSet.site} (the config is for its sub-domains; a rule set is keyed by one site)`);
+    const json = JSON.stringify(result.ruleSet, null, 2);
     if (out === null) console.log(json);
-    else writeFileSync(join(out, `${ruleSetFileName(selectors.site)}.selectors.json`), `${json}\n`);
+    else writeFileSync(join(out, `${ruleSetFileName(result.ruleSet.site)}.json`), `${json}\n`);
   }
   console.error(`${files.length} config(s): ${converted} selector(s) converted, ${refused} line(s) reported`);
   return 0;

@@ -46,6 +46,7 @@ export {
 export { isSeparatorCode, requiredWords, textWords } from "./prefilter";
 export { contentEdgeIntervals, isSentenceTerminal } from "./content-edges";
 export { xpathToCss, type XPathConversion } from "./xpath-to-css";
+export { importFtrConfig, type FtrImport } from "./ftr-import";
 export { explainRules, type RuleEffect, type RulesExplanation } from "./explain";
 export { parseSiteKey, ruleSetFileName, SITE_KEY_PATTERN, siteKeyCandidates, siteKeyOfLabel, siteOfHost } from "./site-key";
 export { compileSiteSelectors, selectorsClean, type SiteSelectors } from "./site-selectors";
