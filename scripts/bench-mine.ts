@@ -7,25 +7,29 @@
  * measured throughput. Two workloads: every site mined on its own (what `npm run mine` does), and all dev
  * pages as one site (one large corpus: the suffix array's worst case here).
  */
-import { parseArgs } from "node:util";
-import { DATA_SETS, hasData } from "../src/evaluation/index";
-import {
-  buildCorpus,
-  buildLcpArray,
-  buildSuffixArray,
-  candidateKeys,
-  DEFAULT_MINING_OPTIONS,
-  documentHistogram,
-  filterAcrossSites,
-  filterRepeats,
-  findCutoff,
-  findMaximalRepeats,
-  mineSites,
-  sortSuffixesByComparison,
-  writeRuleSet,
-  type SiteMining,
-} from "../src/mining/index";
-import { loadSites, pageTextOf, type InputSite } from "./mining-input";
+import type { SiteMining } from "../src/mining/index";
+import { integerOption, parseCommand, runCommand, type Command } from "./lib/cli";
+import type { InputSite } from "./mining-input";
+
+const COMMAND: Command = {
+  name: "bench:mine",
+  usage: `usage: npm run bench:mine -- [--runs N]
+
+Throughput of the miner on every dev page of ../shared/data, stage by stage (median of N runs), the suffix
+array beside a comparison sort, and the time a 1,000-page site would take, extrapolated. About a minute.
+
+  --runs N    runs per workload (default 5)`,
+};
+
+const { values } = parseCommand(COMMAND, { options: { runs: { type: "string" } } });
+const runs = integerOption(COMMAND, "runs", values.runs, 5);
+// Loaded after the arguments are read, so that --help and a mistyped option answer at once.
+const { DATA_SETS, hasData } = await import("../src/evaluation/index");
+const {
+  buildCorpus, buildLcpArray, buildSuffixArray, candidateKeys, DEFAULT_MINING_OPTIONS, documentHistogram, filterAcrossSites, filterRepeats, findCutoff,
+  findMaximalRepeats, mineSites, sortSuffixesByComparison, writeRuleSet,
+} = await import("../src/mining/index");
+const { loadSites, pageTextOf } = await import("./mining-input");
 
 const STAGES = ["analyse", "tokens", "suffix array", "lcp", "repeats", "filters", "cutoff", "cross-site", "rules"] as const;
 type Stage = (typeof STAGES)[number];
@@ -144,12 +148,10 @@ function compareSuffixSorts(title: string, texts: readonly string[]): void {
 }
 
 function main(): number {
-  const { values } = parseArgs({ args: process.argv.slice(2), options: { runs: { type: "string", default: "5" } } });
   if (!hasData()) {
-    console.error("../shared/data is absent: the benchmark reads the dev pages there");
-    return 1;
+    console.error("npm run bench:mine: ../shared/data is absent: the benchmark reads the dev pages there");
+    return 2;
   }
-  const runs = Math.max(1, Number(values.runs));
   const loaded = loadSites([...DATA_SETS]);
   const sites = loaded.sites;
   const allPages: InputSite = { label: "all", site: "all.example", pages: sites.flatMap((site) => site.pages) };
@@ -175,4 +177,4 @@ function main(): number {
   return 0;
 }
 
-process.exitCode = main();
+await runCommand(COMMAND, main);

@@ -7,15 +7,33 @@
  * (rules/model.json), as the Worker does. Each page is timed as the mean of REPEAT runs; medians and p95 are
  * over pages. Nothing is subtracted.
  */
-import { HTMLRewriter } from "html-rewriter-wasm";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseModel } from "../src/classify/index";
-import { clean } from "../src/clean";
-import { DATA_SETS, hasData, loadDataset, type DatasetPage } from "../src/evaluation/index";
-import { compileRuleSet, parseRuleSet, type CompiledRuleSet } from "../src/rules/index";
-import { createWasmBackend } from "../src/runtime/index";
-import { REPO_ROOT, startWorkerd, type WorkerdHandle } from "./lib/workerd";
+import type { DatasetPage } from "../src/evaluation/index";
+import type { CompiledRuleSet } from "../src/rules/index";
+import { parseCommand, runCommand, type Command } from "./lib/cli";
+import { RULES_FOLDER, SHIPPED_MODEL } from "./lib/paths";
+import { createProgress } from "./lib/progress";
+import type { WorkerdHandle } from "./lib/workerd";
+
+const COMMAND: Command = {
+  name: "bench",
+  usage: `usage: npm run bench
+
+Times clean() (html output) per page on every page of ../shared/data, in Node (html-rewriter-wasm) and in
+workerd (the native HTMLRewriter), each beside a bare HTMLRewriter pass; prints medians, p95, the ratio and
+the time by stage. Takes a few minutes; progress on stderr, figures on stdout. No options.`,
+};
+
+parseCommand(COMMAND, {});
+// Loaded after the arguments are read, so that --help answers at once.
+const { HTMLRewriter } = await import("html-rewriter-wasm");
+const { parseModel } = await import("../src/classify/index");
+const { clean } = await import("../src/clean");
+const { DATA_SETS, hasData, loadDataset } = await import("../src/evaluation/index");
+const { compileRuleSet, parseRuleSet, ruleSetFileName } = await import("../src/rules/index");
+const { createWasmBackend } = await import("../src/runtime/index");
+const { startWorkerd } = await import("./lib/workerd");
 
 /** Runs per page and kind in Node; the page's time is their mean. */
 const REPEAT = 5;
@@ -42,7 +60,7 @@ function percentile(values: readonly number[], share: number): number {
 function loadRuleSets(pages: readonly DatasetPage[]): Map<string, CompiledRuleSet> {
   const ruleSets = new Map<string, CompiledRuleSet>();
   for (const site of new Set(pages.map((page) => page.site))) {
-    const path = join(REPO_ROOT, "rules", `${site}.json`);
+    const path = join(RULES_FOLDER, `${ruleSetFileName(site)}.json`);
     if (!existsSync(path)) continue;
     const parsed = parseRuleSet(JSON.parse(readFileSync(path, "utf8")));
     if (parsed.ok) ruleSets.set(site, compileRuleSet(parsed.ruleSet));
@@ -52,7 +70,7 @@ function loadRuleSets(pages: readonly DatasetPage[]): Map<string, CompiledRuleSe
 
 async function benchNode(pages: readonly DatasetPage[], ruleSets: Map<string, CompiledRuleSet>): Promise<Series> {
   const backend = createWasmBackend(HTMLRewriter);
-  const parsed = parseModel(JSON.parse(readFileSync(join(REPO_ROOT, "rules", "model.json"), "utf8")));
+  const parsed = parseModel(JSON.parse(readFileSync(SHIPPED_MODEL, "utf8")));
   const model = parsed.ok ? parsed.model : null;
   const series: Series = { bare: [], pipeline: [], stages: {} };
   const pipeline = async (page: DatasetPage) => {
@@ -92,10 +110,11 @@ async function timeInWorker(worker: WorkerdHandle, keys: string[], kind: "bare" 
 
 async function benchWorkerd(pages: readonly DatasetPage[], ruleSets: Map<string, CompiledRuleSet>): Promise<Series & { boundary: number[]; clockMovesWithoutIo: boolean }> {
   const worker = await startWorkerd({ entry: "scripts/bench-worker.ts" });
+  const progress = createProgress("workerd", pages.length);
   const series = { bare: [] as number[], pipeline: [] as number[], stages: {} as Record<string, number>, boundary: [] as number[], clockMovesWithoutIo: false };
   try {
     for (const site of ruleSets.keys()) {
-      const ruleSet = JSON.parse(readFileSync(join(REPO_ROOT, "rules", `${site}.json`), "utf8"));
+      const ruleSet = JSON.parse(readFileSync(join(RULES_FOLDER, `${ruleSetFileName(site)}.json`), "utf8"));
       await worker.fetch("/rules", { method: "POST", body: JSON.stringify({ site, ruleSet }) });
     }
     for (let first = 0; first < pages.length; first += WORKERD_BATCH) {
@@ -113,9 +132,9 @@ async function benchWorkerd(pages: readonly DatasetPage[], ruleSets: Map<string,
       series.clockMovesWithoutIo = pipeline.clockMovesWithoutIo;
       for (const [stage, milliseconds] of Object.entries(pipeline.stageTotals)) series.stages[stage] = (series.stages[stage] ?? 0) + milliseconds;
       await worker.fetch("/clear", { method: "POST" });
-      process.stdout.write(`\rworkerd: ${Math.min(first + WORKERD_BATCH, pages.length)}/${pages.length} pages`);
+      progress.step(Math.min(first + WORKERD_BATCH, pages.length), "pages");
     }
-    process.stdout.write("\n");
+    progress.finish();
   } finally {
     await worker.dispose();
   }
@@ -149,10 +168,10 @@ function report(name: string, series: Series, pageCount: number, repeat: number)
   return ratio(0.5);
 }
 
-async function main(): Promise<void> {
+async function main(): Promise<number> {
   if (!hasData()) {
-    console.log("../shared/data is absent: nothing to bench (it must sit beside the repository).");
-    return;
+    console.error("npm run bench: ../shared/data is absent: nothing to bench (it must sit beside the repository)");
+    return 2;
   }
   const pages = DATA_SETS.flatMap((set) => loadDataset(set).pages);
   const ruleSets = loadRuleSets(pages);
@@ -175,6 +194,7 @@ async function main(): Promise<void> {
   console.log(`\nworkerd method: pages are held in the Worker's memory; each page is timed inside the Worker as ${WORKERD_REPEAT} runs ` +
     `between two awaited timers (I/O boundaries), divided by ${WORKERD_REPEAT}. Production workerd advances the clock only across I/O; ` +
     `this local workerd ${workerd.clockMovesWithoutIo ? "does advance it during computation too, so the stage timings are real" : "does not advance it during computation, so the stage timings read 0; only the batch times count"}.`);
+  return 0;
 }
 
-await main();
+await runCommand(COMMAND, main);

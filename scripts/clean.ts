@@ -1,100 +1,131 @@
 /**
- * npm run clean -- <page.html | folder | list file>... --out DIR [options]
+ * npm run clean -- <page | folder | list file>... [--out DIR] [options]
+ * npm run clean -- --url URL [options]
  *
- * Batch cleaning through the same pipeline as the Worker (src/clean.ts), on html-rewriter-wasm. Inputs: HTML
- * files, folders (their .html/.htm files, recursively), or list files (one page path a line, optionally
- * `path<TAB>url`; a relative path from the list file's folder, else from the working folder; blank lines and # comments skipped). Writes one
- * output per page into --out, a per-page timing file (`id`, ms around the clean() call), a report of every
- * page (ok, bailout or error, with why), and a summary on stdout. A page that fails is reported; the run goes on.
+ * Cleaning through the same pipeline as the Worker (src/clean.ts), on html-rewriter-wasm. Inputs: pages (any
+ * file that reads as HTML, whatever its name: wget saves pages without ".html"), folders (their pages,
+ * recursively), or list files (one page path a line, optionally `path<TAB>url`; a relative path from the list
+ * file's folder, else from the working folder; blank lines and # comments skipped); or one page fetched from
+ * --url through the Worker's own fetch guard (src/http: http(s) only, loopback, private and metadata addresses
+ * refused, names resolved over DNS over HTTPS first, redirects checked hop by hop).
+ *
+ * Without --out, one page is cleaned to stdout. With --out, one output per page goes into the folder, with a
+ * per-page timing file (`id`, ms around the clean() call), a report of every page (ok, bailout or error,
+ * with why), and a summary on stdout. A page that fails is reported; the run goes on.
  */
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
-import { parseArgs, promisify } from "node:util";
-import { HTMLRewriter } from "html-rewriter-wasm";
-import { parseModel, type ClassifierModel } from "../src/classify/index";
-import { clean, OUTPUT_FORMATS, REQUESTED_MODES, type CleanMode, type OutputFormat, type RequestedMode } from "../src/clean";
-import { siteOfHost } from "../src/http/site";
-import { decodeHtml } from "../src/page/index";
-import { compileRuleSet, parseRuleSetText, ruleSetFileName, type CompiledRuleSet } from "../src/rules/index";
-import { createWasmBackend, type HtmlRewriterBackend } from "../src/runtime/index";
+import { promisify } from "node:util";
+import type { ClassifierModel } from "../src/classify/index";
+import type { CleanMode, OutputFormat, RequestedMode } from "../src/clean";
+import type { CompiledRuleSet } from "../src/rules/index";
+import type { HtmlRewriterBackend } from "../src/runtime/index";
+import { choiceOption, fail, parseCommand, runCommand, urlOption, usageError, type Command } from "./lib/cli";
+import { isHtmlFile, isPageInFolder } from "./lib/inputs";
+import { REPO_ROOT, RULES_FOLDER, SHIPPED_MODEL } from "./lib/paths";
+import { createProgress } from "./lib/progress";
 
-const REPOSITORY_ROOT = resolve(import.meta.dirname, "..");
-const EXTENSIONS: Readonly<Record<OutputFormat, string>> = { html: "html", text: "txt", markdown: "md", json: "json", article: "article.html" };
-const HTML_FILE = /\.(?:html?|xhtml)$/i;
-/** Pages at or above this count get a progress bar (shorter runs finish before it would help). */
-const PROGRESS_MIN_PAGES = 20;
+const COMMAND: Command = {
+  name: "clean",
+  usage: `usage: npm run clean -- <page | folder | list file>... [--out DIR] [options]
+       npm run clean -- --url URL [--format F] [options]
 
-const USAGE = `usage: npm run clean -- <page.html | folder | list file>... --out DIR [options]
+Cleans pages as the Worker does. Without --out, one page is cleaned to stdout; with --out, every page is
+written to DIR with timings.tsv and report.tsv, and a summary is printed. Any file that reads as HTML is a
+page, whatever its name; a folder gives its pages (sub-folders too); any other file is a list of pages.
+
+  --url URL            with no inputs: fetch this page (through the Worker's fetch guard) and clean it;
+                       with inputs: the page URL of every page (its host chooses the rules); a list
+                       file's "path<TAB>url" lines override it per page
+  --allow-private      let --url fetch loopback and private addresses (never metadata ones), as
+                       ALLOW_PRIVATE_TARGETS does for the Worker; for a server on this machine
   --out DIR            output folder (one file per page, plus timings.tsv and report.tsv)
   --format F           html | text | markdown | json | article (default html)
-  --site SITE          site whose rules apply to every page (host without www.)
-  --url URL            page URL for every page (its host chooses the rules); a list file's
-                       "path<TAB>url" lines override it per page
+  --site SITE          site whose rules apply to every page (its key: host without www., optional path)
   --rules DIR          folder of rule sets <site>.json (default rules/)
   --kv-local           read rule sets from the local wrangler KV (binding RULES) instead of --rules
   --kv-persist-to DIR  wrangler's local state folder, if not the default (.wrangler/state)
   --model FILE         classifier model (default rules/model.json); --no-model to clean without it
   --mode M             auto | rules | classifier | rules+classifier | none (default auto)
-  --timings FILE       per-page timing file (default <out>/timings.tsv)`;
+  --timings FILE       per-page timing file (default <out>/timings.tsv)
+
+Environment (--url): DNS_RESOLVER_URL (default https://cloudflare-dns.com/dns-query) or RESOLVE_TARGETS=off,
+FETCH_TIMEOUT_MS, MAX_BODY_BYTES, as for the Worker.`,
+};
+
+const EXTENSIONS: Readonly<Record<OutputFormat, string>> = { html: "html", text: "txt", markdown: "md", json: "json", article: "article.html" };
+const HTML_FILE = /\.(?:html?|xhtml)$/i;
+/** Pages at or above this count get a progress bar (shorter runs finish before it would help). */
+const PROGRESS_MIN_PAGES = 20;
 
 interface CleanArguments {
   readonly inputs: readonly string[];
-  readonly out: string;
+  /** Output folder; null: the one page goes to stdout. */
+  readonly out: string | null;
   readonly format: OutputFormat;
   readonly site: string | null;
   readonly url: string | null;
+  /** --url with no inputs: the page is fetched from it. */
+  readonly fetch: boolean;
+  readonly allowPrivate: boolean;
   readonly rulesFolder: string;
   readonly kvLocal: boolean;
   readonly kvPersistTo: string | null;
   readonly modelPath: string | null;
   readonly mode: RequestedMode;
-  readonly timingsPath: string;
+  readonly timingsPath: string | null;
 }
 
-function parseArguments(argv: string[]): CleanArguments | string {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        out: { type: "string" },
-        format: { type: "string", default: "html" },
-        site: { type: "string" },
-        url: { type: "string" },
-        rules: { type: "string", default: join(REPOSITORY_ROOT, "rules") },
-        "kv-local": { type: "boolean", default: false },
-        "kv-persist-to": { type: "string" },
-        model: { type: "string", default: join(REPOSITORY_ROOT, "rules", "model.json") },
-        "no-model": { type: "boolean", default: false },
-        mode: { type: "string", default: "auto" },
-        timings: { type: "string" },
-        help: { type: "boolean", default: false },
-      },
-    });
-  } catch (error) {
-    return (error as Error).message;
-  }
-  const { values, positionals } = parsed;
-  if (values.help || positionals.length === 0) return "";
-  if (values.out === undefined) return "--out DIR is required";
-  if (!OUTPUT_FORMATS.includes(values.format as OutputFormat)) return `--format must be one of ${OUTPUT_FORMATS.join(", ")}`;
-  if (!REQUESTED_MODES.includes(values.mode as RequestedMode)) return `--mode must be one of ${REQUESTED_MODES.join(", ")}`;
-  if (values.url !== undefined && !isUrl(values.url)) return `--url is not a URL: ${values.url}`;
-  const out = resolve(values.out);
+const { values, positionals } = parseCommand(COMMAND, {
+  allowPositionals: true,
+  options: {
+    out: { type: "string" },
+    format: { type: "string", default: "html" },
+    site: { type: "string" },
+    url: { type: "string" },
+    "allow-private": { type: "boolean", default: false },
+    rules: { type: "string", default: RULES_FOLDER },
+    "kv-local": { type: "boolean", default: false },
+    "kv-persist-to": { type: "string" },
+    model: { type: "string", default: SHIPPED_MODEL },
+    "no-model": { type: "boolean", default: false },
+    mode: { type: "string", default: "auto" },
+    timings: { type: "string" },
+  },
+});
+if (positionals.length === 0 && values.url === undefined) usageError(COMMAND, "name the pages to clean (files, folders, list files) or give --url");
+if (values.url !== undefined) urlOption(COMMAND, "url", values.url);
+if (values["allow-private"] && (values.url === undefined || positionals.length > 0)) usageError(COMMAND, "--allow-private is for a page fetched with --url");
+// Loaded after the arguments are read, so that --help and a mistyped option answer at once.
+const { HTMLRewriter } = await import("html-rewriter-wasm");
+const { parseModel } = await import("../src/classify/index");
+const { clean, OUTPUT_FORMATS, REQUESTED_MODES } = await import("../src/clean");
+const { decodeHtml } = await import("../src/page/index");
+const { compileRuleSet, parseRuleSetText, parseSiteKey, ruleSetFileName, siteKeyCandidates, siteOfHost } = await import("../src/rules/index");
+const { createWasmBackend } = await import("../src/runtime/index");
+
+function cleanArguments(): CleanArguments {
+  const format = choiceOption(COMMAND, "format", values.format, OUTPUT_FORMATS);
+  const mode = choiceOption(COMMAND, "mode", values.mode, REQUESTED_MODES);
+  const site = values.site === undefined ? null : parseSiteKey(values.site);
+  if (values.site !== undefined && site === null) usageError(COMMAND, `--site "${values.site}" is not a site key (a host, optionally with a port and a path)`);
+  const out = values.out === undefined ? null : resolve(values.out);
+  if (out === null && values.timings !== undefined) usageError(COMMAND, "--timings needs --out");
   return {
     inputs: positionals,
     out,
-    format: values.format as OutputFormat,
-    site: values.site === undefined ? null : siteOfHost(values.site),
+    format,
+    site,
     url: values.url ?? null,
+    fetch: values.url !== undefined && positionals.length === 0,
+    allowPrivate: values["allow-private"],
     rulesFolder: resolve(values.rules),
     kvLocal: values["kv-local"],
     kvPersistTo: values["kv-persist-to"] ?? null,
     modelPath: values["no-model"] ? null : resolve(values.model),
-    mode: values.mode as RequestedMode,
-    timingsPath: resolve(values.timings ?? join(out, "timings.tsv")),
+    mode,
+    timingsPath: out === null ? null : resolve(values.timings ?? join(out, "timings.tsv")),
   };
 }
 
@@ -111,8 +142,11 @@ function isUrl(value: string): boolean {
 // ── inputs ───────────────────────────────────────────────────────────────────────────────────────────
 
 interface PageEntry {
+  /** The file, or the URL of a fetched page. */
   readonly path: string;
   readonly url: string | null;
+  /** A fetched page's body and content type (a file is read when its turn comes). */
+  readonly fetched?: { readonly bytes: Uint8Array; readonly contentType: string | null };
   id: string;
 }
 
@@ -125,10 +159,10 @@ function collectPages(inputs: readonly string[]): { pages: PageEntry[]; problems
     if (!existsSync(path)) {
       problems.push(`${input}: no such file or folder`);
     } else if (statSync(path).isDirectory()) {
-      const found = htmlFilesUnder(path);
-      if (found.length === 0) problems.push(`${input}: folder holds no .html or .htm files`);
+      const found = pagesUnder(path);
+      if (found.length === 0) problems.push(`${input}: folder holds no pages`);
       for (const file of found) pages.push({ path: file, url: null, id: "" });
-    } else if (HTML_FILE.test(path)) {
+    } else if (HTML_FILE.test(path) || isHtmlFile(path)) {
       pages.push({ path, url: null, id: "" });
     } else {
       readListFile(path, pages, problems);
@@ -138,12 +172,12 @@ function collectPages(inputs: readonly string[]): { pages: PageEntry[]; problems
   return { pages, problems };
 }
 
-function htmlFilesUnder(folder: string): string[] {
+function pagesUnder(folder: string): string[] {
   const files: string[] = [];
   for (const entry of readdirSync(folder, { withFileTypes: true }).sort((left, right) => left.name.localeCompare(right.name))) {
     const path = join(folder, entry.name);
-    if (entry.isDirectory()) files.push(...htmlFilesUnder(path));
-    else if (HTML_FILE.test(entry.name)) files.push(path);
+    if (entry.isDirectory()) files.push(...pagesUnder(path));
+    else if (entry.isFile() && isPageInFolder(path)) files.push(path);
   }
   return files;
 }
@@ -174,10 +208,48 @@ function assignIds(pages: PageEntry[]): void {
   }
 }
 
+/**
+ * The page at a URL, fetched as the Worker fetches (src/http fetchOrigin: every hop checked by the target
+ * guard and, for names, by their resolved addresses; bounded waits and size), or a one-line refusal.
+ */
+async function fetchPage(url: string, allowPrivate: boolean): Promise<PageEntry> {
+  const { fetchOrigin, readBodyLimited, resolveSettings } = await import("../src/http/index");
+  // resolveSettings reads only these string vars; the CLI has no other bindings.
+  const vars = {
+    ALLOW_PRIVATE_TARGETS: allowPrivate ? "true" : "false",
+    RESOLVE_TARGETS: process.env.RESOLVE_TARGETS,
+    DNS_RESOLVER_URL: process.env.DNS_RESOLVER_URL,
+    FETCH_TIMEOUT_MS: process.env.FETCH_TIMEOUT_MS,
+    FETCH_BODY_TIMEOUT_MS: process.env.FETCH_BODY_TIMEOUT_MS,
+    MAX_BODY_BYTES: process.env.MAX_BODY_BYTES,
+  };
+  const settings = resolveSettings(vars as Parameters<typeof resolveSettings>[0]);
+  const fetched = await fetchOrigin(new URL(url), settings);
+  if (!fetched.ok) {
+    const hint = fetched.code === "forbidden-target" && !allowPrivate ? " (--allow-private fetches a server on this machine or network)" : "";
+    fail(COMMAND, `${fetched.message}${hint}`, 2);
+  }
+  const { response } = fetched;
+  if (!response.ok) {
+    await response.body?.cancel();
+    fail(COMMAND, `${fetched.url.href} answered ${response.status}`);
+  }
+  const body = await readBodyLimited(response.body, settings.maxBodyBytes, settings.fetchBodyTimeoutMs);
+  if (body.kind === "timeout") fail(COMMAND, `${fetched.url.host} did not send the whole page within ${settings.fetchBodyTimeoutMs} ms`);
+  if (body.kind === "too-large") {
+    await body.stream.cancel();
+    fail(COMMAND, `the page is larger than ${settings.maxBodyBytes} bytes (MAX_BODY_BYTES)`);
+  }
+  const id = basename(fetched.url.pathname, extname(fetched.url.pathname)).replace(/[^\w.-]+/g, "_") || "page";
+  return { path: fetched.url.href, url: fetched.url.href, fetched: { bytes: body.bytes, contentType: response.headers.get("content-type") }, id };
+}
+
 // ── rules and model ─────────────────────────────────────────────────────────────────────────────────
 
 interface RulesFound {
   readonly compiled: CompiledRuleSet | null;
+  /** No rule set is stored for the site (as against one that is invalid or could not be read). */
+  readonly missing: boolean;
   /** Why there are no rules, or which rules were skipped ("" when all is well). */
   readonly note: string;
 }
@@ -191,7 +263,7 @@ function createRuleSource(args: CleanArguments): RuleSource {
   const found = new Map<string, Promise<RulesFound>>();
   const read = args.kvLocal ? (site: string) => readFromLocalKv(site, args.kvPersistTo) : (site: string) => readFromFolder(args.rulesFolder, site);
   return (site) => {
-    if (site === "") return Promise.resolve({ compiled: null, note: "no site" });
+    if (site === "") return Promise.resolve({ compiled: null, missing: true, note: "no site" });
     let entry = found.get(site);
     if (entry === undefined) {
       entry = read(site).then((text) => compileFound(site, text));
@@ -210,7 +282,7 @@ async function readFromLocalKv(site: string, persistTo: string | null): Promise<
   const command = ["wrangler", "kv", "key", "get", site, "--binding", "RULES", "--local", "--preview", "false", "--text"];
   if (persistTo !== null) command.push("--persist-to", persistTo);
   try {
-    const { stdout } = await runFile("npx", command, { cwd: REPOSITORY_ROOT, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await runFile("npx", command, { cwd: REPO_ROOT, maxBuffer: 64 * 1024 * 1024 });
     return stdout.trim() === "" || stdout.startsWith("Value not found") ? null : stdout;
   } catch (error) {
     return { error: `wrangler kv key get failed: ${(error as Error).message.split("\n")[0]}` };
@@ -218,13 +290,13 @@ async function readFromLocalKv(site: string, persistTo: string | null): Promise<
 }
 
 function compileFound(site: string, text: string | null | { error: string }): RulesFound {
-  if (text === null) return { compiled: null, note: `no rule set for ${site}` };
-  if (typeof text !== "string") return { compiled: null, note: text.error };
+  if (text === null) return { compiled: null, missing: true, note: `no rule set for ${site}` };
+  if (typeof text !== "string") return { compiled: null, missing: false, note: text.error };
   const parsed = parseRuleSetText(text);
-  if (!parsed.ok) return { compiled: null, note: `invalid rule set for ${site}: ${parsed.problems.slice(0, 3).join("; ")}` };
+  if (!parsed.ok) return { compiled: null, missing: false, note: `invalid rule set for ${site}: ${parsed.problems.slice(0, 3).join("; ")}` };
   const compiled = compileRuleSet(parsed.ruleSet);
   const note = compiled.skipped.length === 0 ? "" : `${compiled.skipped.length} rules skipped for ${site}`;
-  return { compiled, note };
+  return { compiled, missing: false, note };
 }
 
 function loadModel(path: string | null): { model: ClassifierModel | null; problem: string | null } {
@@ -254,25 +326,38 @@ interface RunContext {
   readonly rewriter: HtmlRewriterBackend;
 }
 
-function siteOfPage(entry: PageEntry, args: CleanArguments): { site: string; url: string | undefined } {
+/**
+ * The page's site and rules: --site for every file (a list's own URLs aside); else the URL's longest site key
+ * with a rule set, as the Worker chooses (a path key such as bbc.co.uk/news before the host), else its host.
+ */
+async function rulesOfPage(entry: PageEntry, context: RunContext): Promise<{ site: string; url: string | undefined; rules: RulesFound }> {
+  const { args } = context;
   const url = entry.url ?? args.url ?? undefined;
-  if (entry.url === null && args.site !== null) return { site: args.site, url };
-  return { site: url === undefined ? (args.site ?? "") : siteOfHost(new URL(url).hostname), url };
+  if ((entry.url === null && args.site !== null) || url === undefined) {
+    const site = args.site ?? "";
+    return { site, url, rules: await context.rules(site) };
+  }
+  const candidates = siteKeyCandidates(new URL(url));
+  for (const candidate of candidates) {
+    const rules = await context.rules(candidate);
+    if (!rules.missing) return { site: candidate, url, rules };
+  }
+  const site = candidates.at(-1) ?? siteOfHost(new URL(url).hostname);
+  return { site, url, rules: await context.rules(site) };
 }
 
 async function cleanPage(entry: PageEntry, context: RunContext): Promise<PageOutcome> {
   const { args } = context;
-  const { site, url } = siteOfPage(entry, args);
+  const { site, url, rules } = await rulesOfPage(entry, context);
   const base = { id: entry.id, path: entry.path, site };
   let bytes: Uint8Array;
   try {
-    bytes = readFileSync(entry.path);
+    bytes = entry.fetched?.bytes ?? readFileSync(entry.path);
   } catch (error) {
     return { ...base, status: "error", mode: "", milliseconds: -1, detail: `cannot read: ${(error as Error).message}` };
   }
-  const decoded = decodeHtml(bytes, null);
+  const decoded = decodeHtml(bytes, entry.fetched?.contentType ?? null);
   if (!decoded.ok) return { ...base, status: "error", mode: "", milliseconds: -1, detail: `${decoded.reason} (${decoded.charset})` };
-  const rules = await context.rules(site);
   const options = args.mode === "auto" ? undefined : { mode: args.mode };
   const started = performance.now();
   const result = await clean({
@@ -280,8 +365,8 @@ async function cleanPage(entry: PageEntry, context: RunContext): Promise<PageOut
   });
   const milliseconds = performance.now() - started;
   if (!result.ok) return { ...base, status: "bailout", mode: "", milliseconds, detail: `${result.bailout}: ${result.detail}` };
-  const outputPath = join(args.out, `${entry.id}.${EXTENSIONS[args.format]}`);
-  writeFileSync(outputPath, result.body);
+  if (args.out === null) process.stdout.write(result.body);
+  else writeFileSync(join(args.out, `${entry.id}.${EXTENSIONS[args.format]}`), result.body);
   const removed = `removed ${result.removed.blocks} blocks, ${result.removed.chars} chars`;
   return { ...base, status: "ok", mode: result.mode, milliseconds, detail: rules.note === "" ? removed : `${removed}; ${rules.note}` };
 }
@@ -292,39 +377,14 @@ function failedOutcome(entry: PageEntry, error: unknown): PageOutcome {
   return { id: entry.id, path: entry.path, status: "error", mode: "", site: "", milliseconds: -1, detail };
 }
 
-// ── progress, report, summary ────────────────────────────────────────────────────────────────────────
+// ── report, summary ──────────────────────────────────────────────────────────────────────────────────
 
-/** A progress bar on stderr: redrawn in place on a terminal; off a terminal, a line every tenth of the run. */
-function createProgress(total: number): { step(done: number, label: string): void; finish(): void } {
-  const enabled = total >= PROGRESS_MIN_PAGES;
-  const terminal = process.stderr.isTTY === true;
-  const width = 30;
-  let lastTenth = -1;
-  const started = performance.now();
-  return {
-    step(done, label) {
-      if (!enabled) return;
-      const tenth = Math.floor((done * 10) / total);
-      if (!terminal && tenth === lastTenth) return;
-      lastTenth = tenth;
-      const filled = Math.round((done / total) * width);
-      const seconds = (performance.now() - started) / 1000;
-      const line = `clean [${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total} ${seconds.toFixed(1)}s ${label}`;
-      const columns = (process.stderr.columns ?? 100) - 1;
-      process.stderr.write(terminal ? `\r${line.slice(0, columns).padEnd(columns)}` : `${line}\n`);
-    },
-    finish() {
-      if (enabled && terminal) process.stderr.write("\n");
-    },
-  };
-}
-
-function writeReports(args: CleanArguments, outcomes: readonly PageOutcome[]): string {
+function writeReports(out: string, timingsPath: string, outcomes: readonly PageOutcome[]): string {
   const timed = outcomes.filter((outcome) => outcome.milliseconds >= 0);
   const timings = ["id\tms", ...timed.map((outcome) => `${outcome.id}\t${outcome.milliseconds.toFixed(3)}`)];
-  mkdirSync(dirname(args.timingsPath), { recursive: true });
-  writeFileSync(args.timingsPath, `${timings.join("\n")}\n`);
-  const reportPath = join(args.out, "report.tsv");
+  mkdirSync(dirname(timingsPath), { recursive: true });
+  writeFileSync(timingsPath, `${timings.join("\n")}\n`);
+  const reportPath = join(out, "report.tsv");
   const clean = (value: string) => value.replace(/[\t\r\n]+/g, " ");
   const rows = outcomes.map((outcome) =>
     [outcome.id, outcome.status, outcome.mode, outcome.site, outcome.milliseconds.toFixed(3), clean(outcome.path), clean(outcome.detail)].join("\t"),
@@ -338,7 +398,7 @@ function percentile(sorted: readonly number[], share: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)];
 }
 
-function printSummary(args: CleanArguments, outcomes: readonly PageOutcome[], inputProblems: readonly string[], seconds: number, reportPath: string): void {
+function printSummary(args: CleanArguments, out: string, outcomes: readonly PageOutcome[], inputProblems: readonly string[], seconds: number, reportPath: string): void {
   const count = (status: PageOutcome["status"]) => outcomes.filter((outcome) => outcome.status === status).length;
   const modes = new Map<string, number>();
   for (const outcome of outcomes) if (outcome.status === "ok") modes.set(outcome.mode, (modes.get(outcome.mode) ?? 0) + 1);
@@ -348,7 +408,7 @@ function printSummary(args: CleanArguments, outcomes: readonly PageOutcome[], in
   console.log(`modes       ${[...modes].map(([mode, pages]) => `${mode} ${pages}`).join(", ") || "-"}`);
   console.log(`clean() ms  median ${percentile(times, 0.5).toFixed(2)}, p95 ${percentile(times, 0.95).toFixed(2)}, max ${(times.at(-1) ?? 0).toFixed(2)}`);
   console.log(`run         ${seconds.toFixed(1)} s`);
-  console.log(`output      ${args.out} (${args.format}); timings ${args.timingsPath}; report ${reportPath}`);
+  console.log(`output      ${out} (${args.format}); timings ${args.timingsPath}; report ${reportPath}`);
   for (const outcome of outcomes) {
     if (outcome.status !== "ok") console.log(`  ${outcome.status.padEnd(8)}${outcome.id}: ${outcome.detail}`);
   }
@@ -356,36 +416,37 @@ function printSummary(args: CleanArguments, outcomes: readonly PageOutcome[], in
 
 // ── main ─────────────────────────────────────────────────────────────────────────────────────────────
 
-async function main(): Promise<void> {
-  const args = parseArguments(process.argv.slice(2));
-  if (typeof args === "string") {
-    if (args !== "") console.error(args);
-    console.error(USAGE);
-    process.exitCode = 2;
-    return;
-  }
-  const { pages, problems } = collectPages(args.inputs);
+/** One page to stdout: the body alone; a bailout or an error is one line on stderr (exit 1). */
+async function cleanToStdout(entry: PageEntry, context: RunContext): Promise<number> {
+  const outcome = await cleanPage(entry, context);
+  if (outcome.status !== "ok") fail(COMMAND, `${entry.path}: ${outcome.status}: ${outcome.detail}`);
+  return 0;
+}
+
+async function main(): Promise<number> {
+  const args = cleanArguments();
+  const { pages, problems } = args.fetch ? { pages: [await fetchPage(args.url!, args.allowPrivate)], problems: [] } : collectPages(args.inputs);
   for (const problem of problems) console.error(`missing input: ${problem}`);
-  if (pages.length === 0) {
-    console.error("no pages to clean");
-    process.exitCode = 2;
-    return;
+  if (pages.length === 0) usageError(COMMAND, "no pages to clean");
+  if (args.out === null && (pages.length > 1 || problems.length > 0)) {
+    usageError(COMMAND, `${pages.length + problems.length} inputs: give --out DIR to clean more than one page (without it, one page goes to stdout)`);
   }
   const { model, problem } = loadModel(args.modelPath);
   if (problem !== null) console.error(`${problem}; cleaning without the classifier`);
-  mkdirSync(args.out, { recursive: true });
   const context: RunContext = { args, rules: createRuleSource(args), model, rewriter: createWasmBackend(HTMLRewriter) };
+  if (args.out === null) return cleanToStdout(pages[0], context);
+  mkdirSync(args.out, { recursive: true });
   const started = performance.now();
-  const progress = createProgress(pages.length);
+  const progress = createProgress("clean", pages.length, { minimum: PROGRESS_MIN_PAGES });
   const outcomes: PageOutcome[] = [];
   for (const entry of pages) {
     outcomes.push(await cleanPage(entry, context).catch((error: unknown) => failedOutcome(entry, error)));
     progress.step(outcomes.length, entry.id);
   }
   progress.finish();
-  const reportPath = writeReports(args, outcomes);
-  printSummary(args, outcomes, problems, (performance.now() - started) / 1000, reportPath);
-  if (problems.length > 0 || outcomes.some((outcome) => outcome.status !== "ok")) process.exitCode = 1;
+  const reportPath = writeReports(args.out, args.timingsPath!, outcomes);
+  printSummary(args, args.out, outcomes, problems, (performance.now() - started) / 1000, reportPath);
+  return problems.length > 0 || outcomes.some((outcome) => outcome.status !== "ok") ? 1 : 0;
 }
 
-await main();
+await runCommand(COMMAND, main);

@@ -6,35 +6,38 @@
  * text are scored on the same pages.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { parseArgs } from "node:util";
-import { Readability } from "@mozilla/readability";
-import { HTMLRewriter } from "html-rewriter-wasm";
-import { parseHTML } from "linkedom";
-import { parseModel } from "../src/classify/index";
-import { belowFloors, DATA_SETS, dataDigest, hasData, nextFloors, type FloorsFile } from "../src/evaluation/index";
-import { createWasmBackend } from "../src/runtime/index";
-import {
-  evaluateShipped, LOST_PAGE_F1, measuredFloors, pageF1, prepareEvaluation, shippedProtocol, SYSTEM_CLASSIFIER, type AnalysedPage, type EvaluationRow,
-} from "../src/training/index";
+import type { AnalysedPage, EvaluationRow } from "../src/training/index";
+import type { FloorsFile } from "../src/evaluation/index";
+import { fail, parseCommand, runCommand, usageError, type Command } from "./lib/cli";
+import { EVAL_FLOORS, SHIPPED_MODEL } from "./lib/paths";
 
-const MODEL_PATH = resolve(import.meta.dirname, "../rules/model.json");
-const FLOORS_PATH = resolve(import.meta.dirname, "../test/eval-floors.json");
-const USAGE = `usage: npm run eval -- [options]
+const COMMAND: Command = {
+  name: "eval",
+  usage: `usage: npm run eval -- [options]
 
-Scores clean() out of fold on every set of ../shared/data, beside Readability and the uncleaned text.
+Scores clean() out of fold on every set of ../shared/data (several minutes), beside Readability and the
+uncleaned text. Writes nothing unless --write-floors.
 
   --no-readability      skip Readability (faster)
   --list-lost           list the pages where clean() scores below 0.3, with Readability's score beside
   --write-floors        raise the eval gate's floors (test/eval-floors.json) to the measured scores;
                         a floor that would fall is kept, and the run says which
   --lower-floors WHY    with --write-floors: allow floors to fall, recording WHY beside each lowering
-  --help                this text`;
+  --help                this text`,
+};
 
-function fail(message: string): never {
-  console.error(`npm run eval: ${message}`);
-  process.exit(2);
-}
+const { values } = parseCommand(COMMAND, {
+  options: { "no-readability": { type: "boolean" }, "list-lost": { type: "boolean" }, "write-floors": { type: "boolean" }, "lower-floors": { type: "string" } },
+});
+if (values["lower-floors"] !== undefined && !values["write-floors"]) usageError(COMMAND, "--lower-floors needs --write-floors");
+// Loaded after the arguments are read, so that --help and a mistyped option answer at once.
+const { Readability } = await import("@mozilla/readability");
+const { HTMLRewriter } = await import("html-rewriter-wasm");
+const { parseHTML } = await import("linkedom");
+const { parseModel } = await import("../src/classify/index");
+const { belowFloors, DATA_SETS, dataDigest, hasData, nextFloors } = await import("../src/evaluation/index");
+const { createWasmBackend } = await import("../src/runtime/index");
+const { evaluateShipped, LOST_PAGE_F1, measuredFloors, pageF1, prepareEvaluation, shippedProtocol, SYSTEM_CLASSIFIER } = await import("../src/training/index");
 
 function readabilityText(page: AnalysedPage): string {
   try {
@@ -71,20 +74,9 @@ function printLost(rows: readonly EvaluationRow[], pages: readonly AnalysedPage[
 }
 
 async function main(): Promise<void> {
-  let values;
-  try {
-    values = parseArgs({ options: { "no-readability": { type: "boolean" }, "list-lost": { type: "boolean" }, "write-floors": { type: "boolean" }, "lower-floors": { type: "string" }, help: { type: "boolean" } }, strict: true }).values;
-  } catch (error) {
-    fail((error as Error).message);
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return;
-  }
-  if (values["lower-floors"] !== undefined && !values["write-floors"]) fail("--lower-floors needs --write-floors");
-  if (!hasData()) fail("../shared/data is absent; nothing to evaluate");
-  const parsed = parseModel(JSON.parse(readFileSync(MODEL_PATH, "utf8")));
-  if (!parsed.ok) fail(`rules/model.json is invalid: ${parsed.problems.join("; ")}`);
+  if (!hasData()) usageError(COMMAND, "../shared/data is absent; nothing to evaluate");
+  const parsed = parseModel(JSON.parse(readFileSync(SHIPPED_MODEL, "utf8")));
+  if (!parsed.ok) fail(COMMAND, `rules/model.json is invalid: ${parsed.problems.join("; ")}`);
   const log = (line: string): void => console.error(line);
   const corpus = prepareEvaluation(parsed.model.json, log);
   const rows = await evaluateShipped(corpus.pages, corpus.validation.folds, corpus.ruleSets, {
@@ -96,15 +88,15 @@ async function main(): Promise<void> {
   if (values["list-lost"]) printLost(rows, corpus.pages);
   const measured = measuredFloors(rows);
   const digest = dataDigest(DATA_SETS);
-  const old = existsSync(FLOORS_PATH) ? (JSON.parse(readFileSync(FLOORS_PATH, "utf8")) as FloorsFile) : null;
+  const old = existsSync(EVAL_FLOORS) ? (JSON.parse(readFileSync(EVAL_FLOORS, "utf8")) as FloorsFile) : null;
   const below = old && old.digest === digest ? belowFloors(old, measured) : [];
   for (const line of below) console.error(`below its floor: ${line}`);
   if (!values["write-floors"]) return;
   const { kind, source } = shippedProtocol(parsed.model.json);
   const { file, refused } = nextFloors(old, measured, digest, `clean() out of fold: ${kind} on ${source} labels, cross-validated by site`, values["lower-floors"] ?? null);
   for (const line of refused) console.error(`kept (would fall; give --lower-floors WHY to allow): ${line}`);
-  writeFileSync(FLOORS_PATH, `${JSON.stringify(file, null, 2)}\n`);
-  console.error(`wrote ${FLOORS_PATH}`);
+  writeFileSync(EVAL_FLOORS, `${JSON.stringify(file, null, 2)}\n`);
+  console.error(`wrote ${EVAL_FLOORS}`);
 }
 
-await main();
+await runCommand(COMMAND, main);

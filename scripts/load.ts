@@ -15,11 +15,10 @@ import autocannon from "autocannon";
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { choiceOption, integerOption, parseCommand, runCommand, urlOption, type Command } from "./lib/cli";
+import { REPO_ROOT, SAMPLE_FOLDER } from "./lib/paths";
 
-const REPO_ROOT = resolve(fileURLToPath(import.meta.url), "../..");
-const SAMPLE = resolve(REPO_ROOT, "samples/wrenmouth-gazette.example/harbour-dredging-approved.html");
+const SAMPLE = resolve(SAMPLE_FOLDER, "harbour-dredging-approved.html");
 const API_KEY = "local-dev-key";
 /** Size of the posted page, in bytes (the page of the load report was 109 KB). */
 const POST_PAGE_BYTES = 100_000;
@@ -27,7 +26,18 @@ const POST_PAGE_BYTES = 100_000;
 const REQUEST_TIMEOUT_S = 30;
 const READY_TIMEOUT_MS = 90_000;
 
-const USAGE = "usage: npm run load -- [--connections N] [--duration SECONDS] [--url http://127.0.0.1:8787] [--scenario post|get]";
+const COMMAND: Command = {
+  name: "load",
+  usage: `usage: npm run load -- [--connections N] [--duration SECONDS] [--url http://127.0.0.1:8787] [--scenario post|get]
+
+The embedded default (npm start, started here on its own unless --url names one running) under load on
+loopback: requests per second, latency p50/p99, errors and non-2xx answers, and workerd's memory.
+
+  --connections N      concurrent connections (default 200)
+  --duration SECONDS   per scenario (default 60)
+  --url URL            a running instance instead of starting npm start
+  --scenario S         post (a 100 KB page in the body) or get (a sample page by URL); repeat for both (default)`,
+};
 
 interface Options {
   readonly connections: number;
@@ -36,27 +46,14 @@ interface Options {
   readonly scenarios: readonly string[];
 }
 
-function parseOptions(): Options | null {
-  const { values } = parseArgs({
-    options: {
-      connections: { type: "string", default: "200" },
-      duration: { type: "string", default: "60" },
-      url: { type: "string" },
-      scenario: { type: "string", multiple: true },
-      help: { type: "boolean", default: false },
-    },
-    strict: true,
+function parseOptions(): Options {
+  const { values } = parseCommand(COMMAND, {
+    options: { connections: { type: "string" }, duration: { type: "string" }, url: { type: "string" }, scenario: { type: "string", multiple: true } },
   });
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
-  const connections = Number(values.connections);
-  const duration = Number(values.duration);
-  const scenarios = values.scenario ?? ["post", "get"];
-  if (!Number.isInteger(connections) || connections < 1 || !Number.isFinite(duration) || duration <= 0 || scenarios.some((name) => name !== "post" && name !== "get")) {
-    return null;
-  }
+  const connections = integerOption(COMMAND, "connections", values.connections, 200);
+  const duration = integerOption(COMMAND, "duration", values.duration, 60);
+  const scenarios = (values.scenario ?? ["post", "get"]).map((name) => choiceOption(COMMAND, "scenario", name, ["post", "get"]));
+  if (values.url !== undefined) urlOption(COMMAND, "url", values.url);
   return { connections, duration, url: values.url ?? null, scenarios };
 }
 
@@ -157,13 +154,9 @@ async function runScenario(name: string, base: string, options: Options, page: s
   return { name, ok: result.errors === 0 && result.timeouts === 0 && result.non2xx === 0 };
 }
 
+const options = parseOptions();
+
 async function main(): Promise<void> {
-  const options = parseOptions();
-  if (options === null) {
-    console.error(USAGE);
-    process.exitCode = 2;
-    return;
-  }
   const base = options.url ?? "http://127.0.0.1:8787";
   const service = options.url === null ? startService() : null;
   try {
@@ -187,4 +180,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+await runCommand(COMMAND, main);

@@ -9,29 +9,44 @@
  * in Node instead (the rules alone, no classifier; fast, for tuning the miner).
  * Inputs default to the dragnet and cleanportaleval sets of ../shared/data.
  */
-import { parseArgs } from "node:util";
-import { hasData } from "../src/evaluation/index";
-import { DEFAULT_FOLDS, directCleaner, evaluateMinedRules, formatEvaluation } from "./mining-evaluation";
-import { loadSites } from "./mining-input";
-import { workerCleaner } from "./mining-worker-cleaner";
+import { integerOption, parseCommand, runCommand, usageError, type Command } from "./lib/cli";
+
+const COMMAND: Command = {
+  name: "mine:eval",
+  usage: `usage: npm run mine:eval -- [<index.jsonl | set name>...] [options]
+
+Mined rules end to end: per site with enough pages, rules mined on the other folds clean the held-out pages,
+scored against gold beside the uncleaned text. Inputs default to the dragnet and cleanportaleval sets of
+../shared/data. Several minutes through the Worker.
+
+  --direct          apply the rules to the page text in Node (rules alone, fast) instead of the Worker
+  --mode M          the Worker's ?mode= (default auto: rules plus the classifier; rules: the rules alone)
+  --min-pages N     sites with fewer pages are left out (default 8)
+  --folds K         mine on (K - 1) / K of a site's pages, K times (default 2: every other page)`,
+};
 
 const EVALUATION_MIN_PAGES = 8;
+const { values, positionals } = parseCommand(COMMAND, {
+  allowPositionals: true,
+  options: { direct: { type: "boolean", default: false }, mode: { type: "string", default: "auto" }, "min-pages": { type: "string" }, folds: { type: "string" } },
+});
+const minimumPages = integerOption(COMMAND, "min-pages", values["min-pages"], EVALUATION_MIN_PAGES, 2);
+// Loaded after the arguments are read, so that --help and a mistyped option answer at once.
+const { REQUESTED_MODES } = await import("../src/clean");
+const { hasData } = await import("../src/evaluation/index");
+const { DEFAULT_FOLDS, directCleaner, evaluateMinedRules, formatEvaluation } = await import("./mining-evaluation");
+const { loadSites } = await import("./mining-input");
+const { workerCleaner } = await import("./mining-worker-cleaner");
+// 2 folds: every other page mined (the issue's split); k folds: mine on (k - 1) / k of the pages.
+const folds = integerOption(COMMAND, "folds", values.folds, DEFAULT_FOLDS, 2);
+if (!REQUESTED_MODES.includes(values.mode as (typeof REQUESTED_MODES)[number])) usageError(COMMAND, `--mode must be one of ${REQUESTED_MODES.join(", ")}`);
 
 async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: process.argv.slice(2),
-    allowPositionals: true,
-    options: { direct: { type: "boolean", default: false }, mode: { type: "string", default: "auto" }, "min-pages": { type: "string" }, folds: { type: "string" } },
-  });
-  if (positionals.length === 0 && !hasData()) {
-    console.error("../shared/data is absent: name the inputs (index.jsonl files with gold)");
-    return 1;
-  }
-  const minimumPages = Number(values["min-pages"] ?? EVALUATION_MIN_PAGES);
-  // 2 folds: every other page mined (the issue's split); k folds: mine on (k - 1) / k of the pages.
-  const folds = Math.max(2, Number(values.folds ?? DEFAULT_FOLDS));
+  if (positionals.length === 0 && !hasData()) usageError(COMMAND, "../shared/data is absent: name the inputs (index.jsonl files with gold)");
   const loaded = loadSites(positionals.length > 0 ? positionals : ["dragnet", "cleanportaleval"]);
+  for (const problem of loaded.problems) console.error(`skipped: ${problem}`);
   const sites = loaded.sites.filter((site) => site.pages.length >= minimumPages);
+  if (sites.length === 0) usageError(COMMAND, `no site with ${minimumPages}+ pages in ${positionals.join(", ") || "dragnet, cleanportaleval"}`);
   const worker = values.direct ? null : await workerCleaner(values.mode);
   const cleaner = worker ?? { cleaner: directCleaner(), dispose: async () => {} };
   try {
@@ -49,4 +64,4 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
+await runCommand(COMMAND, main);

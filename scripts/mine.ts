@@ -3,79 +3,68 @@
  *
  * Mines per-site template rules (paper 002) from pages and writes rules/<site>.json. An input is an
  * index.jsonl (../shared/data style: id, site, url, page), a data set name ("dragnet"), a set folder
- * holding index.jsonl, or a folder with one sub-folder of .html pages per site. Sites are mined together so
- * that the cross-site filter sees all of them.
+ * holding index.jsonl, a folder of one site's pages (named by the site), or a folder with one sub-folder of
+ * pages per site (scripts/mining-input.ts). Sites are mined together so that the cross-site filter sees all.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
-import { MINING_MIN_PAGES_PER_SITE } from "../src/config";
-import { mineSites, type MiningProgress, type SiteReport } from "../src/mining/index";
-import { ruleSetFileName } from "../src/rules/index";
-import { loadSites, pageTextOf, type InputSite } from "./mining-input";
+import { MINING_MIN_PAGES_PER_SITE as DEFAULT_MIN_PAGES } from "../src/config";
+import type { MiningProgress, SiteReport } from "../src/mining/index";
+import { integerOption, parseCommand, runCommand, usageError, type Command } from "./lib/cli";
+import { createProgress, type Progress } from "./lib/progress";
+import type { InputSite } from "./mining-input";
 
-const USAGE = `usage: npm run mine -- <index.jsonl | set name | folder>... [options]
+
+const COMMAND: Command = {
+  name: "mine",
+  usage: `usage: npm run mine -- <index.jsonl | set name | folder>... [options]
+
+Mines template rules per site and writes <out>/<site>.json. A folder with pages at its top is one site (named
+by the folder, or by --site); a folder of sub-folders is one site per sub-folder. Pages are recognised by
+their content, whatever their file names.
+
+  --site KEY        the site key of the pages of a one-site folder (default: the folder's name)
   --sites a,b       mine only these sites (labels or keys)
-  --min-pages N     skip sites with fewer pages (default ${MINING_MIN_PAGES_PER_SITE})
+  --min-pages N     skip sites with fewer pages (default ${DEFAULT_MIN_PAGES})
   --out DIR         where rule sets are written (default rules/)
-  --dry-run         mine and report, write nothing`;
+  --dry-run         mine and report, write nothing`,
+};
 
-interface MineArguments {
-  readonly inputs: string[];
-  readonly sites: ReadonlySet<string> | null;
-  readonly minimumPages: number;
-  readonly out: string;
-  readonly dryRun: boolean;
-}
-
-function parseArguments(argv: string[]): MineArguments | string {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        sites: { type: "string" },
-        "min-pages": { type: "string" },
-        out: { type: "string", default: "rules" },
-        "dry-run": { type: "boolean", default: false },
-        help: { type: "boolean", default: false },
-      },
-    });
-  } catch (error) {
-    return (error as Error).message;
-  }
-  const { values, positionals } = parsed;
-  if (values.help || positionals.length === 0) return "";
-  const minimumPages = values["min-pages"] === undefined ? MINING_MIN_PAGES_PER_SITE : Number(values["min-pages"]);
-  if (!Number.isInteger(minimumPages) || minimumPages < 2) return "--min-pages needs an integer of at least 2";
-  const sites = values.sites === undefined ? null : new Set(values.sites.split(",").map((site) => site.trim()).filter(Boolean));
-  return { inputs: positionals, sites, minimumPages, out: resolve(values.out), dryRun: values["dry-run"] };
-}
-
-/** A one-line progress bar on stderr (redrawn in place on a terminal, a line per step otherwise). */
-function progressBar(label: string, done: number, total: number, detail = ""): void {
-  const width = 30;
-  const filled = total === 0 ? width : Math.round((done / total) * width);
-  const line = `${label.padEnd(10)} [${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total} ${detail}`;
-  if (process.stderr.isTTY) process.stderr.write(`\r${line.slice(0, (process.stderr.columns ?? 100) - 1).padEnd((process.stderr.columns ?? 100) - 1)}`);
-  else if (done === total || done % Math.max(1, Math.floor(total / 10)) === 0) process.stderr.write(`${line}\n`);
-}
+const { values, positionals } = parseCommand(COMMAND, {
+  allowPositionals: true,
+  options: {
+    site: { type: "string" },
+    sites: { type: "string" },
+    "min-pages": { type: "string" },
+    out: { type: "string", default: "rules" },
+    "dry-run": { type: "boolean", default: false },
+  },
+});
+if (positionals.length === 0) usageError(COMMAND, "name at least one input (an index.jsonl, a data set or a folder of pages)");
+const minimumPages = integerOption(COMMAND, "min-pages", values["min-pages"], DEFAULT_MIN_PAGES, 2);
+const wanted = values.sites === undefined ? null : new Set(values.sites.split(",").map((site) => site.trim()).filter(Boolean));
+// Loaded after the arguments are read, so that --help and a mistyped option answer at once.
+const { mineSites } = await import("../src/mining/index");
+const { parseSiteKey, ruleSetFileName } = await import("../src/rules/index");
+const { loadSites, pageTextOf } = await import("./mining-input");
+const siteKey = values.site === undefined ? null : parseSiteKey(values.site);
+if (values.site !== undefined && siteKey === null) usageError(COMMAND, `--site "${values.site}" is not a site key (a host, optionally with a port and a path)`);
 
 function analyseSites(sites: readonly InputSite[]): { texts: string[][]; seconds: number[] } {
   const total = sites.reduce((sum, site) => sum + site.pages.length, 0);
+  const progress = createProgress("analyse", total);
   let done = 0;
   const texts: string[][] = [];
   const seconds: number[] = [];
   for (const site of sites) {
     const started = performance.now();
     texts.push(site.pages.map((page) => {
-      progressBar("analyse", ++done, total, site.site);
+      progress.step(++done, site.site);
       return pageTextOf(page.html);
     }));
     seconds.push((performance.now() - started) / 1000);
   }
-  if (process.stderr.isTTY) process.stderr.write("\n");
+  progress.finish();
   return { texts, seconds };
 }
 
@@ -106,42 +95,49 @@ function printSummary(reports: readonly SiteReport[], analyseSeconds: readonly n
 }
 
 function main(): number {
-  const parsed = parseArguments(process.argv.slice(2));
-  if (typeof parsed === "string") {
-    console.error(parsed === "" ? USAGE : `${parsed}\n${USAGE}`);
-    return parsed === "" ? 0 : 2;
-  }
-  const loaded = loadSites(parsed.inputs);
+  const loaded = loadSites(positionals);
   for (const problem of loaded.problems) console.error(`skipped: ${problem}`);
-  const sites = loaded.sites.filter(
-    (site) => (parsed.sites === null || parsed.sites.has(site.site) || parsed.sites.has(site.label)) && site.pages.length >= parsed.minimumPages,
-  );
+  if (loaded.sites.length === 0) usageError(COMMAND, `no pages found in ${positionals.join(", ")}`);
+  if (siteKey !== null && loaded.sites.length > 1) usageError(COMMAND, `--site names one site, but the inputs hold ${loaded.sites.length}`);
+  const named = siteKey === null ? loaded.sites : loaded.sites.map((site) => ({ ...site, site: siteKey }));
+  const chosen = named.filter((site) => wanted === null || wanted.has(site.site) || wanted.has(site.label));
+  const sites = chosen.filter((site) => site.pages.length >= minimumPages);
   if (sites.length === 0) {
-    console.error(`no site with ${parsed.minimumPages}+ pages in ${parsed.inputs.join(", ")}`);
-    return 1;
+    const counts = chosen.map((site) => `${site.site} ${site.pages.length}`).join(", ") || "none of the sites asked for";
+    usageError(COMMAND, `no site with ${minimumPages}+ pages (found: ${counts}); --min-pages sets the least`);
   }
   const { texts, seconds } = analyseSites(sites);
+  let stage = "";
+  let progress: Progress | null = null;
   const reports = mineSites(
     sites.map((site, index) => ({ site: site.site, pageTexts: texts[index]! })),
     undefined,
-    (progress: MiningProgress) => progressBar(progress.stage, progress.done + (progress.stage === "cross-site" ? 0 : 1), progress.total, progress.site ?? ""),
+    (step: MiningProgress) => {
+      if (step.stage !== stage) {
+        progress?.finish();
+        stage = step.stage;
+        progress = createProgress(step.stage, step.total);
+      }
+      progress!.step(step.done + (step.stage === "cross-site" ? 0 : 1), step.site ?? "");
+    },
   );
-  if (process.stderr.isTTY) process.stderr.write("\n");
+  (progress as Progress | null)?.finish();
   const written = new Set<string>();
-  if (!parsed.dryRun) {
-    mkdirSync(parsed.out, { recursive: true });
+  const out = resolve(values.out);
+  if (!values["dry-run"]) {
+    mkdirSync(out, { recursive: true });
     for (const report of reports) {
       if (report.problems.length > 0) {
         console.error(`${report.site}: rule set invalid, not written:\n  ${report.problems.slice(0, 10).join("\n  ")}`);
         continue;
       }
-      writeFileSync(join(parsed.out, `${ruleSetFileName(report.site)}.json`), `${JSON.stringify(report.ruleSet, null, 2)}\n`);
+      writeFileSync(join(out, `${ruleSetFileName(report.site)}.json`), `${JSON.stringify(report.ruleSet, null, 2)}\n`);
       written.add(report.site);
     }
   }
   printSummary(reports, seconds, written);
-  if (!parsed.dryRun) console.log(`wrote ${written.size} rule sets to ${parsed.out}`);
+  if (!values["dry-run"]) console.log(`wrote ${written.size} rule sets to ${out}`);
   return reports.some((report) => report.problems.length > 0) ? 1 : 0;
 }
 
-process.exitCode = main();
+await runCommand(COMMAND, main);

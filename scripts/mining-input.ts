@@ -1,12 +1,15 @@
 /**
  * Inputs of the mining scripts: sites and their pages from an index.jsonl (../shared/data style, read with
- * loadDataset, which decodes each page's charset) or from a folder holding one sub-folder of pages per site.
+ * loadDataset, which decodes each page's charset), a data set's name, a folder of one site's pages (a saved
+ * site: pages at its top, maybe in sub-folders too) or a folder holding one sub-folder of pages per site.
+ * Pages are known by their content, not their names (scripts/lib/inputs.ts).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { loadDataset } from "../src/evaluation/index";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import { DATA_ROOT, DATA_SETS, loadDataset } from "../src/evaluation/index";
 import { siteKeyOfLabel } from "../src/rules/index";
 import { analysePage, decodeHtml } from "../src/page/index";
+import { isHtmlFile, isPageInFolder } from "./lib/inputs";
 
 export interface InputPage {
   readonly id: string;
@@ -30,7 +33,7 @@ export interface LoadedInput {
   readonly problems: string[];
 }
 
-/** Reads every input (index files or folders), grouping pages by site in first-seen order. */
+/** Reads every input (index files, set names, folders or pages), grouping pages by site in first-seen order. */
 export function loadSites(inputs: readonly string[]): LoadedInput {
   const byLabel = new Map<string, InputPage[]>();
   const problems: string[] = [];
@@ -40,15 +43,19 @@ export function loadSites(inputs: readonly string[]): LoadedInput {
     pages.push(page);
   };
   for (const input of inputs) {
-    const folderIndex = join(input, "index.jsonl");
-    if (input.endsWith(".jsonl") || !isDirectory(input) || isFile(folderIndex)) {
-      // A set name ("dragnet"), an index file, or a set folder holding index.jsonl.
-      const loaded = loadDataset(isDirectory(input) ? folderIndex : input);
+    const index = indexOf(input);
+    if (index !== null) {
+      const loaded = loadDataset(index);
       problems.push(...loaded.problems);
       for (const page of loaded.pages) add(page.site, { id: page.id, url: page.url, html: page.html, bytes: page.bytes, gold: page.gold });
-      continue;
+    } else if (isDirectory(input)) {
+      loadFolder(resolve(input), add, problems);
+    } else if (isFile(input) && isHtmlFile(input)) {
+      // A page on its own belongs to the site of its folder's name.
+      addPage(resolve(input), basename(input), basename(dirname(resolve(input))), add, problems);
+    } else {
+      problems.push(isFile(input) ? `${input}: neither a page nor an index.jsonl` : `${input}: no such file, folder or data set (the sets: ${DATA_SETS.join(", ")})`);
     }
-    loadFolder(resolve(input), add, problems);
   }
   // Keyed once all pages are in: a section label takes the path its pages' URLs share.
   const bySite = new Map<string, InputSite>();
@@ -61,21 +68,51 @@ export function loadSites(inputs: readonly string[]): LoadedInput {
   return { sites: [...bySite.values()], problems };
 }
 
+/** The index file an input names: an index.jsonl, a set folder holding one, or a set of ../shared/data by name. */
+function indexOf(input: string): string | null {
+  if (input.endsWith(".jsonl") && isFile(input)) return input;
+  if (isDirectory(input)) return isFile(join(input, "index.jsonl")) ? join(input, "index.jsonl") : null;
+  if (!existsSync(input) && !/[\\/]/.test(input) && isFile(join(DATA_ROOT, input, "index.jsonl"))) return input;
+  return null;
+}
+
+/**
+ * A folder with pages at its top is one site (named by the folder; its sub-folders' pages belong to it too,
+ * as in a saved site); otherwise each sub-folder holding pages is a site of its own.
+ */
 function loadFolder(folder: string, add: (label: string, page: InputPage) => void, problems: string[]): void {
-  for (const siteFolder of readdirSync(folder).sort()) {
-    const path = join(folder, siteFolder);
-    if (!isDirectory(path)) continue;
-    for (const file of readdirSync(path).sort()) {
-      if (!/\.x?html?$/i.test(file)) continue;
-      const bytes = new Uint8Array(readFileSync(join(path, file)));
-      const decoded = decodeHtml(bytes);
-      if (!decoded.ok) {
-        problems.push(`${join(path, file)}: ${decoded.reason} (${decoded.charset})`);
-        continue;
-      }
-      add(siteFolder, { id: file, url: "", html: decoded.html, bytes: bytes.length, gold: "" });
-    }
+  const entries = readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+  const pagesHere = entries.some((entry) => entry.isFile() && isPageInFolder(join(folder, entry.name)));
+  if (pagesHere) {
+    for (const file of pagesUnder(folder)) addPage(file, relative(folder, file), basename(folder), add, problems);
+    return;
   }
+  for (const entry of entries) {
+    if (!entry.isDirectory()) continue;
+    const siteFolder = join(folder, entry.name);
+    for (const file of pagesUnder(siteFolder)) addPage(file, relative(siteFolder, file), entry.name, add, problems);
+  }
+}
+
+/** Every page file under a folder, sub-folders included, in name order. */
+function pagesUnder(folder: string): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) files.push(...pagesUnder(path));
+    else if (entry.isFile() && isPageInFolder(path)) files.push(path);
+  }
+  return files;
+}
+
+function addPage(path: string, id: string, label: string, add: (label: string, page: InputPage) => void, problems: string[]): void {
+  const bytes = new Uint8Array(readFileSync(path));
+  const decoded = decodeHtml(bytes);
+  if (!decoded.ok) {
+    problems.push(`${path}: ${decoded.reason} (${decoded.charset})`);
+    return;
+  }
+  add(label, { id, url: "", html: decoded.html, bytes: bytes.length, gold: "" });
 }
 
 function isDirectory(path: string): boolean {

@@ -1,5 +1,5 @@
 /**
- * npm run publish [-- --remote] [--rules DIR] [--persist-to DIR] [--namespace-id ID] [--skip-invalid] [--dry-run]
+ * npm run rules:publish [-- --remote] [--rules DIR] [--persist-to DIR] [--namespace-id ID] [--skip-invalid] [--dry-run]
  *
  * Writes every rule set of rules/ (model.json aside: it is the classifier, bundled with the Worker) to the KV
  * namespace bound as RULES, key = the rule set's site, with `wrangler kv bulk put`: the local namespace by
@@ -8,14 +8,29 @@
  * (unless --skip-invalid, which writes the others), and each refusal says why.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
+import { pathToFileURL } from "node:url";
 import { parseRuleSetText, ruleSetFileName } from "../src/rules/index";
+import { parseCommand, runCommand, usageError, type Command } from "./lib/cli";
+import { REPO_ROOT, RULES_FOLDER } from "./lib/paths";
 
-const REPO_ROOT = resolve(fileURLToPath(import.meta.url), "../..");
+const COMMAND: Command = {
+  name: "rules:publish",
+  usage: `usage: npm run rules:publish -- [options]
+
+Checks every rule set of rules/ (model.json aside: the Worker bundles it) and writes them to the KV namespace
+bound as RULES, key = the rule set's site: the local namespace (what npm start and npm run dev read) unless
+--remote. If any file is refused, nothing is written.
+
+  --remote             write to the real namespace (its id in wrangler.toml; needs wrangler login)
+  --rules DIR          folder of rule sets (default rules/)
+  --persist-to DIR     wrangler's local state folder, if not .wrangler/state
+  --namespace-id ID    a namespace by id instead of the RULES binding
+  --skip-invalid       write the valid rule sets even if some are refused
+  --dry-run            check and list, write nothing`,
+};
 /** The classifier model lives in rules/ too but is bundled with the Worker, not stored in KV. */
 const MODEL_FILE = "model.json";
 
@@ -86,17 +101,17 @@ export function bulkPut(entries: readonly KvEntry[], options: BulkPutOptions): {
 }
 
 function main(): number {
-  const { values } = parseArgs({
-    args: process.argv.slice(2),
+  const { values } = parseCommand(COMMAND, {
     options: {
       remote: { type: "boolean", default: false },
-      rules: { type: "string", default: join(REPO_ROOT, "rules") },
+      rules: { type: "string", default: RULES_FOLDER },
       "persist-to": { type: "string" },
       "namespace-id": { type: "string" },
       "skip-invalid": { type: "boolean", default: false },
       "dry-run": { type: "boolean", default: false },
     },
   });
+  if (!existsSync(values.rules) || !statSync(values.rules).isDirectory()) usageError(COMMAND, `--rules ${values.rules}: no such folder`);
   const collected = collectRuleSets(resolve(values.rules));
   for (const file of collected.skipped) console.log(`left aside: ${file} (the classifier model is bundled with the Worker)`);
   for (const refusal of collected.refused) console.error(`REFUSED ${refusal}`);
@@ -126,4 +141,5 @@ function main(): number {
   return collected.refused.length > 0 ? 1 : 0;
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) process.exitCode = main();
+// Run as a script; imported (by npm start and the tests), it only lends its functions.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) await runCommand(COMMAND, main);

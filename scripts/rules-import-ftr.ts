@@ -10,24 +10,24 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { importFtrConfig, ruleSetFileName } from "../src/rules/index";
+import { parseCommand, runCommand, usageError, type Command } from "./lib/cli";
 
-const USAGE = "usage: npm run rules:import-ftr -- <folder of site configs> [--out DIR]";
+const COMMAND: Command = {
+  name: "rules:import-ftr",
+  usage: `usage: npm run rules:import-ftr -- <folder of site configs> [--out DIR]
+
+Converts Full-Text RSS site configs (<host>.txt; .<host>.txt for its sub-domains) to RuleSets of version 2
+(CSS selectors where the XPath means the same), and reports every line it cannot convert (stderr). One rule set
+per site on stdout, or <site>.json files in --out (they load as they are: rules:test --rules DIR).
+
+  --out DIR   write the rule sets here instead of stdout`,
+};
 
 function main(): number {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: process.argv.slice(2), allowPositionals: true, options: { out: { type: "string" } } });
-  } catch (error) {
-    console.error(`${(error as Error).message}\n${USAGE}`);
-    return 2;
-  }
+  const parsed = parseCommand(COMMAND, { allowPositionals: true, options: { out: { type: "string" } } });
   const [folder] = parsed.positionals;
-  if (folder === undefined || parsed.positionals.length > 1) {
-    console.error(USAGE);
-    return 2;
-  }
+  if (folder === undefined || parsed.positionals.length > 1) usageError(COMMAND, "give one folder of site configs");
   if (!existsSync(folder) || !statSync(folder).isDirectory()) {
     console.error(`not a folder: ${folder}`);
     return 1;
@@ -53,4 +53,4 @@ function main(): number {
   return 0;
 }
 
-process.exitCode = main();
+await runCommand(COMMAND, main);

@@ -4,48 +4,40 @@
  * model fitted on every labelled page. Prints the label counts, the cross-validated comparison and a
  * smoothing micro-benchmark; writes the model only where told.
  */
-import { writeFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { parseArgs } from "node:util";
-import { hasData } from "../src/evaluation/index";
-import {
-  analyseCorpus,
-  benchmarkSmoothing,
-  calibrateFolds,
-  candidateSettings,
-  fitFolds,
-  fitShipped,
-  LABEL_SOURCES,
-  MODEL_KINDS,
-  type AnalysedPage,
-  type CrossValidation,
-  type FittedFolds,
-  type LabelSource,
-  type ModelKind,
-} from "../src/training/index";
+import { existsSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import type { AnalysedPage, CrossValidation, FittedFolds, LabelSource, ModelKind } from "../src/training/index";
+import { parseCommand, runCommand, usageError, type Command } from "./lib/cli";
+import { SHIPPED_MODEL } from "./lib/paths";
 
-const SHIPPED_MODEL = resolve(import.meta.dirname, "../rules/model.json");
-const USAGE = `usage: npm run train -- [options]
+const COMMAND: Command = {
+  name: "train",
+  usage: `usage: npm run train -- [options]
 
-Cross-validates the block classifier by site over ../shared/data and fits the final model.
+Cross-validates the block classifier by site over ../shared/data (several minutes) and fits the final model.
+The model is written only where told: without --out or --write-shipped-model nothing is written.
 
   --labels auto|gold|both   which labels train the model (default: gold); several, comma-separated,
                             are compared and the best (out-of-fold shingle F1) is fitted
-  --kind KIND               ${MODEL_KINDS.join("|")} (default: ensemble); several, comma-separated, are compared
+  --kind KIND               logistic|boosted-trees|ensemble (default: ensemble); several, comma-separated,
+                            are compared
   --out FILE                write the fitted model to FILE
   --write-shipped-model     write it to rules/model.json (the model the Worker bundles)
   --ablation                also cross-validate the chosen kind and labels without the article guard
                             and without each newer feature group, and print the estimates side by side
-  --help                    this text`;
+  --help                    this text`,
+};
 
-function fail(message: string): never {
-  console.error(`npm run train: ${message}`);
-  process.exit(2);
-}
+const { values } = parseCommand(COMMAND, {
+  options: { labels: { type: "string", default: "gold" }, kind: { type: "string", default: "ensemble" }, out: { type: "string" }, "write-shipped-model": { type: "boolean" }, ablation: { type: "boolean" } },
+});
+// Loaded after the arguments are read, so that --help and a mistyped option answer at once.
+const { hasData } = await import("../src/evaluation/index");
+const { analyseCorpus, benchmarkSmoothing, calibrateFolds, candidateSettings, fitFolds, fitShipped, LABEL_SOURCES, MODEL_KINDS } = await import("../src/training/index");
 
 function listOption<T extends string>(value: string, allowed: readonly T[], name: string): T[] {
   const items = value.split(",").map((item) => item.trim());
-  for (const item of items) if (!allowed.includes(item as T)) fail(`--${name} ${item}: expected one of ${allowed.join(", ")}`);
+  for (const item of items) if (!allowed.includes(item as T)) usageError(COMMAND, `--${name} ${item}: expected one of ${allowed.join(", ")}`);
   return items as T[];
 }
 
@@ -67,22 +59,11 @@ function printAblation(pages: readonly AnalysedPage[], full: CrossValidation, fi
 }
 
 function main(): void {
-  let values;
-  try {
-    values = parseArgs({
-      options: { labels: { type: "string", default: "gold" }, kind: { type: "string", default: "ensemble" }, out: { type: "string" }, "write-shipped-model": { type: "boolean" }, ablation: { type: "boolean" }, help: { type: "boolean" } },
-      strict: true,
-    }).values;
-  } catch (error) {
-    fail((error as Error).message);
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return;
-  }
   const sources = listOption(values.labels, LABEL_SOURCES, "labels");
   const kinds = listOption(values.kind, MODEL_KINDS, "kind");
-  if (!hasData()) fail("../shared/data is absent; nothing to train on");
+  // Checked before the minutes of training, not after.
+  if (values.out !== undefined && !existsSync(dirname(resolve(values.out)))) usageError(COMMAND, `--out ${values.out}: no such folder ${dirname(resolve(values.out))}`);
+  if (!hasData()) usageError(COMMAND, "../shared/data is absent; nothing to train on");
   const started = performance.now();
   const log = (line: string): void => console.error(line);
   const { pages, labelCounts } = analyseCorpus(log);
@@ -104,7 +85,7 @@ function main(): void {
   console.log(`Chosen: ${best.kind} on ${best.source} labels (best out-of-fold shingle F1, mean over the dev sets, of the fast scorer: ${best.estimate.all.toFixed(4)})`);
   const model = fitShipped(pages, best);
   const text = `${JSON.stringify(model)}\n`;
-  const targets = [values.out, values["write-shipped-model"] ? SHIPPED_MODEL : undefined].filter((path): path is string => path !== undefined);
+  const targets = [values.out === undefined ? undefined : resolve(values.out), values["write-shipped-model"] ? SHIPPED_MODEL : undefined].filter((path): path is string => path !== undefined);
   for (const path of targets) {
     writeFileSync(path, text);
     console.log(`Wrote ${path} (${(text.length / 1024).toFixed(1)} KB)`);
@@ -116,4 +97,4 @@ function main(): void {
   console.log(`Smoothing micro-benchmark: ${bench.blocks} blocks, ${bench.levels} score levels: median ${bench.medianMs.toFixed(3)} ms, p95 ${bench.p95Ms.toFixed(3)} ms`);
 }
 
-main();
+await runCommand(COMMAND, main);

@@ -2,7 +2,7 @@
  * Versioned publishing: the current rule set of a site is its KV value (what the Worker cleans with);
  * every published version is also kept in R2 (history/<site>/<revision>.json), numbered 1, 2, …, so that
  * a rollback can put the previous one back. A set that was in KV before (published by hand or by
- * `npm run publish`) is archived under the next number before it is replaced.
+ * `npm run rules:publish`) is archived under the next number before it is replaced.
  */
 import { parseRuleSetText, type RuleSet } from "../rules";
 import { historyKey, historyPrefix, listWithMetadata, revisionOfHistoryKey } from "./storage-keys";

@@ -50,10 +50,16 @@ describe("npm run mine", () => {
     expect(result.stdout).toMatch(/wrote 2 rule sets/);
   });
 
-  it("explains its usage and refuses a bad option", () => {
+  it("refuses a bad option value in one line", () => {
     const result = spawnSync("npx", ["tsx", "scripts/mine.ts", "x", "--min-pages", "one"], { cwd: REPO_ROOT, encoding: "utf8" });
     expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(/--min-pages needs an integer/);
-    expect(result.stderr).toMatch(/usage: npm run mine/);
+    const lines = result.stderr.trimEnd().split("\n").filter((line) => !line.startsWith("npm warn"));
+    expect(lines).toEqual(['npm run mine: --min-pages needs a whole number of at least 2, not "one" (see npm run mine -- --help)']);
+  });
+
+  it("tells how many pages each site has when none has enough", () => {
+    const result = spawnSync("npx", ["tsx", "scripts/mine.ts", join(siteFolder(), "tiny.example")], { cwd: REPO_ROOT, encoding: "utf8" });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/no site with 4\+ pages \(found: tiny\.example 2\)/);
   });
 });
