@@ -3,32 +3,24 @@
  *
  * Shows what each rule of a site's rule set does on one page: per rule, its matches, the text it removes, and the
  * text it matches but keeps because removing it would cut a sentence (src/rules/content-edges.ts); then what the
- * whole set removes as the Worker applies it. The rule set is read from rules/ (the file of the site's key, see
+ * whole set removes as the Worker applies it; then, for a set of version 2, each selector (strip, main, keep, metadata):
+ * the elements it matches and their text, and what cleaning with the set's rules alone (mode "rules") removes. The
+ * rule set is read from rules/ (the file of the site's key, see
  * src/rules/site-key.ts). A URL is fetched as it is (a tool on a person's machine, not the service's guarded fetch).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parseCommand, runCommand, usageError, type Command } from "./lib/cli";
-import { RULES_FOLDER } from "./lib/paths";
+import { parseArgs } from "node:util";
+import { HTMLRewriter } from "html-rewriter-wasm";
+import { clean } from "../src/clean";
+import { analysePage, decodeHtml, type PageModel } from "../src/page/index";
+import { compileRuleSet, explainRules, explainSelectors, parseRuleSetText, parseSiteKey, ruleSetFileName, type CompiledRuleSet, type RuleSet } from "../src/rules/index";
+import { createWasmBackend } from "../src/runtime/index";
 
-const COMMAND: Command = {
-  name: "rules:test",
-  usage: `usage: npm run rules:test -- <site> <page file | URL> [--rules DIR] [--all]
-
-Per rule of the site's rule set: what it removes on the page, and what it matches but keeps because removing
-it would cut a sentence; then what the whole set removes.
-
+const USAGE = `usage: npm run rules:test -- <site> <page file | URL> [--rules DIR] [--all]
   <site>      the rule set's key (example.com, bbc.co.uk/news)
   --rules DIR folder of rule sets (default rules/)
-  --all       list the rules that match nothing too`,
-};
-
-const parsed = parseCommand(COMMAND, { allowPositionals: true, options: { rules: { type: "string" }, all: { type: "boolean", default: false } } });
-const [siteArgument, source] = parsed.positionals;
-if (siteArgument === undefined || source === undefined || parsed.positionals.length > 2) usageError(COMMAND, "give a site and one page (a file or a URL)");
-// Loaded after the arguments are read, so that --help and a mistyped option answer at once.
-const { analysePage, decodeHtml } = await import("../src/page/index");
-const { compileRuleSet, explainRules, parseRuleSetText, parseSiteKey, ruleSetFileName } = await import("../src/rules/index");
+  --all       list the rules and selectors that match nothing too`;
 /** Characters of a removed or kept piece shown on one line. */
 const SHOWN_CHARACTERS = 100;
 
@@ -62,9 +54,24 @@ function length(pairs: Int32Array): number {
 }
 
 async function main(): Promise<number> {
-  const site = parseSiteKey(siteArgument!);
-  if (site === null) usageError(COMMAND, `"${siteArgument}" is not a site key (a host, optionally with a port and a path)`);
-  const folder = resolve(parsed.values.rules ?? RULES_FOLDER);
+  let parsed;
+  try {
+    parsed = parseArgs({ args: process.argv.slice(2), allowPositionals: true, options: { rules: { type: "string" }, all: { type: "boolean", default: false } } });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const [siteArgument, source] = parsed.positionals;
+  if (siteArgument === undefined || source === undefined || parsed.positionals.length > 2) {
+    console.error(USAGE);
+    return 2;
+  }
+  const site = parseSiteKey(siteArgument);
+  if (site === null) {
+    console.error(`"${siteArgument}" is not a site key (a host, optionally with a port and a path)`);
+    return 2;
+  }
+  const folder = resolve(parsed.values.rules ?? join(import.meta.dirname, "..", "rules"));
   const file = join(folder, `${ruleSetFileName(site)}.json`);
   if (!existsSync(file)) {
     console.error(`no rule set for ${site} in ${folder} (looked for ${ruleSetFileName(site)}.json)`);
@@ -77,14 +84,15 @@ async function main(): Promise<number> {
   }
   let html: string;
   try {
-    html = await readPage(source!);
+    html = await readPage(source);
   } catch (error) {
     console.error((error as Error).message);
     return 1;
   }
   const compiled = compileRuleSet(ruleSet.ruleSet);
   for (const skipped of compiled.skipped) console.log(`rule ${skipped.index} skipped (${skipped.reason}): ${skipped.pattern}`);
-  const text = analysePage(html).text;
+  const page = analysePage(html);
+  const text = page.text;
   const explanation = explainRules(compiled, text);
   for (const rule of explanation.rules) {
     if (rule.matches === 0 && !parsed.values.all) continue;
@@ -96,7 +104,29 @@ async function main(): Promise<number> {
   }
   const silent = explanation.rules.filter((rule) => rule.matches === 0).length;
   console.log(`\n${site}: ${compiled.rules.length} rule(s), ${compiled.rules.length - silent} matching this page; together they remove ${length(explanation.removed)} of ${text.length} characters of page text (their matches cover ${length(explanation.matched)})`);
+  if (compiled.selectors) await showSelectors(ruleSet.ruleSet, compiled, page, html, parsed.values.all === true);
   return 0;
 }
 
-await runCommand(COMMAND, main);
+/** What each selector entry matches on the page, then what cleaning with the whole set (mode "rules") removes. */
+async function showSelectors(ruleSet: RuleSet, compiled: CompiledRuleSet, page: PageModel, html: string, all: boolean): Promise<void> {
+  const effects = explainSelectors(ruleSet, page);
+  console.log("");
+  for (const effect of effects) {
+    if (effect.elements === 0 && !all) {
+      if (effect.path.startsWith("main.")) console.log(`${effect.path}: ${effect.selector}\n  matches nothing`);
+      continue;
+    }
+    const field = effect.path.split(".")[0];
+    const role = field === "strip" ? "removes" : field === "keep" ? "keeps" : field === "metadata" ? "reads" : effect.chosen ? "keeps only" : "would keep";
+    const note = field === "main" ? (effect.chosen ? " (the first main entry that matches: all that cleaning keeps of the page)" : " (an earlier main entry matched: not used)") : "";
+    console.log(`${effect.path}: ${effect.selector}`);
+    console.log(`  ${effect.elements} element(s); ${role} ${length(effect.text)} characters${note}`);
+    for (const piece of pieces(page.text, effect.text)) console.log(`  ${field === "strip" ? "-" : "+"} ${role}: ${piece}`);
+  }
+  const cleaned = await clean({ html, site: compiled.site, format: "text", ruleSet: compiled, model: null, rewriter: createWasmBackend(HTMLRewriter), options: { mode: "rules" } });
+  if (cleaned.ok) console.log(`\n${compiled.site}: cleaning with the set's rules and selectors (mode rules) removes ${cleaned.removed.chars} of ${page.text.length} characters of page text`);
+  else console.log(`\n${compiled.site}: cleaning with the set stopped: ${cleaned.bailout} (${cleaned.detail})`);
+}
+
+process.exitCode = await main();

@@ -1,11 +1,15 @@
 /**
  * What each rule of a set does on one page, for a person fixing rules (`npm run rules:test`): every rule alone,
  * its matches, what of them would go (content-edges.ts) and what is kept because it would cut a sentence;
- * then the set as a whole, as cleaning applies it (the union, merged, then the same edge check).
+ * then the set as a whole, as cleaning applies it (the union, merged, then the same edge check). And each
+ * selector of a version 2 set alone: the elements it matches and the page text inside them.
  */
+import type { PageModel } from "../page/index";
+import { matchSelectors, parseSelector, SELECTOR_MATCH_MAX_LISTS, type SelectorList } from "../selectors/index";
 import type { CompiledRuleSet } from "./compile";
 import { contentEdgeIntervals } from "./content-edges";
 import { matchRules } from "./intervals";
+import { selectorEntries, type RuleSet } from "./rule-set";
 
 export interface RuleEffect {
   /** Position of the rule in the set's `rules`. */
@@ -54,4 +58,36 @@ function subtract(from: Int32Array, minus: Int32Array): Int32Array {
     if (start < end) output.push(start, end);
   }
   return Int32Array.from(output);
+}
+
+/** What one selector entry of a set matches on a page. */
+export interface SelectorEffect {
+  /** Where it is in the set: "strip.0", "main.1", "keep.0", "metadata.byline.0". */
+  readonly path: string;
+  readonly selector: string;
+  /** Elements it matches. */
+  readonly elements: number;
+  /** Sorted [start, end) pairs of page text inside the top-most matched elements, flattened: what strip removes,
+   * what main keeps (for the first main entry that matches), what keep keeps, where metadata is read. */
+  readonly text: Int32Array;
+  /** For main entries: whether this is the one cleaning uses (the first that matches). */
+  readonly chosen: boolean;
+}
+
+/** Each selector entry of the set alone on the page, in the set's order (an entry that does not parse matches nothing). */
+export function explainSelectors(ruleSet: RuleSet, page: PageModel): SelectorEffect[] {
+  const entries = selectorEntries(ruleSet);
+  const effects: SelectorEffect[] = [];
+  for (let start = 0; start < entries.length; start += SELECTOR_MATCH_MAX_LISTS) {
+    const batch = entries.slice(start, start + SELECTOR_MATCH_MAX_LISTS);
+    const lists = batch.map(({ selector }): SelectorList => {
+      const parsed = parseSelector(selector);
+      return parsed.ok ? parsed.list : { source: selector, selectors: [] };
+    });
+    matchSelectors(page, lists).forEach((match, index) => {
+      effects.push({ path: batch[index].path, selector: batch[index].selector, elements: match.elements, text: match.text, chosen: false });
+    });
+  }
+  const chosen = effects.findIndex((effect) => effect.path.startsWith("main.") && effect.elements > 0);
+  return chosen < 0 ? effects : effects.map((effect, index) => (index === chosen ? { ...effect, chosen: true } : effect));
 }
