@@ -10,17 +10,33 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
-import { HTMLRewriter } from "html-rewriter-wasm";
-import { clean } from "../src/clean";
-import { analysePage, decodeHtml, type PageModel } from "../src/page/index";
-import { compileRuleSet, explainRules, explainSelectors, parseRuleSetText, parseSiteKey, ruleSetFileName, type CompiledRuleSet, type RuleSet } from "../src/rules/index";
-import { createWasmBackend } from "../src/runtime/index";
+import type { PageModel } from "../src/page/index";
+import type { CompiledRuleSet, RuleSet } from "../src/rules/index";
+import { parseCommand, runCommand, usageError, type Command } from "./lib/cli";
+import { RULES_FOLDER } from "./lib/paths";
 
-const USAGE = `usage: npm run rules:test -- <site> <page file | URL> [--rules DIR] [--all]
+const COMMAND: Command = {
+  name: "rules:test",
+  usage: `usage: npm run rules:test -- <site> <page file | URL> [--rules DIR] [--all]
+
+Per rule of the site's rule set: what it removes on the page, and what it matches but keeps because removing
+it would cut a sentence; then what the whole set removes; for a set of version 2, what each selector (strip, main,
+keep, metadata) matches, and what cleaning with the set in mode rules removes.
+
   <site>      the rule set's key (example.com, bbc.co.uk/news)
   --rules DIR folder of rule sets (default rules/)
-  --all       list the rules and selectors that match nothing too`;
+  --all       list the rules and selectors that match nothing too`,
+};
+
+const parsed = parseCommand(COMMAND, { allowPositionals: true, options: { rules: { type: "string" }, all: { type: "boolean", default: false } } });
+const [siteArgument, source] = parsed.positionals;
+if (siteArgument === undefined || source === undefined || parsed.positionals.length > 2) usageError(COMMAND, "give a site and one page (a file or a URL)");
+// Loaded after the arguments are read, so that --help and a mistyped option answer at once.
+const { analysePage, decodeHtml } = await import("../src/page/index");
+const { compileRuleSet, explainRules, explainSelectors, parseRuleSetText, parseSiteKey, ruleSetFileName } = await import("../src/rules/index");
+const { clean } = await import("../src/clean");
+const { createWasmBackend } = await import("../src/runtime/index");
+const { HTMLRewriter } = await import("html-rewriter-wasm");
 /** Characters of a removed or kept piece shown on one line. */
 const SHOWN_CHARACTERS = 100;
 
@@ -54,24 +70,9 @@ function length(pairs: Int32Array): number {
 }
 
 async function main(): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: process.argv.slice(2), allowPositionals: true, options: { rules: { type: "string" }, all: { type: "boolean", default: false } } });
-  } catch (error) {
-    console.error(`${(error as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  const [siteArgument, source] = parsed.positionals;
-  if (siteArgument === undefined || source === undefined || parsed.positionals.length > 2) {
-    console.error(USAGE);
-    return 2;
-  }
-  const site = parseSiteKey(siteArgument);
-  if (site === null) {
-    console.error(`"${siteArgument}" is not a site key (a host, optionally with a port and a path)`);
-    return 2;
-  }
-  const folder = resolve(parsed.values.rules ?? join(import.meta.dirname, "..", "rules"));
+  const site = parseSiteKey(siteArgument!);
+  if (site === null) usageError(COMMAND, `"${siteArgument}" is not a site key (a host, optionally with a port and a path)`);
+  const folder = resolve(parsed.values.rules ?? RULES_FOLDER);
   const file = join(folder, `${ruleSetFileName(site)}.json`);
   if (!existsSync(file)) {
     console.error(`no rule set for ${site} in ${folder} (looked for ${ruleSetFileName(site)}.json)`);
@@ -84,7 +85,7 @@ async function main(): Promise<number> {
   }
   let html: string;
   try {
-    html = await readPage(source);
+    html = await readPage(source!);
   } catch (error) {
     console.error((error as Error).message);
     return 1;
@@ -129,4 +130,4 @@ async function showSelectors(ruleSet: RuleSet, compiled: CompiledRuleSet, page: 
   else console.log(`\n${compiled.site}: cleaning with the set stopped: ${cleaned.bailout} (${cleaned.detail})`);
 }
 
-process.exitCode = await main();
+await runCommand(COMMAND, main);
