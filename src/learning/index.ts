@@ -10,6 +10,7 @@ export { enqueueJob, enqueueStaleSites, parseMineJob, readJobState, type JobReas
 export { mineSampledSite, type SampledMining } from "./mine-sampled";
 export { listRevisions, publishRuleSet, rollbackRuleSet, type PublishResult, type Revision, type RollbackResult } from "./publish";
 export { listSampledPages, pageSampler, readSampledPages, samplePage, sentWithCredentials, type CleanedPage, type PageSampler, type SampledPage } from "./sample";
+export { storagePrefixes } from "./storage-keys";
 export {
   DEAD_LETTER_QUEUE,
   learningEnabled,

@@ -76,3 +76,8 @@ export async function hexDigest(text: string, length = 64): Promise<string> {
 export function listWithMetadata(options: R2ListOptions): R2ListOptions {
   return { ...options, include: ["customMetadata"] } as R2ListOptions;
 }
+
+/** The key prefixes of what learning stores for a site, by kind, and of the shared cross-site table (for reports). */
+export function storagePrefixes(site: string): Readonly<Record<"pages" | "history" | "job" | "contribution" | "crossSiteTable", string>> {
+  return { pages: sitePagesPrefix(site), history: historyPrefix(site), job: jobKey(site), contribution: contributionKey(site), crossSiteTable: `${CROSS_SITE_PREFIX}shard-` };
+}
