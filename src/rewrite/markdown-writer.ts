@@ -35,6 +35,8 @@ const PARAGRAPH_ELEMENTS = new Set([
   "dd", "form", "fieldset", "address", "center", "details", "summary", "hgroup", "caption",
 ]);
 const EMPHASIS_MARKER: Readonly<Record<string, string>> = { em: "*", i: "*", strong: "**", b: "**", code: "`", kbd: "`", samp: "`", tt: "`" };
+/** Elements written as code spans: their text goes as it is, without escapes, between backtick fences. */
+const CODE_NAMES = new Set(["code", "kbd", "samp", "tt"]);
 /** Elements an implicit end stops at, by the element being closed (HTML's implied end tags, simplified). */
 const IMPLIED_END_BOUNDARY: Readonly<Record<string, ReadonlySet<string>>> = {
   p: new Set(["div", "li", "td", "th", "blockquote", "section", "article", "table", "ul", "ol"]),
@@ -85,6 +87,10 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
   private blockSinceText = false;
   private atLineStart = true;
   private preDepth = 0;
+  /** Open code span elements (code, kbd, samp, tt): only the outermost writes fences. */
+  private codeDepth = 0;
+  /** A <br> asked for the pending line break: a hard break when text follows on the same block. */
+  private hardBreak = false;
   /** Out index of the last opening fence written ("```" and the line prefix), -1 before any. */
   private fenceIndex = -1;
   private readonly removed: Uint8Array;
@@ -110,7 +116,8 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
 
   /** A kept piece of a text node, [from, to) in page text. */
   piece(from: number, to: number): void {
-    this.writeText(escapeMarkdown(this.page.text.slice(from, to)), from, to);
+    const text = this.page.text.slice(from, to);
+    this.writeText(this.codeDepth > 0 ? text : escapeMarkdown(text), from, to);
   }
 
   /** Inside <pre> the source text is taken as it is (the page text has its white space collapsed). */
@@ -139,7 +146,7 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
     else if (name === "li") this.openListItem();
     else if (name === "blockquote") this.openQuote();
     else if (name === "pre") this.openPre();
-    else if (name === "a") this.openLink(this.attribute(nameEnd, tagEnd, "href"));
+    else if (name === "a") this.openLink(this.attribute(nameEnd, tagEnd, "href"), this.attribute(nameEnd, tagEnd, "title"));
     else if (name === "code" && this.preDepth > 0) this.labelFence(this.attribute(nameEnd, tagEnd, "class"));
     else if (name in EMPHASIS_MARKER) this.openEmphasis(name);
     else if (name === "img") this.writeImage(nameEnd, tagEnd);
@@ -178,9 +185,9 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
     if (text === "") return;
     if (this.lastTextEnd >= 0 && textStart >= 0) this.separateFromLastText(textStart);
     this.spillStrayTable();
-    this.flushBreak();
+    this.flushBreak(true);
     const atLineStart = this.atLineStart;
-    const piece = this.preDepth > 0 ? this.indentPre(text) : atLineStart ? escapeLineStart(text) : text;
+    const piece = this.preDepth > 0 ? this.indentPre(text) : atLineStart && this.codeDepth === 0 ? escapeLineStart(text) : text;
     this.out.push(piece);
     this.atLineStart = false;
     this.firstOpenSinceText = -1;
@@ -203,23 +210,32 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
   }
 
   private requestBreak(level: number): void {
-    if (level > this.pendingBreak) this.pendingBreak = level;
+    if (level > this.pendingBreak) {
+      this.pendingBreak = level;
+      this.hardBreak = false;
+    }
   }
 
-  /** Writes the pending break, with the prefixes of open quotes and list items, if anything came before. */
-  private flushBreak(): void {
+  /**
+   * Writes the pending break, with the prefixes of open quotes and list items, if anything came before.
+   * `inline`: what follows is text of the same block, so a <br>'s break is a hard one ("\" at the line end;
+   * before a block it would be a literal backslash, and trailing spaces are trimmed).
+   */
+  private flushBreak(inline = false): void {
     const level = this.pendingBreak;
+    const hard = this.hardBreak && inline && level === LINE_BREAK;
     this.pendingBreak = NO_BREAK;
+    this.hardBreak = false;
     // Nothing written yet, or already at the start of a fresh line: no break to write.
     if (level === NO_BREAK || this.out.length === 0 || this.atLineStart || this.currentCellEmpty()) return;
     const prefix = this.prefixes.join("");
-    this.out.push(level === PARAGRAPH_BREAK ? `\n${prefix.trimEnd()}\n${prefix}` : `\n${prefix}`);
+    this.out.push(level === PARAGRAPH_BREAK ? `\n${prefix.trimEnd()}\n${prefix}` : `${hard ? "\\" : ""}\n${prefix}`);
     this.atLineStart = true;
   }
 
   /** An empty placeholder for an opening marker, filled when the element closes with content. */
   private placeholder(): number {
-    this.flushBreak();
+    this.flushBreak(true);
     const index = this.out.length;
     this.out.push("");
     if (this.firstOpenSinceText < 0) this.firstOpenSinceText = index;
@@ -329,6 +345,12 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
   }
 
   private openPre(): void {
+    if (this.preDepth > 0) {
+      // A <pre> inside a <pre> is more of the same block.
+      this.preDepth++;
+      this.push("pre");
+      return;
+    }
     this.requestBreak(PARAGRAPH_BREAK);
     this.flushBreak();
     this.out.push(`\`\`\`\n${this.prefixes.join("")}`);
@@ -347,11 +369,23 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
 
   private closePre(): void {
     this.preDepth--;
+    if (this.preDepth > 0) return;
+    const fenceIndex = this.fenceIndex;
+    // An empty <pre> writes nothing (an empty fenced block would show as an empty box).
+    if (!this.hasTextAfter(fenceIndex)) {
+      this.out.length = fenceIndex;
+      this.atLineStart = true;
+      this.requestBreak(PARAGRAPH_BREAK);
+      return;
+    }
     // A newline that ends the block's text is the closing fence's own.
     const last = this.out.length - 1;
-    if (last > this.fenceIndex && this.out[last].endsWith("\n")) this.out[last] = this.out[last].replace(/\r?\n$/, "");
+    if (last > fenceIndex && this.out[last].endsWith("\n")) this.out[last] = this.out[last].replace(/\r?\n$/, "");
+    // The fence is longer than any backtick run in the code, so that a line of ``` inside does not close it.
+    const fence = "`".repeat(Math.max(3, longestRun(this.out.slice(fenceIndex + 1).join(""), 96) + 1));
+    this.out[fenceIndex] = fence + this.out[fenceIndex].slice(3);
     const prefix = this.prefixes.join("");
-    this.out.push(`\n${prefix}\`\`\``);
+    this.out.push(`\n${prefix}${fence}`);
     this.atLineStart = false;
     this.requestBreak(PARAGRAPH_BREAK);
   }
@@ -361,9 +395,13 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
     return prefix === "" ? text : text.replace(/\n/g, `\n${prefix}`);
   }
 
-  /** <br>: a line break, or a space inside a table cell (a pipe-table cell is one line). */
+  /** <br>: a hard line break, or a space inside a table cell or a code span (both are one line). */
   private writeLineBreak(): void {
-    if (!this.inCell()) return this.requestBreak(LINE_BREAK);
+    if (!this.inCell() && this.codeDepth === 0) {
+      this.requestBreak(LINE_BREAK);
+      if (this.pendingBreak === LINE_BREAK) this.hardBreak = true;
+      return;
+    }
     if (!this.atLineStart) this.out.push(" ");
   }
 
@@ -377,27 +415,44 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
 
   // ── inline ──────────────────────────────────────────────────────────────────────────────────────
 
-  private openLink(href: string | null): void {
+  private openLink(href: string | null, title: string | null): void {
     const reference = href === null ? "" : href.trim();
     const usable = reference !== "" && !/^(?:javascript|data|vbscript):/i.test(reference) && !reference.startsWith("#");
-    this.push("a", this.placeholder(), usable ? this.absolute(reference) : "");
+    this.push("a", this.placeholder(), usable ? `${linkDestination(this.absolute(reference))}${linkTitle(title)}` : "");
   }
 
+  /** A link's text in brackets and its destination (with its title); inside code or pre its text alone (no Markdown there). */
   private closeLink(mark: number, target: string): void {
-    if (target === "" || this.preDepth > 0 || !this.hasTextAfter(mark)) return;
+    if (target === "" || this.preDepth > 0 || this.codeDepth > 0 || !this.hasTextAfter(mark)) return;
     this.out[mark] += "[";
-    this.out.push(`](${linkDestination(target)})`);
+    this.out.push(`](${target})`);
   }
 
   private openEmphasis(name: string): void {
     this.push(name, this.placeholder());
+    if (CODE_NAMES.has(name)) this.codeDepth++;
   }
 
   private closeEmphasis(name: string, mark: number): void {
-    if (this.preDepth > 0 || !this.hasTextAfter(mark)) return;
+    if (CODE_NAMES.has(name)) return this.closeCode(mark);
+    if (this.preDepth > 0 || this.codeDepth > 0 || !this.hasTextAfter(mark)) return;
     const marker = EMPHASIS_MARKER[name];
     this.out[mark] += marker;
     this.out.push(marker);
+  }
+
+  /**
+   * A code span: fenced by the shortest backtick run that its text does not hold (CommonMark ends a span at
+   * a run of the same length), with a space inside each fence when the text starts or ends with a backtick.
+   */
+  private closeCode(mark: number): void {
+    this.codeDepth--;
+    if (this.preDepth > 0 || this.codeDepth > 0 || !this.hasTextAfter(mark)) return;
+    const content = this.out.slice(mark + 1).join("");
+    const fence = "`".repeat(shortestAbsentRun(content, 96));
+    const pad = /^`|`$/.test(content) || (/^ .*\S.* $/.test(content)) ? " " : "";
+    this.out[mark] += fence + pad;
+    this.out.push(pad + fence);
   }
 
   /**
@@ -407,12 +462,13 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
   private writeImage(nameEnd: number, tagEnd: number): void {
     const source = this.attribute(nameEnd, tagEnd, "src")?.trim() ?? "";
     if (source === "" || /^data:/i.test(source) || this.attribute(nameEnd, tagEnd, "width") === "1" || this.attribute(nameEnd, tagEnd, "height") === "1") return;
+    if (this.codeDepth > 0) return; // a code span holds text only
     this.spillStrayTable();
-    this.flushBreak();
+    this.flushBreak(true);
     const text = escapeMarkdown((this.attribute(nameEnd, tagEnd, "alt") ?? "").replace(/\s+/g, " ").trim());
     const tagStart = nameEnd - 4; // "<img"
     if (!this.atLineStart && /\s/.test(this.page.source.charAt(tagStart - 1))) this.out.push(" ");
-    this.out.push(`![${text}](${linkDestination(this.absolute(source))})`);
+    this.out.push(`![${text}](${linkDestination(this.absolute(source))}${linkTitle(this.attribute(nameEnd, tagEnd, "title"))})`);
     if (/\s/.test(this.page.source.charAt(tagEnd))) this.out.push(" ");
     this.atLineStart = false;
     this.firstOpenSinceText = -1;
@@ -554,7 +610,8 @@ const MARKDOWN_SYNTAX = /[\\`*[\]<_]|!$/;
 /** Escapes Markdown syntax in text; a "!" ending a piece is escaped too, since a link may follow ("![" is an image). */
 function escapeMarkdown(text: string): string {
   if (!MARKDOWN_SYNTAX.test(text)) return text;
-  return text.replace(/[\\`*[\]<]|!$/g, "\\$&").replace(/(^|\s)_|_(?=\s|$)/g, "$1\\_");
+  // An underscore between two letters or digits never starts or ends emphasis (snake_case stays as written).
+  return text.replace(/[\\`*[\]<]|!$/g, "\\$&").replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, "\\_");
 }
 
 /** Text at the start of a line that Markdown would read as a heading, quote, list item or rule. */
@@ -573,6 +630,39 @@ function trimLineEnds(text: string): string {
     if (end < line.length) lines[index] = line.slice(0, end);
   }
   return lines.join("\n");
+}
+
+/** Lengths of the runs of `character` (a char code) in a text: the shortest run length from 1 that does not occur. */
+function shortestAbsentRun(text: string, character: number): number {
+  const lengths = new Set<number>();
+  let run = 0;
+  for (let index = 0; index <= text.length; index++) {
+    if (index < text.length && text.charCodeAt(index) === character) run++;
+    else if (run > 0) {
+      lengths.add(run);
+      run = 0;
+    }
+  }
+  let length = 1;
+  while (lengths.has(length)) length++;
+  return length;
+}
+
+/** The longest run of `character` (a char code) in a text. */
+function longestRun(text: string, character: number): number {
+  let longest = 0;
+  let run = 0;
+  for (let index = 0; index < text.length; index++) {
+    run = text.charCodeAt(index) === character ? run + 1 : 0;
+    if (run > longest) longest = run;
+  }
+  return longest;
+}
+
+/** A link's or image's title as Markdown writes it after the destination: quoted, white space collapsed, `"` and `\` escaped. */
+function linkTitle(title: string | null): string {
+  const text = title === null ? "" : title.replace(/\s+/g, " ").trim();
+  return text === "" ? "" : ` "${text.replace(/["\\]/g, "\\$&")}"`;
 }
 
 function linkDestination(url: string): string {

@@ -4,6 +4,7 @@ import { analysePage, type PageModel } from "../../src/page/index";
 import { normalisePlan, type RemovalPlan } from "../../src/plan/index";
 import { writeMarkdown } from "../../src/rewrite/markdown-writer";
 import { writeText } from "../../src/rewrite/text-writer";
+import { MAX_RATIO, scalingRatio } from "../support/scaling";
 
 const dataPresent = hasData();
 if (!dataPresent) console.warn("markdown writer tests on real pages skipped: ../shared/data is absent");
@@ -26,11 +27,11 @@ function blockStartingWith(page: PageModel, prefix: string): number {
 }
 
 describe("writeMarkdown", () => {
-  it("writes headings, paragraphs, emphasis, code and links made absolute", () => {
+  it("writes headings, paragraphs, emphasis, code (unescaped) and links made absolute, <br> as a hard break", () => {
     const html = `<h1>Big <em>news</em> today</h1><p>A <a href="/x?a=1&amp;b=2">link</a>, <strong>bold</strong>,
       <code>x &lt; y</code> &amp; more.<br>Next line.</p><h3>Small</h3><p>Para<p>Implied <a href="#top">anchor</a>`;
     expect(markdown(html, "https://example.com/a/b.html")).toBe(
-      "# Big *news* today\n\nA [link](https://example.com/x?a=1&b=2), **bold**, `x \\< y` & more.\nNext line.\n\n### Small\n\nPara\n\nImplied anchor",
+      "# Big *news* today\n\nA [link](https://example.com/x?a=1&b=2), **bold**, `x < y` & more.\\\nNext line.\n\n### Small\n\nPara\n\nImplied anchor",
     );
   });
 
@@ -81,9 +82,9 @@ describe("writeMarkdown", () => {
   });
 });
 
-const IMAGE = /(?<!\\)!\[(?:\\.|[^\]\\])*\]\((?:<[^>]*>|[^)\s]*)\)/g;
+const IMAGE = /(?<!\\)!\[(?:\\.|[^\]\\])*\]\((?:<[^>]*>|[^)\s]*)(?: "(?:\\.|[^"\\])*")?\)/g;
 const LIST_MARKER = /^((?:> |\s)*)(?:(?:[-*]|\d+\.) )+/gm; // "- 1. x": an item whose first child is a list
-const LINK_TARGET = /\]\((?:<[^>]*>|[^)\s]*)\)/g;
+const LINK_TARGET = /\]\((?:<[^>]*>|[^)\s]*)(?: "(?:\\.|[^"\\])*")?\)/g;
 
 /**
  * The word characters a reader sees, in order: Markdown without images, link targets and escapes. Word
@@ -118,5 +119,52 @@ describe("tables with cells outside rows", () => {
   it("keeps cells that follow a stray </tr> (a browser opens a row for them)", () => {
     const page = analysePage("<table><tr><td>A</td></tr><td>C</td></tr><td>D</td></tr><tr><td>E</td></tr></table>");
     expect(writeMarkdown(page, normalisePlan(page, emptyPlan(page)), {}).match(/\w+/g)).toEqual(["A", "C", "D", "E"]);
+  });
+});
+
+describe("code spans, fences and line breaks", () => {
+  it("writes code without Markdown escapes, fenced by a backtick run its text does not hold", () => {
+    expect(markdown("<p>Call <code>__init__(*args)</code> or <kbd>[Ctrl]</kbd></p>")).toBe("Call `__init__(*args)` or `[Ctrl]`");
+    expect(markdown("<code>a ` b</code>")).toBe("``a ` b``");
+    expect(markdown("<code>``x`` and `y`</code>")).toBe("``` ``x`` and `y` ```");
+    expect(markdown("<code>`tick</code>")).toBe("`` `tick ``");
+    expect(markdown('<p><code><a href="/x">link</a> <em>em</em></code></p>')).toBe("`link em`");
+  });
+
+  it("fences a <pre> with more backticks than the longest run inside it, and writes nothing for an empty one", () => {
+    expect(markdown("<pre><code>```\nCode\n```\n</code></pre>")).toBe("````\n```\nCode\n```\n````");
+    expect(markdown("<p>a</p><pre></pre><p>b</p>")).toBe("a\n\nb");
+    expect(markdown('<pre><code class="language-js">let a = "``";</code></pre>')).toBe('```js\nlet a = "``";\n```');
+  });
+
+  it("writes <br> as a hard break inside a paragraph, and no stray backslash at a paragraph's end, before a list or in a cell", () => {
+    expect(markdown("<p>one<br>two</p>")).toBe("one\\\ntwo");
+    expect(markdown("<p>one<br></p><p>two</p>")).toBe("one\n\ntwo");
+    expect(markdown("<div>one<br><ul><li>two</li></ul></div>")).toBe("one\n\n- two");
+    expect(markdown("<table><tr><th>a</th><th>b</th></tr><tr><td>1<br>2</td><td>3</td></tr></table>")).toBe("| a | b |\n| --- | --- |\n| 1 2 | 3 |");
+    expect(markdown("<p>one<br><a href='https://x.example/'>two</a></p>")).toBe("one\\\n[two](https://x.example/)");
+  });
+
+  it("gives links and images their title, quoted and escaped", () => {
+    expect(markdown('<a href="https://x.example/" title="Say &quot;hi&quot;\n  now">x</a>')).toBe('[x](https://x.example/ "Say \\"hi\\" now")');
+    expect(markdown('<img src="https://x.example/a.png" alt="A" title="T">')).toBe('![A](https://x.example/a.png "T")');
+  });
+
+  it("escapes underscores that could open or close emphasis, not those inside a word", () => {
+    expect(markdown("<p>__init__ and snake_case_name and _x_</p>")).toBe("\\_\\_init\\_\\_ and snake_case_name and \\_x\\_");
+  });
+});
+
+describe("Markdown stays linear on code, fences and breaks (n and 4n)", () => {
+  const families: readonly [string, (n: number) => string, number][] = [
+    ["unclosed <code> with backtick runs", (n) => "<p>" + "<code>`` x ".repeat(n), 4_000],
+    ["code spans side by side", (n) => "<p>" + "<code>a`b``c</code> ".repeat(n), 8_000],
+    ["unclosed <pre> with fences", (n) => "<pre>```\n".repeat(n), 4_000],
+    ["<br> between words", (n) => "<p>" + "w<br>".repeat(n), 20_000],
+  ];
+  it.each(families)("%s", async (_name, family, n) => {
+    const measured = await scalingRatio(family, n, (html) => markdown(html));
+    console.log(`markdown ${_name}`, measured);
+    expect(measured.ratio).toBeLessThan(MAX_RATIO);
   });
 });
