@@ -41,7 +41,7 @@ export async function loadSiteRules(namespace: KVNamespace, named: string, url?:
   return {
     site,
     status: compiled.skipped.length > 0 ? "unsafe-skipped" : "applied",
-    compiled: compiled.rules.length > 0 ? compiled : null,
+    compiled: compiled.rules.length > 0 || compiled.selectors != null ? compiled : null, // a set of selectors alone cleans too
     problems: compiled.skipped.map((rule) => `rule ${rule.index} skipped (${rule.reason}): ${rule.pattern}`),
   };
 }

@@ -6,9 +6,9 @@
 import type { PageModel } from "../page/index";
 import type { SelectorMatch } from "../selectors/index";
 import { keepWhole } from "./keep-whole";
-import { subtractIntervals } from "./merge";
+import { intersectIntervals, subtractIntervals, unionIntervals } from "./merge";
 import { normalisePlan } from "./normalise";
-import type { NormalisedPlan, RemovalPlan } from "./types";
+import type { NormalisedPlan } from "./types";
 
 /** Removes the matched elements: blocks inside them whole (with their markup), and their text elsewhere. */
 export function planRemovingSelected(page: PageModel, match: SelectorMatch): NormalisedPlan {
@@ -34,18 +34,35 @@ export function planKeepingOnlySelected(page: PageModel, match: SelectorMatch): 
 }
 
 /**
- * The plan less the matched elements: a matched block, and the innermost block holding a matched element that is
- * not a block, are kept whole (keepWhole); matched text outside any block is kept too.
+ * The plan less the matched elements. A matched block is kept whole (keepWhole). A matched element that is not a
+ * block keeps its text: the block holding it stays (so does the path to it), and of that block's text, what the
+ * plan removed stays removed but for the element's own. Matched text outside any block is kept too.
  */
-export function planKeepingSelected(page: PageModel, plan: RemovalPlan, match: SelectorMatch): NormalisedPlan {
-  const { parent } = page.blocks;
+export function planKeepingSelected(page: PageModel, plan: NormalisedPlan, match: SelectorMatch): NormalisedPlan {
+  const { parent, textStart, textEnd } = page.blocks;
   const kept = new Uint8Array(page.blockCount);
   const under = new Uint8Array(page.blockCount); // block ordinal → 1 if it or an ancestor is kept
+  const holderSpans: number[] = []; // text ranges of the kept holder blocks (top-most, not matched themselves), in order
   for (let block = 1; block < page.blockCount; block++) {
     const chosen = match.matchedBlocks[block] === 1 || match.holderBlocks[block] === 1;
-    if (chosen && under[parent[block]] === 0) kept[block] = 1;
+    if (chosen && under[parent[block]] === 0) {
+      kept[block] = 1;
+      if (match.matchedBlocks[block] === 0) holderSpans.push(textStart[block], textEnd[block]);
+    }
     under[block] = chosen || under[parent[block]] === 1 ? 1 : 0;
   }
   const whole = keepWhole(page, plan, kept);
-  return normalisePlan(page, { removedBlocks: whole.removedBlocks, removedText: subtractIntervals(whole.removedText, match.text) });
+  const removedInHolders = intersectIntervals(removedTextOf(page, plan), Int32Array.from(holderSpans));
+  const removedText = subtractIntervals(unionIntervals(whole.removedText, removedInHolders), match.text);
+  return normalisePlan(page, { removedBlocks: whole.removedBlocks, removedText });
+}
+
+/** All the page text a normalised plan removes: its top-most blocks' text and its removed text, sorted. */
+function removedTextOf(page: PageModel, plan: NormalisedPlan): Int32Array {
+  const blocks = new Int32Array(plan.topBlocks.length * 2);
+  plan.topBlocks.forEach((block, index) => {
+    blocks[index * 2] = page.blocks.textStart[block];
+    blocks[index * 2 + 1] = page.blocks.textEnd[block];
+  });
+  return unionIntervals(blocks, plan.removedText);
 }

@@ -13,7 +13,7 @@ export function mergePlans(page: PageModel, first: RemovalPlan, second: RemovalP
 }
 
 /** Sorted, merged union of two sorted lists of [start, end) pairs. */
-function unionIntervals(first: Int32Array, second: Int32Array): Int32Array {
+export function unionIntervals(first: Int32Array, second: Int32Array): Int32Array {
   const out: number[] = [];
   let i = 0;
   let j = 0;
@@ -43,6 +43,21 @@ export function subtractIntervals(from: Int32Array, minus: Int32Array): Int32Arr
       start = Math.max(start, minus[index + 1]);
     }
     if (start < end) out.push(start, end);
+  }
+  return Int32Array.from(out);
+}
+
+/** Sorted, disjoint [start, end) pairs in both `first` and `second` (both sorted and disjoint; a two-pointer walk). */
+export function intersectIntervals(first: Int32Array, second: Int32Array): Int32Array {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i + 1 < first.length && j + 1 < second.length) {
+    const start = Math.max(first[i], second[j]);
+    const end = Math.min(first[i + 1], second[j + 1]);
+    if (start < end) out.push(start, end);
+    if (first[i + 1] < second[j + 1]) i += 2;
+    else j += 2;
   }
   return Int32Array.from(out);
 }

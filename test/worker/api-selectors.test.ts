@@ -87,6 +87,24 @@ describe.skipIf(!hasData)("request selectors", () => {
     expect(query.status).toBe(400);
   });
 
+  it("a RuleSet of version 2 in KV cleans with its selectors alone (no text rules), beside the request's", async () => {
+    const ruleSet = {
+      version: 2, site: "selectors.example", minedAt: "2026-11-24T12:00:00Z", pages: 0, cutoff: 0, mutablePatterns: [], rules: [], source: "hand",
+      main: ["article.none", "div.article"], strip: [".story-feature", ".byline"], keep: [".byline-name"],
+    };
+    await env.RULES.put("selectors.example", JSON.stringify(ruleSet));
+    const response = await call(`${cleanUrl("text", "&kv=1")}&site=selectors.example&mode=rules`);
+    expect(response.headers.get("x-clean-rules")).toBe("applied");
+    expect(response.headers.get("x-clean-mode")).toBe("rules");
+    expect(response.headers.get("x-clean-selectors")).toBe("strip=4; keep=1; main=1");
+    const text = await response.text();
+    expect(text.startsWith("QPR consider Joey Barton loan to speed up 12-match ban\n\nBy Mike Whalley\n\nQPR are considering")).toBe(true);
+    for (const gone of [PULL_OUT, OUTSIDE, "BBC Sport\n"]) expect(text).not.toContain(gone);
+    const both = await call(`${cleanUrl("text", "&kv=2")}&site=selectors.example&mode=rules`, { "x-remove-selector": ".byline-name" });
+    expect(both.headers.get("x-clean-selectors")).toBe("strip=4; keep=1; remove=1; main=1");
+    expect(await both.text()).not.toContain(BYLINE);
+  });
+
   it("keys the cache: other selectors are a miss, the same ones a hit", async () => {
     const path = cleanUrl("text", `&cache=${Date.now()}`);
     expect((await call(path, { "x-target-selector": "div.article" })).headers.get("x-clean-cache")).toBe("miss");
