@@ -28,17 +28,21 @@ export function configuredKeys(list: string | undefined): string[] {
 }
 
 export const requireApiKey: MiddlewareHandler<{ Bindings: Env }> = async (context, next) => {
-  await checkKey(context.req.raw, configuredKeys(context.env.API_KEYS), "API", true);
+  await checkKey(context.req.raw, configuredKeys(context.env.API_KEYS), "API", "API_KEYS", true);
   await next();
 };
 
 export const requireAdminKey: MiddlewareHandler<{ Bindings: Env }> = async (context, next) => {
-  await checkKey(context.req.raw, configuredKeys(context.env.ADMIN_KEY), "admin", false);
+  await checkKey(context.req.raw, configuredKeys(context.env.ADMIN_KEY), "admin", "ADMIN_KEY", false);
   await next();
 };
 
-async function checkKey(request: Request, keys: readonly string[], kind: string, fromQuery: boolean): Promise<void> {
-  if (keys.length === 0) throw new ServiceError("keys-not-configured", `no ${kind} keys are configured on this deployment`);
+async function checkKey(request: Request, keys: readonly string[], kind: string, secret: string, fromQuery: boolean): Promise<void> {
+  // Says how to set them: a first `wrangler dev` or deploy lands here.
+  if (keys.length === 0) {
+    throw new ServiceError("keys-not-configured",
+      `no ${kind} keys are configured on this deployment: set the ${secret} secret (wrangler secret put ${secret}; for wrangler dev, ${secret}=… in .dev.vars, see .dev.vars.example)`);
+  }
   const key = presentedKey(request, fromQuery);
   if (key === null) {
     const ways = `header "authorization: Bearer <key>" or "x-api-key: <key>"${fromQuery ? ", or ?key=<key>" : " (never in the URL)"}`;

@@ -52,7 +52,9 @@ describe("API keys on /v1/*", () => {
   it("refuses every request, with 503, when the deployment has no keys", async () => {
     const response = await call("/v1/rules/example.com", { headers: { "x-api-key": "anything" } }, { API_KEYS: " , " });
     expect(response.status).toBe(503);
-    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("keys-not-configured");
+    const { error } = (await response.json()) as { error: { code: string; message: string } };
+    expect(error.code).toBe("keys-not-configured");
+    expect(error.message).toContain("set the API_KEYS secret (wrangler secret put API_KEYS; for wrangler dev, API_KEYS=… in .dev.vars, see .dev.vars.example)");
   });
 
   it("leaves /healthz open and answers unknown routes with a JSON 404", async () => {
