@@ -8,7 +8,7 @@ export { consumeBatch, retryDelay, runMineJob, type PublishedListener } from "./
 export { mergeContribution, readCounts, SHARD_COUNT, type CrossSiteCounts } from "./cross-site-table";
 export { enqueueJob, enqueueStaleSites, parseMineJob, readJobState, type JobReason, type JobState, type JobStatus, type MineJob } from "./jobs";
 export { mineSampledSite, type SampledMining } from "./mine-sampled";
-export { listRevisions, publishRuleSet, rollbackRuleSet, type PublishResult, type Revision, type RollbackResult } from "./publish";
+export { KEPT_REVISIONS, listRevisions, publishRuleSet, rollbackRuleSet, type PublishResult, type Revision, type RollbackResult } from "./publish";
 export { listSampledPages, pageSampler, readSampledPages, samplePage, sentWithCredentials, type CleanedPage, type PageSampler, type SampledPage } from "./sample";
 export { storagePrefixes } from "./storage-keys";
 export {

@@ -2,10 +2,14 @@
  * Versioned publishing: the current rule set of a site is its KV value (what the Worker cleans with);
  * every published version is also kept in R2 (history/<site>/<revision>.json), numbered 1, 2, …, so that
  * a rollback can put the previous one back. A set that was in KV before (published by hand or by
- * `npm run rules:publish`) is archived under the next number before it is replaced.
+ * `npm run rules:publish`) is archived under the next number before it is replaced. The newest
+ * KEPT_REVISIONS are kept; older ones are deleted as new ones come.
  */
 import { parseRuleSetText, type RuleSet } from "../rules";
 import { historyKey, historyPrefix, listWithMetadata, revisionOfHistoryKey } from "./storage-keys";
+
+/** Revisions kept per site: ten weekly re-learnings back, about 100 KB a site (`npm run bench:learn`: 10 KB a set). */
+export const KEPT_REVISIONS = 10;
 
 export interface Revision {
   readonly revision: number;
@@ -21,7 +25,7 @@ export type PublishResult = { readonly published: true; readonly revision: numbe
  * Publishes a learned set as the site's next revision. Idempotent per job: a job that has published a
  * revision already (a redelivery after the publish) publishes nothing. R2 (strongly consistent) holds the
  * history, so the check sees every earlier publish at once, which KV's eventually consistent reads would not.
- * Operations: 1 R2 list, 1 KV get, 1 or 2 R2 puts, 1 KV put.
+ * Operations: 1 R2 list, 1 KV get, 1 or 2 R2 puts, 1 KV put, and 1 R2 delete once KEPT_REVISIONS are kept.
  */
 export async function publishRuleSet(kv: KVNamespace, bucket: R2Bucket, ruleSet: RuleSet, jobId: string, now: Date): Promise<PublishResult> {
   const { site } = ruleSet;
@@ -38,6 +42,9 @@ export async function publishRuleSet(kv: KVNamespace, bucket: R2Bucket, ruleSet:
   const text = JSON.stringify({ ...ruleSet, revision: next });
   await putRevision(bucket, site, next, text, jobId, now);
   await kv.put(site, text, { metadata: currentMetadata(ruleSet.source, next) });
+  // Revisions now kept: the listed ones and those numbered up to `next`; the oldest past the limit go.
+  const kept = revisions.length + (next - (latest?.revision ?? 0));
+  if (kept > KEPT_REVISIONS) await bucket.delete(revisions.slice(0, kept - KEPT_REVISIONS).map((entry) => historyKey(site, entry.revision)));
   return { published: true, revision: next, text };
 }
 

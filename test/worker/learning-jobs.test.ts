@@ -3,7 +3,7 @@
 // Worker's own queue() handler, which mines the site and publishes a versioned rule set to KV.
 import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
-import { listRevisions, readCounts, readJobState, resolveLearningSettings, retryDelay, type JobState, type MineJob } from "../../src/learning";
+import { KEPT_REVISIONS, listRevisions, publishRuleSet, readCounts, readJobState, resolveLearningSettings, retryDelay, type JobState, type MineJob } from "../../src/learning";
 import { parseRuleSetText, type RuleSet } from "../../src/rules";
 import worker from "../../src/worker";
 import { adminCall, callWorker, dataSites, eventually, learningEnv, postPage, sampledKeys, API_KEY, type DataPage } from "../support/learning";
@@ -135,6 +135,21 @@ describe.skipIf(!HAS_DATA)("the queue() handler", () => {
     const none = await adminCall(`/admin/rules/${site}/rollback`, "POST");
     expect(none.status).toBe(409);
     expect(((await none.json()) as { error: { code: string } }).error.code).toBe("conflict");
+  });
+});
+
+describe("the rule set history", () => {
+  it(`keeps the newest ${KEPT_REVISIONS} revisions, publishes each job once, and rolls back within them`, async () => {
+    const site = "history.versions.example";
+    const learned = (n: number): RuleSet => ({
+      version: 1, site, minedAt: `2026-02-${String(n).padStart(2, "0")}T00:00:00.000Z`, pages: 10, cutoff: 0.5, mutablePatterns: [],
+      rules: [{ pattern: `Edition\\s+${n}`, docFreq: 10, count: 10, tokens: 2 }], source: "learned",
+    });
+    for (let n = 1; n <= 12; n++) expect(await publishRuleSet(env.RULES, env.PAGES!, learned(n), `job-${n}`, new Date())).toMatchObject({ published: true, revision: n });
+    expect(await publishRuleSet(env.RULES, env.PAGES!, learned(12), "job-12", new Date())).toMatchObject({ published: false, revision: 12 });
+    expect((await listRevisions(env.PAGES!, site)).map((entry) => entry.revision)).toEqual([3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(await (await adminCall(`/admin/rules/${site}/rollback`, "POST")).json()).toMatchObject({ from: 12, to: 11 });
+    expect((await currentSet(site)).ruleSet.rules[0].pattern).toBe("Edition\\s+11");
   });
 });
 
