@@ -87,7 +87,7 @@ export async function listSampledPages(bucket: R2Bucket, site: string): Promise<
     }
     cursor = listed.truncated ? listed.cursor : undefined;
   } while (cursor !== undefined);
-  // ISO timestamps of one format sort as text; ties keep the newest key last written first by URL order.
+  // ISO timestamps of one format sort as text, newest first; pages sampled in the same millisecond go by URL.
   return pages.sort((a, b) => (a.sampledAt < b.sampledAt ? 1 : a.sampledAt > b.sampledAt ? -1 : a.url.localeCompare(b.url)));
 }
 
