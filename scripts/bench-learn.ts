@@ -11,14 +11,33 @@
  *     after the other (the cross-site table grows with each).
  * README "Learning from traffic" turns these figures into the arithmetic for a million sites.
  */
-import { build } from "esbuild";
-import { Miniflare } from "miniflare";
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
-import { groupBySite, hasData, loadDataset, type DatasetPage } from "../src/evaluation/index";
-import { siteKeyOfLabel } from "../src/rules/index";
+import type { Miniflare } from "miniflare";
+import type { DatasetPage } from "../src/evaluation/index";
+import { integerOption, parseCommand, runCommand, type Command } from "./lib/cli";
+
+const COMMAND: Command = {
+  name: "bench:learn",
+  usage: `usage: npm run bench:learn -- [--runs N] [--sites N]
+
+What learning one site costs, in workerd (Miniflare, local R2, KV and a queue) on the dev pages of
+../shared/data: mining CPU for 10, 20 and 50 pages, then the R2, KV and queue operations and the bytes of
+learning N dev sites one after the other. About half a minute.
+
+  --runs N     mining runs per row, the median printed (default 3)
+  --sites N    dev sites learned for the operation counts (default 5)`,
+};
+
+const { values } = parseCommand(COMMAND, { options: { runs: { type: "string" }, sites: { type: "string" } } });
+const runs = integerOption(COMMAND, "runs", values.runs, 3);
+const siteCount = integerOption(COMMAND, "sites", values.sites, 5);
+// Loaded after the arguments are read, so that --help and a mistyped option answer at once.
+const { build } = await import("esbuild");
+const { Miniflare: MiniflareClass } = await import("miniflare");
+const { groupBySite, hasData, loadDataset } = await import("../src/evaluation/index");
+const { siteKeyOfLabel } = await import("../src/rules/index");
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const PAGE_COUNTS = [10, 20, 50] as const;
@@ -38,25 +57,6 @@ interface LearnAnswer {
   readonly state: { readonly status: string; readonly rules?: number; readonly revision?: number; readonly error?: string };
   readonly stored: Record<string, number>;
   readonly kvBytes: number;
-}
-
-function usage(): never {
-  console.error("usage: npm run bench:learn [-- --runs N (default 3) --sites N (default 5)]");
-  process.exit(2);
-}
-
-function parseArguments(): { runs: number; sites: number } {
-  let values;
-  try {
-    ({ values } = parseArgs({ options: { runs: { type: "string", default: "3" }, sites: { type: "string", default: "5" }, help: { type: "boolean", default: false } } }));
-  } catch (error) {
-    console.error((error as Error).message);
-    usage();
-  }
-  const runs = Number(values.runs);
-  const sites = Number(values.sites);
-  if (values.help || !Number.isInteger(runs) || runs < 1 || !Number.isInteger(sites) || sites < 1) usage();
-  return { runs, sites };
 }
 
 async function bundle(entry: string): Promise<string> {
@@ -144,16 +144,14 @@ async function benchOperations(miniflare: Miniflare, bySite: Map<string, Dataset
   console.log(`\ncross-site table after ${learned} learned sites: ${tableBefore} B in 16 shards, ${Math.round(tableBefore / Math.max(1, learned))} B a site (every job reads all of it)`);
 }
 
-async function main(): Promise<void> {
-  const { runs, sites } = parseArguments();
+async function main(): Promise<number> {
   if (!hasData()) {
-    console.error("bench:learn needs ../shared/data beside the repository (the dev pages it mines)");
-    process.exitCode = 1;
-    return;
+    process.stderr.write("npm run bench:learn: ../shared/data is not beside the repository (the dev pages it mines)\n");
+    return 1;
   }
   const bySite = new Map<string, DatasetPage[]>();
   for (const set of ["dragnet", "cleanportaleval"]) for (const [site, pages] of groupBySite(loadDataset(set).pages)) bySite.set(site, pages);
-  const miniflare = new Miniflare({
+  const miniflare = new MiniflareClass({
     modules: true,
     script: await bundle("scripts/bench-learn-worker.ts"),
     ...compatibility(),
@@ -164,10 +162,11 @@ async function main(): Promise<void> {
   try {
     await miniflare.ready;
     await benchMining(miniflare, bySite, runs);
-    await benchOperations(miniflare, bySite, sites);
+    await benchOperations(miniflare, bySite, siteCount);
   } finally {
     await miniflare.dispose();
   }
+  return 0;
 }
 
-await main();
+await runCommand(COMMAND, main);
