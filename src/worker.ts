@@ -1,26 +1,10 @@
 import { Hono } from "hono";
 import { apiSecurityHeaders, corsHeaders, demoRoutes, feedRoutes, proxyRoutes, rateLimit } from "./http";
-import { adminRoutes, cleanRoutes, handleError, handleNotFound, healthRoutes, readRoutes, refreshSiteRules, requireApiKey, rulesRoutes } from "./http";
-import { consumeBatch, enqueueStaleSites, resolveLearningSettings, type LearningBindings } from "./learning";
+import { adminRoutes, cleanRoutes, handleError, handleNotFound, healthRoutes, readRoutes, refreshSiteRules, requireApiKey, rulesRoutes, type Env } from "./http";
+import { consumeBatch, enqueueStaleSites, resolveLearningSettings } from "./learning";
 
-/**
- * The Worker's bindings (wrangler.toml, `wrangler dev --var`, secrets). Read only in src/http and, for the
- * learning loop's own (R2 PAGES, queue MINE_QUEUE, LEARN_* vars: src/learning/settings.ts), in src/learning.
- */
-export interface Env extends LearningBindings {
-  /** Site rule sets, one JSON value per site (host without "www."). */
-  RULES: KVNamespace;
-  /** "true" lets the Worker fetch loopback and private addresses: local development only. */
-  ALLOW_PRIVATE_TARGETS?: string;
-  /** Comma-separated API keys for /v1/* (a secret: `wrangler secret put API_KEYS`). */
-  API_KEYS?: string;
-  /** The key for admin routes (a secret), never accepted on /v1/*. */
-  ADMIN_KEY?: string;
-  /** Overrides of the limits in src/config.ts, as decimal strings: bytes, milliseconds. */
-  MAX_BODY_BYTES?: string;
-  FETCH_TIMEOUT_MS?: string;
-  FETCH_BODY_TIMEOUT_MS?: string;
-}
+/** The Worker's bindings: typed from wrangler.toml (`npm run cf-typegen`) plus the optional vars (src/http/bindings.ts). */
+export type { Env } from "./http";
 
 const app = new Hono<{ Bindings: Env }>();
 

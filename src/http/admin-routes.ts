@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { parseRuleSetText } from "../rules";
-import type { Env } from "../worker";
+import type { Env } from "./bindings";
 import { ServiceError } from "./errors";
 import { requireAdminKey } from "./keys";
 import { learnRoutes } from "./learn-routes";

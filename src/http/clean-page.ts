@@ -2,7 +2,7 @@ import { clean, type BailoutCode, type CleanResult, type CleanFormat, type Reque
 import { decodeHtml, extractMetadata, scanHtml, TEXT_RAW, TEXT_RCDATA } from "../page";
 import { createWorkerdBackend } from "../runtime";
 import type { PageSampler } from "../learning";
-import type { Env } from "../worker";
+import type { Env } from "./bindings";
 import { withFrontMatter } from "./api/front-matter";
 import { ServiceError } from "./errors";
 import type { RequestedMode } from "./formats";

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { pageSampler, sentWithCredentials } from "../learning";
-import type { Env } from "../worker";
+import type { Env } from "./bindings";
 import { addVary } from "./api/negotiate";
 import { readerOptions } from "./api/reader-options";
 import { readUrl, requireSite } from "./api/read-url";

@@ -8,7 +8,7 @@
  */
 import { Hono } from "hono";
 import * as z from "zod/mini";
-import type { Env } from "../worker";
+import type { Env } from "./bindings";
 import { demoPageHtml, type DemoSample } from "./demo-page";
 import { demoPagePolicy, newNonce } from "./security-headers";
 

@@ -2,7 +2,7 @@ import { clean, type CleanResult } from "../clean";
 import { mapBounded, readItemHtml, type FeedDocument, type ItemEdit } from "../feed";
 import { decodeEntities, decodeHtml, findAttribute, scanHtml, TEXT_DATA, type ScanHandler } from "../page";
 import { createWorkerdBackend } from "../runtime";
-import type { Env } from "../worker";
+import type { Env } from "./bindings";
 import { isHtmlBody, readBodyLimited } from "./body";
 import type { RequestedMode } from "./formats";
 import { classifierModel } from "./model";

@@ -8,7 +8,7 @@ import {
   FEED_MAX_ITEMS,
 } from "../config";
 import { decodeFeed, parseFeed, rewriteFeed, type FeedKind } from "../feed";
-import type { Env } from "../worker";
+import type { Env } from "./bindings";
 import { mediaType, readBodyLimited } from "./body";
 import { ServiceError } from "./errors";
 import type { ReaderCacheBindings } from "./api/read-url";

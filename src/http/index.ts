@@ -16,3 +16,4 @@ export { feedRoutes } from "./feed-routes";
 export { proxyRoutes } from "./proxy";
 export { demoRoutes } from "./demo";
 export { apiSecurityHeaders } from "./security-headers";
+export type { Env, OptionalBindings } from "./bindings";

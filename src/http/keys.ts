@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import type { Env } from "../worker";
+import type { Env } from "./bindings";
 import { ServiceError } from "./errors";
 
 /**

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { MINING_MIN_PAGES_PER_SITE } from "../config";
 import { enqueueJob, learnsSite, listRevisions, listSampledPages, readJobState, resolveLearningSettings, rollbackRuleSet } from "../learning";
 import { parseRuleSetText } from "../rules";
-import type { Env } from "../worker";
+import type { Env } from "./bindings";
 import { ServiceError } from "./errors";
 import { refreshSiteRules } from "./rules-store";
 import { requireSiteParam as requireSite } from "./site";

@@ -17,7 +17,7 @@
  */
 import { Hono } from "hono";
 import { pageSampler, type PageSampler } from "../learning";
-import type { Env } from "../worker";
+import type { Env } from "./bindings";
 import { mediaType } from "./body";
 import { setBailoutHeaders } from "./clean-page";
 import { errorResponse } from "./errors";

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { Env } from "../worker";
+import type { Env } from "./bindings";
 import { quoteValue, ServiceError } from "./errors";
 import { inspectSiteRules } from "./rules-store";
 import { parseSite } from "./site";

@@ -5,7 +5,7 @@ import {
   HTTP_MAX_REDIRECTS,
   HTTP_MAX_URL_LENGTH,
 } from "../config";
-import type { Env } from "../worker";
+import type { Env } from "./bindings";
 import { ServiceError } from "./errors";
 import { proxyConfigFromVar } from "./proxy-config";
 import type { ResolverSettings } from "./resolve";

@@ -11,16 +11,6 @@ const ROOT = resolve(import.meta.dirname, "../..");
 const CORE = ["src/page/", "src/rules/", "src/classify/", "src/plan/", "src/rewrite/", "src/runtime/", "src/clean.ts"];
 /** Packages the core may not import (besides any `node:` module): the HTTP layer's. */
 const HTTP_PACKAGES = /^hono(?:\/|$)/;
-/**
- * Known exceptions, each until the change that removes it lands: the http files take the type of the Worker's
- * bindings (`Env`) from the entry point, which imports them (a bindings module of its own is on the way).
- */
-const KNOWN_EDGES = new Set(["src/http/** → src/worker.ts"]);
-
-function known({ from, file }: Import): boolean {
-  return KNOWN_EDGES.has(`${from} → ${file}`) || (from.startsWith("src/http/") && KNOWN_EDGES.has(`src/http/** → ${file}`));
-}
-
 interface Import {
   /** Importing file, relative to the repository root with "/" separators. */
   readonly from: string;
@@ -95,8 +85,8 @@ function cycles(edges: ReadonlyMap<string, readonly string[]>): string[][] {
   return found;
 }
 
-const srcImports = sourceFiles("src").flatMap(importsOf).filter((edge) => !known(edge));
-const scriptImports = sourceFiles("scripts").flatMap(importsOf).filter((edge) => !known(edge));
+const srcImports = sourceFiles("src").flatMap(importsOf);
+const scriptImports = sourceFiles("scripts").flatMap(importsOf);
 
 describe("architecture", () => {
   it("reads the import graph (a file's imports, re-exports and import() calls, resolved)", () => {
@@ -123,6 +113,10 @@ describe("architecture", () => {
       return target !== moduleOf(from) && target !== file && file !== `${target}/index.ts`;
     });
     expect(deep.map(({ from, specifier }) => `${from} → ${specifier}`)).toEqual([]);
+  });
+
+  it("keeps the entry point out of every other file (the bindings' types come from src/http/bindings.ts)", () => {
+    expect(srcImports.filter(({ file }) => file === "src/worker.ts").map(({ from }) => from)).toEqual([]);
   });
 
   it("keeps the cleaning core free of Node modules and of the HTTP layer", () => {

@@ -14,7 +14,7 @@
  *   the service's own.
  */
 import type { MiddlewareHandler } from "hono";
-import type { Env } from "../../worker";
+import type { Env } from "../bindings";
 import { errorResponse } from "../errors";
 import { presentedKey } from "../keys";
 

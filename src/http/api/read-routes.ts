@@ -8,7 +8,7 @@
  *                                              encoded: the path is the target, the query is the API's, as on /v1/clean
  */
 import { Hono } from "hono";
-import type { Env } from "../../worker";
+import type { Env } from "../bindings";
 import { ServiceError } from "../errors";
 import { resolveSettings } from "../settings";
 import { readerOptions } from "./reader-options";

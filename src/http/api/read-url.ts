@@ -3,7 +3,7 @@
  * `GET /v1/read/<url>`.
  */
 import { pageSampler } from "../../learning";
-import type { Env } from "../../worker";
+import type { Env } from "../bindings";
 import { isHtmlBody, mediaType, readBodyLimited } from "../body";
 import { cleanPage, passThrough } from "../clean-page";
 import { quoteValue, ServiceError } from "../errors";
