@@ -78,6 +78,9 @@ const ASIDE_TAGS = new Set(["aside", "nav", "footer"]);
  */
 const ASIDE_NAME = /sidebar|comment|disqus|(?:^|\s)footer(?:\s|$)|(?:site|page|global)[-_]?footer|related|recommend|most-?(?:read|popular)|teaser|promo|newsletter|(?:^|[-_\s])rail/i;
 const CONTENT_NAME = /article|body|column|content|main|wrap|container|layout|(?:no|has|with)[-_]?sidebar/i;
+/** Elements read whatever their attributes (regions and dates by their tag, headings), and words that make a start tag worth reading. */
+const ELEMENTS_READ = new Set(["aside", "nav", "footer", "article", "main", "time", "h1", "h2", "h3"]);
+const ATTRIBUTE_HINT = /author|byline|writtenby|sidebar|comment|disqus|footer|related|recommend|most|teaser|promo|newsletter|rail|main|articlebody|datepublished|pubdate|published/i;
 /** Elements that hold a page region: only these are sidebars or footers by their class (a span.comments is a count). */
 const CONTAINER_TAGS = new Set(["div", "section", "aside", "nav", "footer", "ul", "ol", "dl", "table", "td", "form"]);
 /** Elements that may carry a byline class or author markup, with the author's name as their text. */
@@ -161,6 +164,8 @@ class MetadataCollector implements ScanHandler {
 
   private readBodyElement(name: string, tagStart: number, nameEnd: number, tagEnd: number): void {
     const html = this.html;
+    // Most start tags say nothing metadata reads: one test of the tag's text spares reading its attributes.
+    if (!ELEMENTS_READ.has(name) && !ATTRIBUTE_HINT.test(html.slice(nameEnd, tagEnd))) return;
     const className = readAttribute(html, nameEnd, tagEnd, "class") ?? "";
     const id = readAttribute(html, nameEnd, tagEnd, "id") ?? "";
     const itemprop = (readAttribute(html, nameEnd, tagEnd, "itemprop") ?? "").toLowerCase();
