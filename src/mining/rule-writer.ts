@@ -3,8 +3,8 @@
  * pattern, joined by the inverse of the tokenizer (`\s+` between two word-like tokens, `\s*` next to a
  * one-character token). Every pattern is checked with src/rules `checkPatternSafety` before it is kept;
  * a string is cut where a class with no safe pattern stands (URLs, e-mails), long strings are cut into
- * pieces, and a piece starts at its first token from which the pattern is safe (a literal, or a class whose
- * pattern starts with an unrepeated group such as month names; never a number).
+ * pieces, and a piece starts and ends at a literal token from which the pattern is safe: never at a class token
+ * (a date, a time, a count is the page's own value, only its format repeats) nor at a sentence mark.
  */
 import { checkPatternSafety } from "../rules/index";
 import { entryAt, type SiteCorpus } from "./corpus";
@@ -60,17 +60,21 @@ function writeSegment(corpus: SiteCorpus, start: number, end: number, options: P
   let skipped = 0;
   let at = start;
   while (end - at >= options.minimumTokens) {
-    // A sentence mark at either edge belongs to the text beside the template ("… the harbour. Share this"):
-    // a rule starting or ending with it would take it from that text.
-    if (isSentenceMark(corpus, at)) {
+    // Neither edge of a rule claims what belongs to the page beside the template: a sentence mark is the
+    // neighbouring text's ("… the harbour. Share this"), and a class token (a date, a time, a number) is a
+    // value of this page that only its format shares with the others ("Reporter · 14 March 2026").
+    if (isPageOwnEdge(corpus, at)) {
       at++;
       skipped++;
       continue;
     }
     let pieceEnd = Math.min(end, at + options.maximumTokens);
-    while (pieceEnd - at > options.minimumTokens && isSentenceMark(corpus, pieceEnd - 1)) pieceEnd--;
-    // A class token may open a rule when its pattern starts with an unrepeated group (month and day
-    // names); a number's repeated \d+ cannot, and the safety check refuses it, as any unsafe start.
+    while (pieceEnd - at > options.minimumTokens && isPageOwnEdge(corpus, pieceEnd - 1)) pieceEnd--;
+    if (isPageOwnEdge(corpus, pieceEnd - 1)) {
+      skipped += pieceEnd - at;
+      at = pieceEnd;
+      continue;
+    }
     const pattern = patternOf(corpus, at, pieceEnd);
     if (checkPatternSafety(pattern).safe) {
       // A piece of class tokens and punctuation only ("⟨month⟩ ⟨integer⟩, ⟨integer⟩") would match such
@@ -92,6 +96,10 @@ const SENTENCE_MARKS = new Set([".", ",", ";", ":", "!", "?"]);
 function isSentenceMark(corpus: SiteCorpus, position: number): boolean {
   const entry = entryAt(corpus, position);
   return corpus.dictionary.kinds[entry] === TOKEN_SYMBOL && SENTENCE_MARKS.has(corpus.dictionary.texts[entry]!);
+}
+
+function isPageOwnEdge(corpus: SiteCorpus, position: number): boolean {
+  return isSentenceMark(corpus, position) || corpus.dictionary.kinds[entryAt(corpus, position)] === TOKEN_CLASS;
 }
 
 function countLiteralWords(corpus: SiteCorpus, start: number, end: number): number {

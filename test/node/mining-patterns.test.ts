@@ -157,4 +157,15 @@ describe("rule patterns from mined strings", () => {
     const written = writePatterns(corpus, start, 8, DEFAULT_MINING_OPTIONS);
     expect(written.patterns.map((piece) => piece.pattern)).toEqual(["Share\\s+this\\s+story\\s*:\\s*Facebook\\s*,\\s*X"]);
   });
+
+  it("leaves the page's own values (a date, a count) at a string's edges to the page", () => {
+    // Only the format of "14 March 2026" or "12 comments" repeats; the value is this page's, as a byline's date.
+    const pages = Array.from({ length: 6 }, (_, p) => `${p + 3} March 2026 · Share this story · ${p * 7 + 2} comments`);
+    const corpus = buildCorpus(pages);
+    const written = writePatterns(corpus, 0, corpus.pageStart[1]! - 1, DEFAULT_MINING_OPTIONS);
+    const patterns = written.patterns.map((piece) => piece.pattern);
+    expect(patterns).toHaveLength(1);
+    expect(fullMatch(patterns[0]!, "· Share this story ·")).toBe(true);
+    expect(written.skippedTokens).toBe(4);
+  });
 });
