@@ -45,7 +45,8 @@ const COMMAND: Command = {
 
 The embedded default on this machine, offline: rules/ into the local KV, the sample site on
 http://127.0.0.1:8788, and the Worker (wrangler dev, local workerd) on http://127.0.0.1:8787 with a dev API
-key (local-dev-key). Ctrl-C stops both. No options; environment variables:
+key (local-dev-key). Learning from traffic is on for every site, with local R2, Queues and cron and the admin
+key local-admin-key (README "Learning from traffic"). Ctrl-C stops both. No options; environment variables:
 
   WORKER_PORT, SAMPLES_PORT      ports instead of 8787 and 8788
   DEV_ALLOWED_ORIGINS            more loopback/private origins the Worker may fetch (comma-separated)
