@@ -271,13 +271,16 @@ function resized<T extends Uint8Array | Int32Array | Uint32Array>(from: T, to: T
 }
 
 /**
- * The attributes of one start tag, read on demand (the class attribute once). One per tested element; the
- * reads go to the page string, nothing is copied.
+ * The attributes of one start tag, read on demand: each attribute name the selectors test is looked up at most
+ * once per element (a few names, so a short list beats a map), so an element costs its tag's length times the
+ * distinct names tested, however many steps test them. One reader for the whole walk; nothing is copied.
  */
 class ElementAttributes {
-  private classRange: [number, number] | null | undefined = undefined;
   private from = 0;
   private to = 0;
+  private readonly names: string[] = []; // looked-up name ordinal → name, for the current element
+  private readonly ranges: ([number, number] | null)[] = []; // looked-up name ordinal → its value range, or null
+  private count = 0;
 
   constructor(readonly source: string) {}
 
@@ -285,15 +288,15 @@ class ElementAttributes {
   reset(from: number, to: number): void {
     this.from = from;
     this.to = to;
-    this.classRange = undefined;
+    this.count = 0;
   }
 
   range(name: string): [number, number] | null {
-    if (name === "class") {
-      if (this.classRange === undefined) this.classRange = findAttribute(this.source, this.from, this.to, "class");
-      return this.classRange;
-    }
-    return findAttribute(this.source, this.from, this.to, name);
+    for (let index = 0; index < this.count; index++) if (this.names[index] === name) return this.ranges[index];
+    const range = findAttribute(this.source, this.from, this.to, name);
+    this.names[this.count] = name;
+    this.ranges[this.count++] = range;
+    return range;
   }
 }
 
@@ -330,7 +333,8 @@ function valueMatches(source: string, start: number, end: number, operator: numb
     case ATTRIBUTE_SUFFIX:
       return value !== "" && length >= value.length && source.startsWith(value, end - value.length);
     case ATTRIBUTE_SUBSTRING:
-      return value !== "" && indexWithin(source, value, start, end) >= 0;
+      // The engine's substring search (linear in practice); indexOf on the whole page would read past the value.
+      return value !== "" && length >= value.length && source.slice(start, end).includes(value);
     default:
       return false;
   }
@@ -340,24 +344,14 @@ function isWordSpace(code: number): boolean {
   return code === 32 || code === 9 || code === 10 || code === 12 || code === 13;
 }
 
-/**
- * Offset of the first `value` wholly inside source[from, end), or -1. Bounded by the range (indexOf would run on
- * through the rest of the page when the value is absent: quadratic over a page's elements).
- */
-function indexWithin(source: string, value: string, from: number, end: number): number {
-  const first = value.charCodeAt(0);
-  for (let at = from; at + value.length <= end; at++) {
-    if (source.charCodeAt(at) === first && source.startsWith(value, at)) return at;
-  }
-  return -1;
-}
-
-/** Whether source[start, end) holds `word` as one of its white-space-separated words. */
+/** Whether source[start, end) holds `word` as one of its white-space-separated words: one pass over the value, comparing only words of the same length. */
 function hasWord(source: string, start: number, end: number, word: string): boolean {
-  for (let at = indexWithin(source, word, start, end); at >= 0; at = indexWithin(source, word, at + 1, end)) {
-    const before = at === start || isWordSpace(source.charCodeAt(at - 1));
-    const after = at + word.length === end || isWordSpace(source.charCodeAt(at + word.length));
-    if (before && after) return true;
+  let position = start;
+  while (position < end) {
+    while (position < end && isWordSpace(source.charCodeAt(position))) position++;
+    const wordStart = position;
+    while (position < end && !isWordSpace(source.charCodeAt(position))) position++;
+    if (position - wordStart === word.length && source.startsWith(word, wordStart)) return true;
   }
   return false;
 }
