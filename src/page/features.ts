@@ -9,6 +9,7 @@
 import { PROSE_MIN_CHARS } from "../config";
 import { MARKUP_COUNTERS, MARKUP_IMAGES, MARKUP_INPUTS, MARKUP_LINKS, MARKUP_TAGS, type PageModel } from "./types";
 import { findAttribute } from "./attributes";
+import { TAG_NAMES, TAG_OTHER } from "./tags";
 
 /** Feature names, in column order of the feature matrix. Append only: the model stores these names. */
 export const FEATURE_NAMES = [
@@ -46,6 +47,8 @@ const TAG_GROUPS: readonly (readonly string[])[] = [
 ];
 const GROUP_OTHER = TAG_GROUPS.length;
 const TAG_GROUP_OF = new Map<string, number>(TAG_GROUPS.flatMap((names, group) => names.map((name) => [name, group] as const)));
+/** Tag id (tags.ts) → group, for the tags pass 1 knows; other names are looked up by name. */
+const TAG_GROUP_BY_ID = Uint8Array.from(TAG_NAMES, (name) => TAG_GROUP_OF.get(name) ?? GROUP_OTHER);
 
 /** Container bits inherited by descendants, in the order of the in* features (inLink is handled apart). */
 const CONTAINER_GROUPS: readonly (readonly string[])[] = [
@@ -53,6 +56,7 @@ const CONTAINER_GROUPS: readonly (readonly string[])[] = [
   ["table"], ["h1", "h2", "h3", "h4", "h5", "h6"],
 ];
 const CONTAINER_BIT_OF = new Map<string, number>(CONTAINER_GROUPS.flatMap((names, bit) => names.map((name) => [name, 1 << bit] as const)));
+const CONTAINER_BIT_BY_ID = Uint32Array.from(TAG_NAMES, (name) => CONTAINER_BIT_OF.get(name) ?? 0);
 
 /**
  * Class/id hint groups, in the order of the hint* features. A class or id value is split into words
@@ -292,17 +296,24 @@ function readMarkup(page: PageModel, counts: BlockCounts): void {
 /** Tag group, container bits and class/id hint bits of every block, from its own start tag and ancestors. */
 function describeStartTags(page: PageModel, tagGroup: Uint8Array, containers: Uint32Array, hints: Uint32Array, inheritedHints: Uint32Array): void {
   const { source, blocks } = page;
+  // Pages repeat their class and id values block after block: each distinct value is tested once.
+  const hintCache = new Map<string, number>();
   tagGroup[0] = GROUP_OTHER;
   for (let b = 1; b < page.blockCount; b++) {
-    const name = source.slice(blocks.sourceStart[b] + 1, blocks.sourceNameEnd[b]).toLowerCase();
-    tagGroup[b] = TAG_GROUP_OF.get(name) ?? GROUP_OTHER;
+    const tag = blocks.tag[b];
+    const name = tag === TAG_OTHER ? source.slice(blocks.sourceStart[b] + 1, blocks.sourceNameEnd[b]).toLowerCase() : null;
+    tagGroup[b] = name === null ? TAG_GROUP_BY_ID[tag] : TAG_GROUP_OF.get(name) ?? GROUP_OTHER;
     const parent = blocks.parent[b];
-    containers[b] = containers[parent] | (CONTAINER_BIT_OF.get(name) ?? 0);
-    const attributes = source.slice(blocks.sourceNameEnd[b], blocks.startTagEnd[b]);
-    hints[b] = hintBits(source, blocks.sourceNameEnd[b], blocks.startTagEnd[b]);
+    containers[b] = containers[parent] | (name === null ? CONTAINER_BIT_BY_ID[tag] : CONTAINER_BIT_OF.get(name) ?? 0);
+    hints[b] = hintBits(source, blocks.sourceNameEnd[b], blocks.startTagEnd[b], hintCache);
     inheritedHints[b] = inheritedHints[parent] | hints[b];
-    if ((containers[parent] & HIDDEN_BIT) !== 0 || HIDDEN_ATTRIBUTE.test(attributes)) containers[b] |= HIDDEN_BIT;
+    if ((containers[parent] & HIDDEN_BIT) !== 0 || mayHide(source, blocks.sourceNameEnd[b], blocks.startTagEnd[b])) containers[b] |= HIDDEN_BIT;
   }
+}
+
+/** Whether a start tag's attributes (source[from, to)) hide the element; most tags have none to test. */
+function mayHide(source: string, from: number, to: number): boolean {
+  return to - from > 6 && HIDDEN_ATTRIBUTE.test(source.slice(from, to));
 }
 
 /**
@@ -315,15 +326,21 @@ const HINT_PATTERNS: readonly RegExp[] = HINT_GROUPS.map(({ stems, exact }) => {
   return new RegExp(alternatives.join("|"));
 });
 
-/** Hint bits of a start tag's class and id values (attributes in source[from, to)). */
-function hintBits(source: string, from: number, to: number): number {
+/** Hint bits of a start tag's class and id values (attributes in source[from, to)); `cache` maps a value to its bits. */
+function hintBits(source: string, from: number, to: number, cache: Map<string, number>): number {
   if (to - from < 4) return 0;
   let bits = 0;
   for (const name of HINT_ATTRIBUTES) {
     const range = findAttribute(source, from, to, name);
     if (range === null || range[1] <= range[0]) continue;
     const value = source.slice(range[0], range[1]).toLowerCase();
-    for (let group = 0; group < HINT_PATTERNS.length; group++) if (HINT_PATTERNS[group].test(value)) bits |= 1 << group;
+    let valueBits = cache.get(value);
+    if (valueBits === undefined) {
+      valueBits = 0;
+      for (let group = 0; group < HINT_PATTERNS.length; group++) if (HINT_PATTERNS[group].test(value)) valueBits |= 1 << group;
+      cache.set(value, valueBits);
+    }
+    bits |= valueBits;
   }
   return bits;
 }
