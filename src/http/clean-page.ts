@@ -60,7 +60,7 @@ export async function cleanPage(env: Env, page: PageToClean): Promise<Response> 
     const body = page.frontMatter === true && page.format === "markdown" ? markdownWithFrontMatter(result.body, decoded.html, page.url) : result.body;
     const response = cleanedResponse({ ...result, body }, page.site, rules.status, decoded.charset);
     if (hasUnclosedRawText(decoded.html)) response.headers.set(WARNING_HEADER, "unclosed-raw-text");
-    if (page.url !== undefined) page.sample?.({ html: decoded.html, url: page.url, site: rules.site });
+    if (page.url !== undefined) page.sample?.({ html: decoded.html, url: page.url, site: rules.site, rulesMinedAt: rules.compiled?.minedAt });
     return response;
   }
   // The operator sees why (wrangler tail); the client gets the page back with the reason only.

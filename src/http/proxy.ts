@@ -244,7 +244,9 @@ async function cleanThrough(proxied: ProxyRequest, response: Response, cacheStat
     setBailoutHeaders(passed.headers, page.reason);
     return passed;
   }
-  if (proxied.request.method === "GET") proxied.sample({ html: page.original, url: proxied.target.targetUrl.href, site: proxied.rules.site });
+  if (proxied.request.method === "GET") {
+    proxied.sample({ html: page.original, url: proxied.target.targetUrl.href, site: proxied.rules.site, rulesMinedAt: proxied.rules.compiled?.minedAt });
+  }
   const headers = cleanedHeaders(proxied, response.headers);
   headers.set("content-type", page.contentType);
   headers.set("x-clean-mode", page.mode);

@@ -9,7 +9,7 @@ export { mergeContribution, readCounts, SHARD_COUNT, type CrossSiteCounts } from
 export { enqueueJob, enqueueStaleSites, parseMineJob, readJobState, type JobReason, type JobState, type JobStatus, type MineJob } from "./jobs";
 export { mineSampledSite, type SampledMining } from "./mine-sampled";
 export { KEPT_REVISIONS, listRevisions, publishRuleSet, rollbackRuleSet, type PublishResult, type Revision, type RollbackResult } from "./publish";
-export { listSampledPages, pageSampler, readSampledPages, samplePage, sentWithCredentials, type CleanedPage, type PageSampler, type SampledPage } from "./sample";
+export { listSampledPages, pageSampler, readSampledPages, rulesAreFresh, samplePage, sentWithCredentials, type CleanedPage, type PageSampler, type SampledPage } from "./sample";
 export { storagePrefixes } from "./storage-keys";
 export {
   DEAD_LETTER_QUEUE,

@@ -5,7 +5,7 @@
  */
 import { hexDigest, listWithMetadata, pageKey, sitePagesPrefix } from "./storage-keys";
 import { considerJob } from "./jobs";
-import { learnsSite, MAX_SAMPLED_PAGE_CHARACTERS, resolveLearningSettings, type LearningBindings, type LearningSettings } from "./settings";
+import { FRESH_SHARE, learnsSite, MAX_SAMPLED_PAGE_CHARACTERS, resolveLearningSettings, type LearningBindings, type LearningSettings } from "./settings";
 
 /** A cleaned page, as the HTTP layer hands it over. */
 export interface CleanedPage {
@@ -14,6 +14,8 @@ export interface CleanedPage {
   readonly url: string;
   /** The site key whose rules the page was cleaned with (the URL's host, or ?site=). */
   readonly site: string;
+  /** minedAt of the rule set the page was cleaned with; absent when it had none. */
+  readonly rulesMinedAt?: string;
 }
 
 /** A sampled page as listed from R2 (without its HTML). */
@@ -35,6 +37,7 @@ export function pageSampler(env: LearningBindings, waitUntil: (promise: Promise<
     if (credentialed || env.PAGES === undefined) return;
     const settings = resolveLearningSettings(env);
     if (!learnsSite(settings, page.site) || page.html.length > MAX_SAMPLED_PAGE_CHARACTERS) return;
+    if (rulesAreFresh(settings, page.rulesMinedAt, Date.now())) return;
     if (settings.sampleRate < 1 && random() >= settings.sampleRate) return;
     waitUntil(
       samplePage(env, settings, page, new Date()).catch((error: unknown) => {
@@ -42,6 +45,17 @@ export function pageSampler(env: LearningBindings, waitUntil: (promise: Promise<
       }),
     );
   };
+}
+
+/**
+ * Whether the rules a page was cleaned with are too young to need pages yet: younger than FRESH_SHARE of the
+ * staleness limit. The pages of the next mining come from the rest of the period, and a site with fresh rules
+ * costs no R2 write (sampling is most of learning's writes: README "Limits, measured").
+ */
+export function rulesAreFresh(settings: LearningSettings, minedAt: string | undefined, now: number): boolean {
+  if (minedAt === undefined) return false;
+  const age = now - Date.parse(minedAt);
+  return Number.isFinite(age) && age < settings.staleMilliseconds * FRESH_SHARE;
 }
 
 /**

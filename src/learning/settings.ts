@@ -46,6 +46,11 @@ export const DEAD_LETTER_QUEUE = "edge-cleaner-mine-dead";
 export const MAX_SAMPLED_PAGE_CHARACTERS = 2 * 1024 * 1024;
 /** A queued or running job younger than this is not enqueued again, in milliseconds (Queues' own retries cover it). */
 export const JOB_COOLDOWN_MILLISECONDS = 60 * 60 * 1000;
+/**
+ * Share of the staleness limit during which a site's rules count as fresh and its pages are not sampled: half,
+ * so the second half of each period gathers the pages of the next mining.
+ */
+export const FRESH_SHARE = 0.5;
 /** Longest retry delay in seconds (Queues allows up to 12 hours). */
 export const MAX_RETRY_SECONDS = 3600;
 

@@ -63,6 +63,21 @@ describe.skipIf(!HAS_DATA)("which cleaned pages are sampled", () => {
     expect(await sampledKeys("private.sampling.example")).toEqual([]);
   });
 
+  it("skips a site whose rules are younger than half the staleness limit, and samples it again after", async () => {
+    const ruled = (site: string, hoursOld: number) => JSON.stringify({
+      version: 1, site, minedAt: new Date(Date.now() - hoursOld * 3600_000).toISOString(), pages: 10, cutoff: 0.5, mutablePatterns: [],
+      rules: [{ pattern: "Zillow\\s+Blog", docFreq: 10, count: 10, tokens: 2 }], source: "learned",
+    });
+    await env.RULES.put("fresh.sampling.example", ruled("fresh.sampling.example", 1));
+    await env.RULES.put("aging.sampling.example", ruled("aging.sampling.example", 100)); // past half of LEARN_STALE_HOURS' 168
+    expect((await postPage(ORIGIN, PAGES[0], "fresh.sampling.example")).headers.get("x-clean-rules")).toBe("applied");
+    expect((await postPage(ORIGIN, PAGES[0], "aging.sampling.example")).headers.get("x-clean-rules")).toBe("applied");
+    expect(await sampledKeys("fresh.sampling.example")).toEqual([]);
+    expect(await sampledKeys("aging.sampling.example")).toHaveLength(1);
+    await postPage(ORIGIN, PAGES[1], "fresh.sampling.example", { LEARN_STALE_HOURS: "1" });
+    expect(await sampledKeys("fresh.sampling.example")).toHaveLength(1);
+  });
+
   it("samples only the sites in LEARN_SITES, and none at a rate of 0", async () => {
     await postPage(ORIGIN, PAGES[0], "listed.sampling.example", { LEARN_SITES: "listed.sampling.example, other.example" });
     await postPage(ORIGIN, PAGES[0], "unlisted.sampling.example", { LEARN_SITES: "listed.sampling.example" });
