@@ -152,6 +152,18 @@ describe("the rule set history", () => {
     expect(await (await adminCall(`/admin/rules/${site}/rollback`, "POST")).json()).toMatchObject({ from: 12, to: 11 });
     expect((await currentSet(site)).ruleSet.rules[0].pattern).toBe("Edition\\s+11");
   });
+
+  it("serves the learn and rollback routes for a site key that names a path", async () => {
+    const site = "paths.versions.example/news";
+    const set = (n: number): RuleSet => ({
+      version: 1, site, minedAt: `2026-03-0${n}T00:00:00.000Z`, pages: 10, cutoff: 0.5, mutablePatterns: [],
+      rules: [{ pattern: `Section\\s+${n}`, docFreq: 10, count: 10, tokens: 2 }], source: "learned",
+    });
+    for (const n of [1, 2]) await publishRuleSet(env.RULES, env.PAGES!, set(n), `paths-${n}`, new Date());
+    expect(await (await adminCall(`/admin/learn/${site}`, "GET")).json()).toMatchObject({ site, pages: 0, current: { revision: 2 }, revisions: [{ revision: 1 }, { revision: 2 }] });
+    expect(await (await adminCall(`/admin/rules/${site}/rollback`, "POST")).json()).toEqual({ site, restored: true, from: 2, to: 1 });
+    expect((await (await adminCall(`/admin/learn/${site}`, "POST")).json()) as unknown).toMatchObject({ error: { code: "conflict" } });
+  });
 });
 
 describe.skipIf(!HAS_DATA)("the cross-site reduce", () => {
