@@ -140,6 +140,8 @@ class MetadataCollector implements ScanHandler {
   private readonly open: OpenByline[] = [];
   private heading: OpenElement | null = null;
   private headingOffset = 0;
+  /** Meta keys whose value came from an itemprop (a name= or property= meta of the key replaces it). */
+  private readonly itempropKeys = new Set<string>();
   /** Open <time> elements inside byline candidates: their text is the date, not the name. */
   private timeDepth = 0;
 
@@ -258,13 +260,20 @@ class MetadataCollector implements ScanHandler {
 
   private readMeta(from: number, to: number): void {
     const html = this.html;
-    const keys = readAttribute(html, from, to, "property") ?? readAttribute(html, from, to, "name") ??
-      readAttribute(html, from, to, "itemprop") ?? readAttribute(html, from, to, "http-equiv");
+    const named = readAttribute(html, from, to, "property") ?? readAttribute(html, from, to, "name");
+    const keys = named ?? readAttribute(html, from, to, "itemprop") ?? readAttribute(html, from, to, "http-equiv");
     if (keys === null) return;
     const content = readAttribute(html, from, to, "content");
     if (content === null || content.length > MAX_META_VALUE_CHARS || content.trim() === "") return;
     // RDFa allows several properties in one attribute: property="og:title twitter:title".
-    for (const key of keys.trim().toLowerCase().split(/\s+/)) if (key !== "" && !this.facts.meta.has(key)) this.facts.meta.set(key, content);
+    for (const key of keys.trim().toLowerCase().split(/\s+/)) {
+      if (key === "") continue;
+      // A page's own name= or property= meta wins over microdata's itemprop of the same name (a blog's
+      // itemprop="description" is often the blog's, its name="description" the post's).
+      if (this.facts.meta.has(key) && !(named !== null && this.itempropKeys.delete(key))) continue;
+      this.facts.meta.set(key, content);
+      if (named === null) this.itempropKeys.add(key);
+    }
   }
 
   private readLink(from: number, to: number): void {

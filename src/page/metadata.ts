@@ -34,6 +34,8 @@ const NEAR_TITLE_CHARS = 6_000;
 /** How far from the byline a date is still its date, in source characters. */
 const NEAR_BYLINE_CHARS = 1_500;
 
+const EXCERPT_META_KEYS = ["description", "og:description", "twitter:description", "dc.description", "sailthru.description"];
+
 /** Meta keys naming the author, in the order they are tried (a profile URL in one passes to the next). */
 const BYLINE_META_KEYS = ["author", "article:author", "dc.creator", "dcterms.creator", "byl", "sailthru.author", "parsely-author"];
 const DATE_META_KEYS = [
@@ -58,7 +60,8 @@ export function extractMetadata(input: string | PageModel, pageUrl?: string): Pa
     cleanByline(parsely.author ?? null) ?? (bodyByline === null ? null : cleanByline(bodyByline.name) ?? cleanByline(bodyByline.text));
   const published = jsonLd.datePublished ?? meta(...DATE_META_KEYS) ?? parsely.pub_date ?? chooseDate(facts.dates, bodyByline, anchor)?.value ?? null;
   const shape = readArticleShape(page, anchor?.offset ?? -1);
-  const excerpt = meta("description", "og:description", "twitter:description", "dc.description", "sailthru.description") ?? jsonLd.description ?? shape.firstParagraph;
+  const described = [...EXCERPT_META_KEYS.map((key) => facts.meta.get(key)), jsonLd.description].find((value) => describesPage(value, [...siteNames, title.siteName ?? ""]));
+  const excerpt = described ?? shape.firstParagraph;
   const lang = nonEmpty(facts.htmlLang) ?? meta("content-language", "dc.language") ?? localeToLang(meta("og:locale")) ?? jsonLd.inLanguage;
   const image = jsonLd.image ?? meta("og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src", "sailthru.image.full") ??
     parsely.image_url ?? nonEmpty(facts.imageLink);
@@ -146,6 +149,14 @@ function firstMeta(meta: Map<string, string>, keys: readonly string[]): string |
     if (value !== undefined) return value;
   }
   return null;
+}
+
+/** A description that says something of the page: not only the site's name, not markup. */
+function describesPage(value: string | null | undefined, names: readonly string[]): value is string {
+  const text = tidy(value);
+  if (text === null || text.startsWith("<")) return false;
+  const key = nameKey(text);
+  return key !== "" && !names.some((name) => nameKey(name) === key);
 }
 
 function firstByline(meta: Map<string, string>, keys: readonly string[]): string | null {

@@ -307,3 +307,11 @@ describe("metadata from the head", () => {
     expect(title("Cats - and dogs | Pets")).toBe("Cats - and dogs | Pets");
   });
 });
+
+describe("meta keys", () => {
+  it("lets a name= or property= meta replace an itemprop one of the same key, and keeps the first of each otherwise", () => {
+    const head = `<meta itemprop="description" content="The blog"><meta name="description" content="The post">` +
+      `<meta name="description" content="A later one"><meta itemprop="description" content="Microdata again">`;
+    expect(extractMetadata(`<html><head>${head}</head><body><p>x</p></body></html>`).excerpt).toBe("The post");
+  });
+});
