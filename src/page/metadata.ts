@@ -66,7 +66,8 @@ export function extractMetadata(input: string | PageModel, pageUrl?: string): Pa
   const image = jsonLd.image ?? meta("og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src", "sailthru.image.full") ??
     parsely.image_url ?? nonEmpty(facts.imageLink);
   return {
-    title: title.title,
+    // A page without a title of its own (an empty <title>, none at all) is titled by its first heading.
+    title: title.title ?? (facts.headings.find((heading) => heading.level === 1) ?? facts.headings[0])?.text ?? null,
     byline,
     published: normaliseDate(published),
     excerpt: tidy(excerpt),

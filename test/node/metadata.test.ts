@@ -250,6 +250,11 @@ describe("metadata from the page body", () => {
     expect(metadata.published).toBe("2019-04-03T10:00:00-05:00");
   });
 
+  it("titles a page without a <title> or title metas by its first h1, outside sidebars", () => {
+    const body = `<aside class="sidebar"><h1>Most read</h1></aside><h2>Section</h2><h1>Ferry timetable changes</h1><p>Text.</p>`;
+    expect(extractMetadata(page("<title> </title>", body)).title).toBe("Ferry timetable changes");
+  });
+
   it("cuts a date written into the byline line", () => {
     const body = `<h1>Budget vote</h1><p class="byline">By Alyson Klein on August 8, 2012 6:23 PM</p>`;
     expect(extractMetadata(page("", body)).byline).toBe("Alyson Klein");
