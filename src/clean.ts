@@ -17,12 +17,12 @@
 import type { ClassifierModel } from "./classify";
 import { classifyPage, commentBlocks, commentPlan, commentText, keepComments, scoreBlocks } from "./classify";
 import { CLEAN_MAX_BLOCKS, CLEAN_MAX_BYTES, CLEAN_TIME_BUDGET_MS } from "./config";
-import { analysePage, computeFeatures, type PageModel } from "./page";
+import { analysePage, computeFeatures, readAttribute, type PageModel } from "./page";
 import {
   emptyPlan, mergePlans, planFromIntervals, planKeepingOnlySelected, planKeepingSelected, planRemovingSelected, type NormalisedPlan,
   type RemovalCounts,
 } from "./plan";
-import { annotateHtml, declaresOtherCharset, rewriteHtml, writeArticle, writeJson, writeMarkdown, writeText } from "./rewrite";
+import { annotateHtml, declaresOtherCharset, rewriteHtml, writeArticle, writeJson, writeMarkdown, writeText, type MetadataOverride } from "./rewrite";
 import { matchRules, selectorsClean, type CompiledRuleSet, type RuleOverflow, type SiteSelectors } from "./rules";
 import type { HtmlRewriterBackend } from "./runtime";
 import { matchSelectors, type SelectorList, type SelectorMatch } from "./selectors";
@@ -197,7 +197,9 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   const trusted = classifierPlan !== null && leavesNoText(page, classifierPlan) ? null : classifierPlan;
   const comments = trusted !== null && classified !== null ? classified.comments : null;
   const siteSelectors = mode === "rules" || mode === "rules+classifier" ? input.ruleSet?.selectors ?? null : null;
-  const selected = applySelectors(page, withComments(page, decide(page, rulesPlan, trusted), comments, options.comments), siteSelectors, input.selectors);
+  // Metadata selectors only read: they apply whatever cleans the page.
+  const metadataSelectors = input.ruleSet?.selectors?.metadata ?? null;
+  const selected = applySelectors(page, withComments(page, decide(page, rulesPlan, trusted), comments, options.comments), siteSelectors, metadataSelectors, input.selectors);
   const plan = selected.plan;
   const decidedMode = trusted === classifierPlan ? mode : rulesPlan !== null ? "rules" : "none";
   const removed = plan.counts;
@@ -213,7 +215,7 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   clock.lap("rewrite");
   if (expired()) return pastBudget("rewrite");
   // 7 format
-  const body = formatOutput(input, options, page, plan, html, decidedMode, clock.timings, comments);
+  const body = formatOutput(input, options, page, plan, html, decidedMode, clock.timings, comments, selected.metadata);
   clock.lap("format");
   return {
     ok: true, body, contentType: CONTENT_TYPES[input.format], mode: decidedMode, site: input.site, title: page.title, lang: page.lang,
@@ -280,16 +282,21 @@ function leavesNoText(page: PageModel, plan: NormalisedPlan): boolean {
 /**
  * The plan with the selectors applied, in this order: the site's main (the first entry that matches: only it is
  * kept), strip (removed), keep (never removed); then the request's target (only it is kept, when it matches
- * anything) and remove (removed). No selectors: the plan as it is, untouched.
+ * anything) and remove (removed). The site's metadata selectors are matched in the same scan and only read.
+ * No selectors: the plan as it is, untouched.
  */
-function applySelectors(page: PageModel, plan: NormalisedPlan, site: SiteSelectors | null, request: RequestSelectors | undefined): { plan: NormalisedPlan; counts: SelectorCounts | null } {
+function applySelectors(
+  page: PageModel, plan: NormalisedPlan, site: SiteSelectors | null, metadataSelectors: SiteSelectors["metadata"] | null, request: RequestSelectors | undefined,
+): { plan: NormalisedPlan; counts: SelectorCounts | null; metadata: MetadataOverride | undefined } {
   const main = site?.main ?? [];
   const named: [keyof SelectorCounts, SelectorList | null][] = [
     ["strip", site?.strip ?? null], ["keep", site?.keep ?? null], ["target", request?.target ?? null], ["remove", request?.remove ?? null],
   ];
   const present = named.filter((entry): entry is [keyof SelectorCounts, SelectorList] => entry[1] !== null);
-  if (present.length === 0 && main.length === 0) return { plan, counts: null };
-  const matches = matchSelectors(page, [...present.map(([, list]) => list), ...main]);
+  const metadataLists = METADATA_FIELDS.map(([, field]) => metadataSelectors?.[field] ?? []);
+  if (present.length === 0 && main.length === 0 && metadataLists.every((lists) => lists.length === 0)) return { plan, counts: null, metadata: undefined };
+  const matches = matchSelectors(page, [...present.map(([, list]) => list), ...main, ...metadataLists.flat()]);
+  const metadata = selectedMetadata(page, matches.slice(present.length + main.length), metadataLists);
   const found = new Map<keyof SelectorCounts, SelectorMatch>(present.map(([name], index) => [name, matches[index]]));
   const counts: Record<string, number> = {};
   for (const [name, match] of found) counts[name] = match.elements;
@@ -307,7 +314,40 @@ function applySelectors(page: PageModel, plan: NormalisedPlan, site: SiteSelecto
   if (target !== undefined && target.elements > 0) result = mergePlans(page, result, planKeepingOnlySelected(page, target));
   const remove = found.get("remove");
   if (remove !== undefined && remove.elements > 0) result = mergePlans(page, result, planRemovingSelected(page, remove));
-  return { plan: result, counts };
+  return { plan: result, counts: present.length + main.length === 0 ? null : counts, metadata };
+}
+
+/** The reader fields a site's metadata selectors fill, and the selector field each is read from. */
+const METADATA_FIELDS = [["title", "title"], ["byline", "byline"], ["published", "date"]] as const;
+
+/**
+ * What the site's metadata selectors find: per field, the first entry that matches and holds a value (the text of
+ * the first matched element, white space collapsed; for the date its datetime attribute first). Unset where none does.
+ */
+function selectedMetadata(page: PageModel, matches: readonly SelectorMatch[], lists: readonly (readonly SelectorList[])[]): MetadataOverride | undefined {
+  const found: Record<string, string> = {};
+  let offset = 0;
+  METADATA_FIELDS.forEach(([field], index) => {
+    for (const match of matches.slice(offset, offset + lists[index].length)) {
+      const value = selectedValue(page, match, field === "published");
+      if (value === undefined) continue;
+      found[field] = value;
+      break;
+    }
+    offset += lists[index].length;
+  });
+  return Object.keys(found).length === 0 ? undefined : found;
+}
+
+function selectedValue(page: PageModel, match: SelectorMatch, isDate: boolean): string | undefined {
+  const [start, nameEnd, tagEnd] = match.firstElement;
+  if (isDate && start >= 0) {
+    const datetime = readAttribute(page.source, nameEnd, tagEnd, "datetime")?.trim() ?? "";
+    if (datetime !== "") return datetime;
+  }
+  if (match.text.length === 0) return undefined;
+  const value = page.text.slice(match.text[0], match.text[1]).replace(/\s+/g, " ").trim();
+  return value === "" ? undefined : value;
 }
 
 function decide(page: PageModel, rulesPlan: NormalisedPlan | null, classifierPlan: NormalisedPlan | null): NormalisedPlan {
@@ -317,7 +357,7 @@ function decide(page: PageModel, rulesPlan: NormalisedPlan | null, classifierPla
 
 function formatOutput(
   input: CleanInput, options: CleanOptions, page: PageModel, plan: NormalisedPlan, html: string, mode: CleanMode,
-  timings: Readonly<Record<string, number>>, comments: Uint8Array | null,
+  timings: Readonly<Record<string, number>>, comments: Uint8Array | null, metadata: MetadataOverride | undefined,
 ): string {
   switch (input.format) {
     case "html":
@@ -329,8 +369,8 @@ function formatOutput(
     case "markdown":
       return writeMarkdown(page, plan, { baseUrl: input.url });
     case "article":
-      return writeArticle(page, plan, { baseUrl: input.url, header: options.articleTitle === "header", omitTitleHeading: options.articleTitle === "omit" });
+      return writeArticle(page, plan, { baseUrl: input.url, header: options.articleTitle === "header", omitTitleHeading: options.articleTitle === "omit", metadata });
     case "json":
-      return writeJson(page, plan, { url: input.url, site: input.site, mode, html, timings: { ...timings }, comments: comments === null ? "" : commentText(page, comments) });
+      return writeJson(page, plan, { url: input.url, site: input.site, mode, html, timings: { ...timings }, comments: comments === null ? "" : commentText(page, comments), metadata });
   }
 }

@@ -53,6 +53,10 @@ export const SELECTOR_MAX_PER_PAGE = 256;
 /** Most selectors (alternatives) in one RuleSet's strip, main, keep and metadata together: SELECTOR_MAX_PER_PAGE less
  * room for a request's X-Target-Selector and X-Remove-Selector (SELECTOR_MAX_ALTERNATIVES each). */
 export const SELECTOR_MAX_PER_RULE_SET = 192;
+/** Most `main` entries (fallbacks) in one RuleSet, and most entries per metadata field: each is matched as its own
+ * list, and one scan matches at most 32 lists (strip, keep, a request's two, 8 main, 3 × 4 metadata fit). */
+export const SELECTOR_MAX_MAIN_ENTRIES = 8;
+export const SELECTOR_MAX_METADATA_ENTRIES = 4;
 
 // ── classifier and smoothing (src/classify, src/training) ─────────────────────────────────────────
 

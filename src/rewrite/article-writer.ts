@@ -18,6 +18,13 @@ import { RemovedTextCursor, topRemovedRanges, type PieceSink } from "./text-remo
  * controls, templates, svg and math); all others are unwrapped (tag gone, text kept). Attributes kept:
  * GLOBAL_ATTRIBUTES and ELEMENT_ATTRIBUTES, each value checked by its kind (a URL, a number, a keyword).
  */
+/** Title, byline and date read where a site's rules say they are (RuleSet metadata selectors); each wins over the page's own. */
+export interface MetadataOverride {
+  readonly title?: string;
+  readonly byline?: string;
+  readonly published?: string;
+}
+
 export interface ArticleOptions {
   /** The page's URL: URLs are made absolute against it (and the page's <base>); unknown: relative URLs stay as written. */
   readonly baseUrl?: string;
@@ -27,10 +34,13 @@ export interface ArticleOptions {
   readonly omitTitleHeading?: boolean;
   /** Most kept elements open at once; deeper ones are unwrapped (config MARKDOWN_MAX_NESTING: the same bound as Markdown's). */
   readonly maxNesting?: number;
+  /** The site's own metadata selectors' findings, over the page's metadata. */
+  readonly metadata?: MetadataOverride;
 }
 
 export function writeArticle(page: PageModel, plan: NormalisedPlan, options: ArticleOptions = {}): string {
-  const metadata = options.header === true || options.omitTitleHeading === true ? extractMetadata(page, options.baseUrl) : null;
+  const extracted = options.header === true || options.omitTitleHeading === true ? extractMetadata(page, options.baseUrl) : null;
+  const metadata = extracted === null ? null : { ...extracted, ...options.metadata };
   const builder = new ArticleBuilder(page, plan, options.baseUrl, options.maxNesting ?? MARKDOWN_MAX_NESTING, metadata?.title ?? null);
   scanMarkup(page.source, topRemovedRanges(page, plan), page.textNodes, page.textNodeCount, builder);
   const body = builder.finish();

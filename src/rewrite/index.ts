@@ -4,4 +4,4 @@ export { writeText } from "./text-writer";
 export { writeMarkdown, type MarkdownOptions } from "./markdown-writer";
 export { buildReaderDocument, writeJson, type ReaderContext, type ReaderDocument } from "./json-writer";
 export { annotateHtml, ANNOTATE_REMOVED_ATTRIBUTE, ANNOTATE_PARTIAL_ATTRIBUTE, type AnnotatedPage } from "./annotate";
-export { writeArticle, type ArticleOptions } from "./article-writer";
+export { writeArticle, type ArticleOptions, type MetadataOverride } from "./article-writer";

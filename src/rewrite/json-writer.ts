@@ -1,6 +1,6 @@
 import { countWords, extractMetadata, type PageModel } from "../page";
 import type { NormalisedPlan, RemovalCounts } from "../plan";
-import { writeArticle } from "./article-writer";
+import { writeArticle, type MetadataOverride } from "./article-writer";
 import { writeMarkdown } from "./markdown-writer";
 import { writeText } from "./text-writer";
 
@@ -46,10 +46,12 @@ export interface ReaderContext {
   /** Reader comments' text (see ReaderDocument). */
   readonly comments: string;
   readonly timings: Readonly<Record<string, number>>;
+  /** The site's own metadata selectors' findings, over the page's metadata. */
+  readonly metadata?: MetadataOverride;
 }
 
 export function buildReaderDocument(page: PageModel, plan: NormalisedPlan, context: ReaderContext): ReaderDocument {
-  const metadata = extractMetadata(page, context.url);
+  const metadata = { ...extractMetadata(page, context.url), ...context.metadata };
   const text = writeText(page, plan);
   return {
     url: context.url ?? null,
@@ -66,7 +68,7 @@ export function buildReaderDocument(page: PageModel, plan: NormalisedPlan, conte
     text,
     markdown: writeMarkdown(page, plan, { baseUrl: context.url }),
     html: context.html,
-    content: writeArticle(page, plan, { baseUrl: context.url, omitTitleHeading: true }),
+    content: writeArticle(page, plan, { baseUrl: context.url, omitTitleHeading: true, metadata: context.metadata }),
     comments: context.comments,
     mode: context.mode,
     removed: plan.counts,

@@ -6,7 +6,9 @@
  * of problems, never thrown.
  */
 import * as z from "zod/mini";
-import { RULES_MAX_RULE_COUNT, RULES_MAX_RULE_SET_CHARACTERS, SELECTOR_MAX_PER_RULE_SET } from "../config";
+import {
+  RULES_MAX_RULE_COUNT, RULES_MAX_RULE_SET_CHARACTERS, SELECTOR_MAX_MAIN_ENTRIES, SELECTOR_MAX_METADATA_ENTRIES, SELECTOR_MAX_PER_RULE_SET,
+} from "../config";
 import { parseSelector } from "../selectors/index";
 import { checkPatternSafety } from "./pattern-safety";
 import { parseSiteKey } from "./site-key";
@@ -189,5 +191,10 @@ function selectorProblems(ruleSet: RuleSet): string[] {
     else problems.push(`${path}: ${parsed.reason}`);
   }
   if (alternatives > SELECTOR_MAX_PER_RULE_SET) problems.push(`selectors: ${alternatives} in all, over the limit of ${SELECTOR_MAX_PER_RULE_SET}`);
+  if ((ruleSet.main?.length ?? 0) > SELECTOR_MAX_MAIN_ENTRIES) problems.push(`main: ${ruleSet.main?.length} entries, over the limit of ${SELECTOR_MAX_MAIN_ENTRIES}`);
+  for (const field of METADATA_SELECTOR_FIELDS) {
+    const count = ruleSet.metadata?.[field]?.length ?? 0;
+    if (count > SELECTOR_MAX_METADATA_ENTRIES) problems.push(`metadata.${field}: ${count} entries, over the limit of ${SELECTOR_MAX_METADATA_ENTRIES}`);
+  }
   return problems;
 }

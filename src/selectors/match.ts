@@ -28,6 +28,8 @@ export interface SelectorMatch {
   readonly holderBlocks: Uint8Array;
   /** Sorted, disjoint [start, end) pairs of page text inside the top-most matched elements, flattened. */
   readonly text: Int32Array;
+  /** The first matched element's start tag: source offsets of its "<", the end of its name and its end; -1s for none. */
+  readonly firstElement: Int32Array;
 }
 
 /** Deepest open element tested: deeper ones (only on pathological pages) match nothing; it bounds the state kept. */
@@ -74,6 +76,7 @@ class MatchWalker implements ScanHandler {
   private readonly coveredBlocks: Uint8Array[];
   private readonly holderBlocks: Uint8Array[];
   private readonly textPairs: number[][]; // list → its text pairs so far
+  private readonly firstElements: Int32Array[]; // list → [tagStart, nameEnd, tagEnd] of its first matched element, or -1s
   private readonly attributes: ElementAttributes;
   private nextBlock = 1;
   private implied = 0;
@@ -94,6 +97,7 @@ class MatchWalker implements ScanHandler {
     this.coveredBlocks = lists.map(() => new Uint8Array(page.blockCount));
     this.holderBlocks = lists.map(() => new Uint8Array(page.blockCount));
     this.textPairs = lists.map(() => []);
+    this.firstElements = lists.map(() => Int32Array.of(-1, -1, -1));
   }
 
   startTag(name: string, tagStart: number, nameEnd: number, tagEnd: number, selfClosing: boolean, foreign: boolean): void {
@@ -101,7 +105,7 @@ class MatchWalker implements ScanHandler {
     this.closeImplied(tagStart);
     const empty = foreign ? selfClosing : (TAG_FLAGS[tag] & FLAG_VOID) !== 0;
     if (empty) {
-      if (this.openCount < SELECTOR_MATCH_MAX_DEPTH) this.noteEmptyMatch(this.evaluate(name, nameEnd, tagEnd, -1));
+      if (this.openCount < SELECTOR_MATCH_MAX_DEPTH) this.noteEmptyMatch(this.evaluate(name, nameEnd, tagEnd, -1), tagStart, nameEnd, tagEnd);
       return;
     }
     this.push(name, tag, foreign, tagStart, nameEnd, tagEnd);
@@ -124,7 +128,7 @@ class MatchWalker implements ScanHandler {
     this.popTo(0, this.source.length);
     return this.textPairs.map((pairs, list) => ({
       elements: this.elements[list], matchedBlocks: this.matchedBlocks[list], coveredBlocks: this.coveredBlocks[list],
-      holderBlocks: this.holderBlocks[list], text: Int32Array.from(pairs),
+      holderBlocks: this.holderBlocks[list], text: Int32Array.from(pairs), firstElement: this.firstElements[list],
     }));
   }
 
@@ -166,6 +170,7 @@ class MatchWalker implements ScanHandler {
     for (let list = 0; list < this.openMatched.length; list++) {
       const matched = (lists >>> list) & 1;
       if (matched === 1) {
+        this.noteFirst(list, tagStart, nameEnd, tagEnd);
         this.openMatched[list]++;
         this.elements[list]++;
         if (block >= 0) this.matchedBlocks[list][block] = 1;
@@ -176,14 +181,23 @@ class MatchWalker implements ScanHandler {
   }
 
   /** A matched void or self-closed element: it holds no text; the block that holds it is noted. */
-  private noteEmptyMatch(lists: number): void {
+  private noteEmptyMatch(lists: number, tagStart: number, nameEnd: number, tagEnd: number): void {
     if (lists === 0) return;
     const holder = this.openCount === 0 ? 0 : this.openInnermostBlock[this.openCount - 1];
     for (let list = 0; list < this.openMatched.length; list++) {
       if (((lists >>> list) & 1) === 0) continue;
+      this.noteFirst(list, tagStart, nameEnd, tagEnd);
       this.elements[list]++;
       this.holderBlocks[list][holder] = 1;
     }
+  }
+
+  private noteFirst(list: number, tagStart: number, nameEnd: number, tagEnd: number): void {
+    const first = this.firstElements[list];
+    if (first[0] >= 0) return;
+    first[0] = tagStart;
+    first[1] = nameEnd;
+    first[2] = tagEnd;
   }
 
   /** Closes the open elements from the top down to `index` (included), at source offset `offset`. */

@@ -69,6 +69,12 @@ describe("RuleSet version 2", () => {
     }
   });
 
+  it("bounds the main fallbacks and the metadata entries (each is matched as a list of its own)", () => {
+    expect(parseRuleSet(ruleSet({ main: Array(9).fill("article") }))).toEqual({ ok: false, problems: ["main: 9 entries, over the limit of 8"] });
+    expect(parseRuleSet(ruleSet({ metadata: { date: Array(5).fill("time") } }))).toEqual({ ok: false, problems: ["metadata.date: 5 entries, over the limit of 4"] });
+    expect(parseRuleSet(ruleSet({ main: Array(8).fill("article"), metadata: { title: Array(4).fill("h1"), byline: Array(4).fill("p"), date: Array(4).fill("time") } })).ok).toBe(true);
+  });
+
   it("refuses an empty selector and a value of the wrong shape", () => {
     expect(parseRuleSet(ruleSet({ main: [""] })).ok).toBe(false);
     expect(parseRuleSet({ ...ruleSet(), keep: "nav" }).ok).toBe(false);
@@ -103,6 +109,20 @@ describe("clean() with site selectors", () => {
     expect(stripped).not.toContain("The river rose");
     const mained = await cleaned(ruleSet({ main: ["aside"], keep: ["h1"] }));
     expect(mained).toBe("A story about rivers\n\nMost read\n\nOther story one\n\nOther story two");
+  });
+
+  it("metadata selectors give the reader's title, byline and date (the date from datetime first), in json and the article header", async () => {
+    const set = ruleSet({ metadata: { title: [".none", "#story h1"], byline: [".author"], date: ["time"] } });
+    const json = JSON.parse(await cleaned(set, "json")) as { title: string; byline: string; published: string };
+    expect([json.title, json.byline, json.published]).toEqual(["A story about rivers", "Ann Lee", "2026-03-14"]);
+    const result = await clean({
+      html: PAGE, url: "https://news.example/a", site: "news.example", format: "article", ruleSet: compileRuleSet(set), model: null, rewriter: backend,
+      options: { articleTitle: "header" },
+    });
+    expect(result.ok && result.body).toMatch(/^<header><h1>A story about rivers<\/h1>.*Ann Lee/);
+    // Without metadata selectors the page's own metadata stands (the <title> less its site suffix).
+    const without = JSON.parse(await cleaned(ruleSet({ strip: ["footer"] }), "json")) as { title: string };
+    expect(without.title).toBe("A story");
   });
 
   it("the request's target keeps only what it matches and remove takes out more, after the site's selectors", async () => {
