@@ -29,6 +29,15 @@ export interface SampledPage {
 export type PageSampler = (page: CleanedPage) => void;
 
 /**
+ * Per isolate: sites whose sample this isolate has seen full (LEARN_MAX_PAGES pages, all sampled after the
+ * site's rules were mined), keyed by site, valued by that minedAt ("" for no rules). Until the rules change,
+ * the site is not sampled again here: the next mining has its pages, and a busy site's writes stay bounded by
+ * its isolates rather than its traffic. Oldest entries go past FULL_SITES_LIMIT.
+ */
+const fullSites = new Map<string, string>();
+const FULL_SITES_LIMIT = 10_000;
+
+/**
  * What the HTTP layer calls after a page is cleaned: decides at once (no I/O) whether to sample it, and
  * if so hands the write to `waitUntil`. `credentialed`: the page was fetched or sent with credentials.
  */
@@ -38,6 +47,7 @@ export function pageSampler(env: LearningBindings, waitUntil: (promise: Promise<
     const settings = resolveLearningSettings(env);
     if (!learnsSite(settings, page.site) || page.html.length > MAX_SAMPLED_PAGE_CHARACTERS) return;
     if (rulesAreFresh(settings, page.rulesMinedAt, Date.now())) return;
+    if (fullSites.get(page.site) === (page.rulesMinedAt ?? "")) return;
     if (settings.sampleRate < 1 && random() >= settings.sampleRate) return;
     waitUntil(
       samplePage(env, settings, page, new Date()).catch((error: unknown) => {
@@ -69,7 +79,8 @@ export function sentWithCredentials(headers: Headers): boolean {
 
 /**
  * Keeps one page: stored under its URL's digest (one copy per URL, the newest), then the site's oldest
- * pages past the limit removed; with enough pages, a mining job may be enqueued.
+ * pages past the limit removed; with enough pages, a mining job may be enqueued. A sample found full of pages
+ * newer than the site's rules is remembered (fullSites), and the isolate stops sampling the site until they change.
  * R2: 1 put + 1 list (+ 1 delete past the limit); then considerJob.
  */
 export async function samplePage(env: LearningBindings, settings: LearningSettings, page: CleanedPage, now: Date): Promise<number> {
@@ -81,8 +92,20 @@ export async function samplePage(env: LearningBindings, settings: LearningSettin
   const pages = await listSampledPages(bucket, page.site);
   if (pages.length > settings.maxPages) await bucket.delete(pages.slice(settings.maxPages).map((sampled) => sampled.key));
   const kept = Math.min(pages.length, settings.maxPages);
+  if (kept === settings.maxPages && sampledSince(pages[kept - 1].sampledAt, page.rulesMinedAt)) rememberFull(page.site, page.rulesMinedAt ?? "");
   if (kept >= settings.minPages) await considerJob(env, settings, page.site, now, "sampled");
   return kept;
+}
+
+/** Whether a page sampled at `sampledAt` is newer than the rules (always, when there are none). */
+function sampledSince(sampledAt: string, rulesMinedAt: string | undefined): boolean {
+  return rulesMinedAt === undefined || Date.parse(sampledAt) > Date.parse(rulesMinedAt);
+}
+
+function rememberFull(site: string, rulesMinedAt: string): void {
+  fullSites.delete(site);
+  fullSites.set(site, rulesMinedAt);
+  if (fullSites.size > FULL_SITES_LIMIT) fullSites.delete(fullSites.keys().next().value as string);
 }
 
 /** A site's sampled pages, newest first (every page of the listing, a thousand a call). */

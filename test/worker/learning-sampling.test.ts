@@ -3,6 +3,7 @@
 // for the write, and that a site's sample stays bounded (newest kept, one object per URL).
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
+import { refreshSiteRules } from "../../src/http";
 import { listSampledPages, resolveLearningSettings, samplePage } from "../../src/learning";
 import worker from "../../src/worker";
 import { API_KEY, callWorker, dataSites, learningEnv, postPage, sampledKeys, type DataPage } from "../support/learning";
@@ -76,6 +77,24 @@ describe.skipIf(!HAS_DATA)("which cleaned pages are sampled", () => {
     expect(await sampledKeys("aging.sampling.example")).toHaveLength(1);
     await postPage(ORIGIN, PAGES[1], "fresh.sampling.example", { LEARN_STALE_HOURS: "1" });
     expect(await sampledKeys("fresh.sampling.example")).toHaveLength(1);
+  });
+
+  it("stops sampling a site once its sample is full of pages newer than its rules, until the rules change", async () => {
+    const site = "full.sampling.example";
+    const vars = { LEARN_MAX_PAGES: "2" };
+    const urls = async () => (await listSampledPages(env.PAGES!, site)).map((entry) => entry.url).sort();
+    for (const page of PAGES.slice(0, 3)) await postPage(ORIGIN, page, site, vars);
+    expect(await urls()).toEqual([PAGES[0].url, PAGES[1].url].sort()); // the third page came after the sample was full
+    // New rules (mined long enough ago not to be fresh): the site is sampled again, until full again.
+    const minedAt = new Date(Date.now() - 200 * 3600_000).toISOString();
+    const text = JSON.stringify({ version: 1, site, minedAt, pages: 2, cutoff: 0.5, mutablePatterns: [], rules: [{ pattern: "Zillow\\s+Blog", docFreq: 2, count: 2, tokens: 2 }] });
+    await env.RULES.put(site, text);
+    refreshSiteRules(site, text);
+    await postPage(ORIGIN, PAGES[3], site, vars);
+    expect(await urls()).toContain(PAGES[3].url);
+    await postPage(ORIGIN, PAGES[4], site, vars);
+    expect(await urls()).toHaveLength(2);
+    expect(await urls()).not.toContain(PAGES[4].url);
   });
 
   it("samples only the sites in LEARN_SITES, and none at a rate of 0", async () => {
