@@ -77,8 +77,9 @@ export async function enqueueJob(env: LearningBindings, site: string, reason: Jo
 }
 
 /**
- * Enqueues the site unless it needs no job: one queued or running recently, rules newer than the staleness
- * limit, or a finished job newer than it (a site where mining found nothing is not mined at every page).
+ * Enqueues the site unless it needs no job: one queued, running, failing (Queues retries it) or dead within the
+ * cooldown (a site whose jobs fail is not given a new job at every sampled page), rules newer than the
+ * staleness limit, or a finished job newer than it (a site where mining found nothing is not mined at every page).
  */
 export async function considerJob(env: LearningBindings, settings: LearningSettings, site: string, now: Date, reason: JobReason): Promise<boolean> {
   const due = await jobDue(env, settings, site, now);
@@ -91,7 +92,7 @@ async function jobDue(env: LearningBindings, settings: LearningSettings, site: s
   const state = await readJobState(bucket, site);
   if (state !== null) {
     const age = now.getTime() - Date.parse(state.updatedAt);
-    if ((state.status === "queued" || state.status === "running") && age < JOB_COOLDOWN_MILLISECONDS) return false;
+    if (state.status !== "done" && age < JOB_COOLDOWN_MILLISECONDS) return false;
     if (state.status === "done" && age < settings.staleMilliseconds) return false;
   }
   const current = await env.RULES.get(site, "text");

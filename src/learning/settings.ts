@@ -44,7 +44,7 @@ export const DEFAULT_CRON_SITES = 200;
 export const DEAD_LETTER_QUEUE = "edge-cleaner-mine-dead";
 /** Largest page sampled, in UTF-16 code units of its decoded HTML (bigger pages are rare and cost the most). */
 export const MAX_SAMPLED_PAGE_CHARACTERS = 2 * 1024 * 1024;
-/** A queued or running job younger than this is not enqueued again, in milliseconds (Queues' own retries cover it). */
+/** A site whose job is queued, running, failing or dead since less than this gets no new job, in milliseconds (Queues' own retries cover it). */
 export const JOB_COOLDOWN_MILLISECONDS = 60 * 60 * 1000;
 /**
  * Share of the staleness limit during which a site's rules count as fresh and its pages are not sampled: half,

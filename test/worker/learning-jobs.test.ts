@@ -78,6 +78,9 @@ describe.skipIf(!HAS_DATA)("a mining job through the real queue", () => {
     expect(state.attempts).toBe(4); // the first delivery and max_retries = 3 (wrangler.toml)
     expect(state.error).toMatch(/JSON/);
     expect(await env.RULES.get(site)).toBeNull();
+    // More sampled pages do not give the dead site a new job at once (an hour's cooldown).
+    await sample(site, SITES.get("zillow.com")!.slice(6, 8), { LEARN_MIN_PAGES: "4" });
+    expect(await readJobState(env.PAGES!, site)).toMatchObject({ jobId, status: "dead" });
   });
 });
 
