@@ -14,14 +14,21 @@ export function tidy(value: string | null | undefined): string | null {
 /** Longest byline kept, in characters (longer is a sentence, not a name). */
 const MAX_BYLINE_CHARS = 100;
 /** Link texts and labels that name nobody ("View my complete profile" on Blogger, "About" pages). */
-const NOT_A_NAME = /^(?:view (?:my )?(?:complete |full )?profile|(?:about|more)(?: (?:me|the author))?|author|authors|profile|posts?|website|e-?mail|by|staff|admin)$/i;
+const NOT_A_NAME = /^(?:view (?:my )?(?:complete |full )?profile|(?:about|more)(?: (?:me|the author))?|author|authors|profile|posts?|website|e-?mail|by|staff|admin|published|posted|updated|no (?:primary )?author)$/i;
 const BYLINE_LEAD = /^(?:(?:written|posted|published|words|story|text|report(?:ed)?|photos?)\s+)?(?:by|von|par|por|door|di|av)\s*:?\s+/i;
 const BYLINE_LABEL = /^(?:author|authors|autor|auteur|posted|written)\s*:\s*/i;
 /** Separators and connecting words left at the end when a date was cut out ("Jo Bloggs · ", "Jo Bloggs, on"). */
 const BYLINE_TAIL = /(?:[\s,·•|/\-–—:]+(?:on|at|am|le|el|the|updated|published|posted)?)+$/i;
 
 /** Where a date starts in a byline line ("Jo Bloggs on August 8, 2012", "Jo Bloggs | 6/11/2012"): cut from there. */
-const BYLINE_DATE = /(?:\s+(?:on|at|am|le|el|updated|published|posted))?\s*(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{4}|\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\b)/i;
+const BYLINE_DATE = /(?:\s+(?:on|at|am|le|el|updated|published|posted))?\s*(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{4}|\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\b)/i;
+
+/** A "by" after other text ("Monday, May 2, 2012, by Jo Bloggs", a headline then "By Jo Bloggs"): the name follows it. */
+const INNER_BY = /^.*[\s,]by\s+(?=\p{L})/iu;
+/** What follows a name and a pipe or dash: the site, or how long ago ("Jo Bloggs | Goal.com – 1 hour ago"). */
+const BYLINE_AFTER_NAME = /\s+(?:\||[–—-]?\s*(?:about\s+)?\d+\s+(?:second|minute|hour|day|week|month|year)s?\s+ago\b).*$/i;
+/** How long ago, alone: a time, not a name. */
+const RELATIVE_TIME = /^\d+\s+(?:second|minute|hour|day|week|month|year)s?\s+ago$/i;
 
 /**
  * A byline as a reader wants it: no "By", no label, no separator left where a date was, a name's length.
@@ -30,11 +37,11 @@ const BYLINE_DATE = /(?:\s+(?:on|at|am|le|el|updated|published|posted))?\s*(?:(?
 export function cleanByline(value: string | null): string | null {
   let text = tidy(value);
   if (text === null || /^https?:\/\//i.test(text)) return null;
-  text = text.replace(BYLINE_LABEL, "").replace(BYLINE_LEAD, "");
+  text = text.replace(BYLINE_LABEL, "").replace(BYLINE_LEAD, "").replace(INNER_BY, "").replace(BYLINE_AFTER_NAME, "");
   const date = BYLINE_DATE.exec(text);
-  if (date !== null && date.index > 0) text = text.slice(0, date.index);
+  if (date !== null) text = text.slice(0, date.index); // a date first and no name after it leaves nothing
   text = text.replace(BYLINE_TAIL, "").replace(/^[\s,·•|\-–—:;]+/, "").trim();
-  if (text === "" || /^\S+@\S+$/.test(text) || text.length > MAX_BYLINE_CHARS || NOT_A_NAME.test(text) || !/\p{L}/u.test(text)) return null;
+  if (text === "" || /^\S+@\S+$/.test(text) || RELATIVE_TIME.test(text) || /\.\.\.|…/.test(text) || text.length > MAX_BYLINE_CHARS || NOT_A_NAME.test(text) || !/\p{L}/u.test(text)) return null;
   return text;
 }
 

@@ -255,9 +255,14 @@ describe("metadata from the page body", () => {
     expect(extractMetadata(page("<title> </title>", body)).title).toBe("Ferry timetable changes");
   });
 
-  it("cuts a date written into the byline line", () => {
-    const body = `<h1>Budget vote</h1><p class="byline">By Alyson Klein on August 8, 2012 6:23 PM</p>`;
-    expect(extractMetadata(page("", body)).byline).toBe("Alyson Klein");
+  it("cuts a date, a site or a time ago written into the byline line, and takes none that is only a date", () => {
+    const byline = (text: string) => extractMetadata(page("", `<h1>Budget vote</h1><p class="byline">${text}</p>`)).byline;
+    expect(byline("By Alyson Klein on August 8, 2012 6:23 PM")).toBe("Alyson Klein");
+    expect(byline("Monday, November 12, 2012, by Matthew Kang")).toBe("Matthew Kang");
+    expect(byline("Richard Mitchell on Nov 1st 2012 8:30PM")).toBe("Richard Mitchell");
+    expect(byline("Shane Farrington | Goal.com – 1 hour 19 minutes ago")).toBe("Shane Farrington");
+    expect(byline("Posted: 5 days ago")).toBeNull();
+    expect(byline("Published: January 09, 2008")).toBeNull();
   });
 
   it("takes the first paragraph as the excerpt when the page gives no description, and counts it readerable by its paragraphs", () => {
