@@ -8,6 +8,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { AnalysedPage, CrossValidation, FittedFolds, LabelSource, ModelKind } from "../src/training/index";
 import { parseCommand, runCommand, usageError, type Command } from "./lib/cli";
+import { modelText } from "./lib/model-text";
 import { SHIPPED_MODEL } from "./lib/paths";
 
 const COMMAND: Command = {
@@ -84,7 +85,7 @@ function main(): void {
   const { validation: best, fitted: bestFitted } = results.reduce((a, b) => (b.validation.estimate.all > a.validation.estimate.all ? b : a));
   console.log(`Chosen: ${best.kind} on ${best.source} labels (best out-of-fold shingle F1, mean over the dev sets, of the fast scorer: ${best.estimate.all.toFixed(4)})`);
   const model = fitShipped(pages, best);
-  const text = `${JSON.stringify(model)}\n`;
+  const text = modelText(model);
   const targets = [values.out === undefined ? undefined : resolve(values.out), values["write-shipped-model"] ? SHIPPED_MODEL : undefined].filter((path): path is string => path !== undefined);
   for (const path of targets) {
     writeFileSync(path, text);

@@ -1,0 +1,26 @@
+/**
+ * The text of a model file (rules/model.json, bundled into the Worker, so its size is paid at every isolate
+ * start): JSON with the leaf values of the trees and the logistic weights written to 7 significant digits, the
+ * precision of the Float32 scores they add up to. Thresholds and the normalisation stay exact: the trees split
+ * exactly at training values (x <= t with t a normalised value seen in training), so rounding them would move
+ * every block that sits on a split (measured: 1,426 of 1,553 dev pages would change decision at 7 digits).
+ */
+import type { ModelJson } from "../../src/classify/index";
+
+const SIGNIFICANT_DIGITS = 7;
+
+const round = (value: number): number => (Number.isInteger(value) ? value : Number(value.toPrecision(SIGNIFICANT_DIGITS)));
+
+/** The model with its leaf values and logistic weights rounded (everything else as it is). */
+export function compactModel(model: ModelJson): ModelJson {
+  return {
+    ...model,
+    ...(model.logistic && { logistic: { ...model.logistic, weights: model.logistic.weights.map(round), bias: round(model.logistic.bias) } }),
+    ...(model.boosted && { boosted: { ...model.boosted, trees: model.boosted.trees.map((tree) => ({ ...tree, value: tree.value.map(round) })) } }),
+  };
+}
+
+/** The file text: compact JSON of compactModel, one line. */
+export function modelText(model: ModelJson): string {
+  return `${JSON.stringify(compactModel(model))}\n`;
+}

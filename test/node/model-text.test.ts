@@ -1,0 +1,74 @@
+/**
+ * The shipped model is written compactly (scripts/lib/model-text.ts: leaf values and logistic weights to 7
+ * significant digits; thresholds and normalisation exact), and rounding at that precision cannot change what
+ * the Worker removes: perturbing every rounded number by the largest error of 7-digit rounding keeps the
+ * scores within 1e-5 and every page's removal plan identical, on the sample site and on dev pages.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { classifyPage, parseModel, scoreBlocks, type ClassifierModel, type ModelJson } from "../../src/classify/index";
+import { DATA_SETS, hasData, loadDataset } from "../../src/evaluation/index";
+import { analysePage, computeFeatures } from "../../src/page/index";
+import { compactModel, modelText } from "../../scripts/lib/model-text";
+
+const REPO_ROOT = resolve(import.meta.dirname, "../..");
+const SHIPPED = readFileSync(join(REPO_ROOT, "rules", "model.json"), "utf8");
+/** Largest relative error of rounding to 7 significant digits (half a unit of the 7th digit, at the smallest mantissa). */
+const ROUNDING_ERROR = 5e-7;
+
+function model(json: ModelJson): ClassifierModel {
+  const parsed = parseModel(json);
+  if (!parsed.ok) throw new Error(parsed.problems.join("; "));
+  return parsed.model;
+}
+
+/** The model with every number the compact text rounds moved by the largest rounding error, up and down in turn. */
+function perturbed(json: ModelJson): ModelJson {
+  let turn = 0;
+  const move = (value: number): number => (Number.isInteger(value) ? value : value * (1 + (turn++ % 2 === 0 ? ROUNDING_ERROR : -ROUNDING_ERROR)));
+  return {
+    ...json,
+    ...(json.logistic && { logistic: { ...json.logistic, weights: json.logistic.weights.map(move), bias: move(json.logistic.bias) } }),
+    ...(json.boosted && { boosted: { ...json.boosted, trees: json.boosted.trees.map((tree) => ({ ...tree, value: tree.value.map(move) })) } }),
+  };
+}
+
+const planOf = (page: ReturnType<typeof analysePage>, classifier: ClassifierModel): string =>
+  JSON.stringify(classifyPage(page, classifier).plan, (_key, value) => (ArrayBuffer.isView(value) ? Array.from(value as Uint8Array) : value));
+
+function pages(): string[] {
+  const sampleFolder = join(REPO_ROOT, "samples", "wrenmouth-gazette.example");
+  const samples = readdirSync(sampleFolder).filter((name) => name.endsWith(".html")).map((name) => readFileSync(join(sampleFolder, name), "utf8"));
+  // Every 8th dev page: about 200 pages of every set, enough blocks to meet the trees' splits often.
+  const dev = hasData() ? DATA_SETS.flatMap((set) => loadDataset(set).pages.filter((_page, index) => index % 8 === 0).map((page) => page.html)) : [];
+  return [...samples, ...dev];
+}
+
+describe("the shipped model's text", () => {
+  it("is the compact form (npm run train writes it so)", () => {
+    expect(modelText(JSON.parse(SHIPPED) as ModelJson)).toBe(SHIPPED);
+    const json = JSON.parse(SHIPPED) as ModelJson;
+    expect(compactModel(json).normalisation).toEqual(json.normalisation);
+  });
+
+  it("rounds only where the scores cannot tell: every removal plan stays the same, scores within 1e-5", () => {
+    const json = JSON.parse(SHIPPED) as ModelJson;
+    const shipped = model(json);
+    const moved = model(perturbed(json));
+    let blocks = 0;
+    let largest = 0;
+    for (const html of pages()) {
+      const page = analysePage(html);
+      const features = computeFeatures(page);
+      const a = scoreBlocks(features, shipped);
+      const b = scoreBlocks(features, moved);
+      for (let block = 0; block < a.length; block++) largest = Math.max(largest, Math.abs(a[block] - b[block]));
+      blocks += a.length;
+      expect(planOf(page, moved)).toBe(planOf(page, shipped));
+    }
+    expect(blocks).toBeGreaterThan(1000);
+    expect(largest).toBeGreaterThan(0); // the perturbation reached the scores
+    expect(largest).toBeLessThan(1e-5);
+  });
+});
