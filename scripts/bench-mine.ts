@@ -8,17 +8,12 @@
  * pages as one site (one large corpus: the suffix array's worst case here).
  */
 import type { SiteMining } from "../src/mining/index";
-import { integerOption, parseCommand, runCommand, type Command } from "./lib/cli";
+import { integerOption, parseCommand, runCommand, usageText, type Command } from "./lib/cli";
 import type { InputSite } from "./mining-input";
 
 const COMMAND: Command = {
   name: "bench:mine",
-  usage: `usage: npm run bench:mine -- [--runs N]
-
-Throughput of the miner on every dev page of ../shared/data, stage by stage (median of N runs), the suffix
-array beside a comparison sort, and the time a 1,000-page site would take, extrapolated. About a minute.
-
-  --runs N    runs per workload (default 5)`,
+  usage: usageText("bench-mine"),
 };
 
 const { values } = parseCommand(COMMAND, { options: { runs: { type: "string" } } });

@@ -11,18 +11,14 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DatasetPage } from "../src/evaluation/index";
 import type { CompiledRuleSet } from "../src/rules/index";
-import { parseCommand, runCommand, type Command } from "./lib/cli";
+import { parseCommand, runCommand, usageText, type Command } from "./lib/cli";
 import { RULES_FOLDER, SHIPPED_MODEL } from "./lib/paths";
 import { createProgress } from "./lib/progress";
 import type { WorkerdHandle } from "./lib/workerd";
 
 const COMMAND: Command = {
   name: "bench",
-  usage: `usage: npm run bench
-
-Times clean() (html output) per page on every page of ../shared/data, in Node (html-rewriter-wasm) and in
-workerd (the native HTMLRewriter), each beside a bare HTMLRewriter pass; prints medians, p95, the ratio and
-the time by stage. Takes a few minutes; progress on stderr, figures on stdout. No options.`,
+  usage: usageText("bench"),
 };
 
 parseCommand(COMMAND, {});

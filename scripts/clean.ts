@@ -21,37 +21,14 @@ import type { ClassifierModel } from "../src/classify/index";
 import type { CleanMode, OutputFormat, RequestedMode } from "../src/clean";
 import type { CompiledRuleSet } from "../src/rules/index";
 import type { HtmlRewriterBackend } from "../src/runtime/index";
-import { choiceOption, fail, parseCommand, runCommand, urlOption, usageError, type Command } from "./lib/cli";
+import { choiceOption, fail, parseCommand, runCommand, urlOption, usageError, usageText, type Command } from "./lib/cli";
 import { isHtmlFile, isPageInFolder } from "./lib/inputs";
 import { REPO_ROOT, RULES_FOLDER, SHIPPED_MODEL } from "./lib/paths";
 import { createProgress } from "./lib/progress";
 
 const COMMAND: Command = {
   name: "clean",
-  usage: `usage: npm run clean -- <page | folder | list file>... [--out DIR] [options]
-       npm run clean -- --url URL [--format F] [options]
-
-Cleans pages as the Worker does. Without --out, one page is cleaned to stdout; with --out, every page is
-written to DIR with timings.tsv and report.tsv, and a summary is printed. Any file that reads as HTML is a
-page, whatever its name; a folder gives its pages (sub-folders too); any other file is a list of pages.
-
-  --url URL            with no inputs: fetch this page (through the Worker's fetch guard) and clean it;
-                       with inputs: the page URL of every page (its host chooses the rules); a list
-                       file's "path<TAB>url" lines override it per page
-  --allow-private      let --url fetch loopback and private addresses (never metadata ones), as
-                       ALLOW_PRIVATE_TARGETS does for the Worker; for a server on this machine
-  --out DIR            output folder (one file per page, plus timings.tsv and report.tsv)
-  --format F           html | text | markdown | json | article (default html)
-  --site SITE          site whose rules apply to every page (its key: host without www., optional path)
-  --rules DIR          folder of rule sets <site>.json (default rules/)
-  --kv-local           read rule sets from the local wrangler KV (binding RULES) instead of --rules
-  --kv-persist-to DIR  wrangler's local state folder, if not the default (.wrangler/state)
-  --model FILE         classifier model (default rules/model.json); --no-model to clean without it
-  --mode M             auto | rules | classifier | rules+classifier | none (default auto)
-  --timings FILE       per-page timing file (default <out>/timings.tsv)
-
-Environment (--url): DNS_RESOLVER_URL (default https://cloudflare-dns.com/dns-query) or RESOLVE_TARGETS=off,
-FETCH_TIMEOUT_MS, MAX_BODY_BYTES, as for the Worker.`,
+  usage: usageText("clean"),
 };
 
 const EXTENSIONS: Readonly<Record<OutputFormat, string>> = { html: "html", text: "txt", markdown: "md", json: "json", article: "article.html" };

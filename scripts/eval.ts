@@ -8,22 +8,12 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import type { AnalysedPage, EvaluationRow } from "../src/training/index";
 import type { FloorsFile } from "../src/evaluation/index";
-import { fail, parseCommand, runCommand, usageError, type Command } from "./lib/cli";
+import { fail, parseCommand, runCommand, usageError, usageText, type Command } from "./lib/cli";
 import { EVAL_FLOORS, SHIPPED_MODEL } from "./lib/paths";
 
 const COMMAND: Command = {
   name: "eval",
-  usage: `usage: npm run eval -- [options]
-
-Scores clean() out of fold on every set of ../shared/data (several minutes), beside Readability and the
-uncleaned text. Writes nothing unless --write-floors.
-
-  --no-readability      skip Readability (faster)
-  --list-lost           list the pages where clean() scores below 0.3, with Readability's score beside
-  --write-floors        raise the eval gate's floors (test/eval-floors.json) to the measured scores;
-                        a floor that would fall is kept, and the run says which
-  --lower-floors WHY    with --write-floors: allow floors to fall, recording WHY beside each lowering
-  --help                this text`,
+  usage: usageText("eval"),
 };
 
 const { values } = parseCommand(COMMAND, {

@@ -15,7 +15,7 @@ import autocannon from "autocannon";
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { choiceOption, integerOption, parseCommand, runCommand, urlOption, type Command } from "./lib/cli";
+import { choiceOption, integerOption, parseCommand, runCommand, urlOption, usageText, type Command } from "./lib/cli";
 import { REPO_ROOT, SAMPLE_FOLDER } from "./lib/paths";
 
 const SAMPLE = resolve(SAMPLE_FOLDER, "harbour-dredging-approved.html");
@@ -28,15 +28,7 @@ const READY_TIMEOUT_MS = 90_000;
 
 const COMMAND: Command = {
   name: "load",
-  usage: `usage: npm run load -- [--connections N] [--duration SECONDS] [--url http://127.0.0.1:8787] [--scenario post|get]
-
-The embedded default (npm start, started here on its own unless --url names one running) under load on
-loopback: requests per second, latency p50/p99, errors and non-2xx answers, and workerd's memory.
-
-  --connections N      concurrent connections (default 200)
-  --duration SECONDS   per scenario (default 60)
-  --url URL            a running instance instead of starting npm start
-  --scenario S         post (a 100 KB page in the body) or get (a sample page by URL); repeat for both (default)`,
+  usage: usageText("load"),
 };
 
 interface Options {

@@ -9,20 +9,11 @@
  * in Node instead (the rules alone, no classifier; fast, for tuning the miner).
  * Inputs default to the dragnet and cleanportaleval sets of ../shared/data.
  */
-import { integerOption, parseCommand, runCommand, usageError, type Command } from "./lib/cli";
+import { integerOption, parseCommand, runCommand, usageError, usageText, type Command } from "./lib/cli";
 
 const COMMAND: Command = {
   name: "mine:eval",
-  usage: `usage: npm run mine:eval -- [<index.jsonl | set name>...] [options]
-
-Mined rules end to end: per site with enough pages, rules mined on the other folds clean the held-out pages,
-scored against gold beside the uncleaned text. Inputs default to the dragnet and cleanportaleval sets of
-../shared/data. Several minutes through the Worker.
-
-  --direct          apply the rules to the page text in Node (rules alone, fast) instead of the Worker
-  --mode M          the Worker's ?mode= (default auto: rules plus the classifier; rules: the rules alone)
-  --min-pages N     sites with fewer pages are left out (default 8)
-  --folds K         mine on (K - 1) / K of a site's pages, K times (default 2: every other page)`,
+  usage: usageText("mine-eval"),
 };
 
 const EVALUATION_MIN_PAGES = 8;

@@ -10,24 +10,14 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { MINING_MIN_PAGES_PER_SITE as DEFAULT_MIN_PAGES } from "../src/config";
 import type { MiningProgress, SiteReport } from "../src/mining/index";
-import { integerOption, parseCommand, runCommand, usageError, type Command } from "./lib/cli";
+import { integerOption, parseCommand, runCommand, usageError, usageText, type Command } from "./lib/cli";
 import { createProgress, type Progress } from "./lib/progress";
 import type { InputSite } from "./mining-input";
 
 
 const COMMAND: Command = {
   name: "mine",
-  usage: `usage: npm run mine -- <index.jsonl | set name | folder>... [options]
-
-Mines template rules per site and writes <out>/<site>.json. A folder with pages at its top is one site (named
-by the folder, or by --site); a folder of sub-folders is one site per sub-folder. Pages are recognised by
-their content, whatever their file names.
-
-  --site KEY        the site key of the pages of a one-site folder (default: the folder's name)
-  --sites a,b       mine only these sites (labels or keys)
-  --min-pages N     skip sites with fewer pages (default ${DEFAULT_MIN_PAGES})
-  --out DIR         where rule sets are written (default rules/)
-  --dry-run         mine and report, write nothing`,
+  usage: usageText("mine"),
 };
 
 const { values, positionals } = parseCommand(COMMAND, {

@@ -13,23 +13,12 @@ import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseRuleSetText, ruleSetFileName } from "../src/rules/index";
-import { parseCommand, runCommand, usageError, type Command } from "./lib/cli";
+import { parseCommand, runCommand, usageError, usageText, type Command } from "./lib/cli";
 import { REPO_ROOT, RULES_FOLDER } from "./lib/paths";
 
 const COMMAND: Command = {
   name: "rules:publish",
-  usage: `usage: npm run rules:publish -- [options]
-
-Checks every rule set of rules/ (model.json aside: the Worker bundles it) and writes them to the KV namespace
-bound as RULES, key = the rule set's site: the local namespace (what npm start and npm run dev read) unless
---remote. If any file is refused, nothing is written.
-
-  --remote             write to the real namespace (its id in wrangler.toml; needs wrangler login)
-  --rules DIR          folder of rule sets (default rules/)
-  --persist-to DIR     wrangler's local state folder, if not .wrangler/state
-  --namespace-id ID    a namespace by id instead of the RULES binding
-  --skip-invalid       write the valid rule sets even if some are refused
-  --dry-run            check and list, write nothing`,
+  usage: usageText("publish"),
 };
 /** The classifier model lives in rules/ too but is bundled with the Worker, not stored in KV. */
 const MODEL_FILE = "model.json";

@@ -11,17 +11,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { importFtrConfig, ruleSetFileName } from "../src/rules/index";
-import { parseCommand, runCommand, usageError, type Command } from "./lib/cli";
+import { parseCommand, runCommand, usageError, usageText, type Command } from "./lib/cli";
 
 const COMMAND: Command = {
   name: "rules:import-ftr",
-  usage: `usage: npm run rules:import-ftr -- <folder of site configs> [--out DIR]
-
-Converts Full-Text RSS site configs (<host>.txt; .<host>.txt for its sub-domains) to RuleSets of version 2
-(CSS selectors where the XPath means the same), and reports every line it cannot convert (stderr). One rule set
-per site on stdout, or <site>.json files in --out (they load as they are: rules:test --rules DIR).
-
-  --out DIR   write the rule sets here instead of stdout`,
+  usage: usageText("rules-import-ftr"),
 };
 
 function main(): number {

@@ -12,20 +12,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { PageModel } from "../src/page/index";
 import type { CompiledRuleSet, RuleSet } from "../src/rules/index";
-import { parseCommand, runCommand, usageError, type Command } from "./lib/cli";
+import { parseCommand, runCommand, usageError, usageText, type Command } from "./lib/cli";
 import { RULES_FOLDER } from "./lib/paths";
 
 const COMMAND: Command = {
   name: "rules:test",
-  usage: `usage: npm run rules:test -- <site> <page file | URL> [--rules DIR] [--all]
-
-Per rule of the site's rule set: what it removes on the page, and what it matches but keeps because removing
-it would cut a sentence; then what the whole set removes; for a set of version 2, what each selector (strip, main,
-keep, metadata) matches, and what cleaning with the set in mode rules removes.
-
-  <site>      the rule set's key (example.com, bbc.co.uk/news)
-  --rules DIR folder of rule sets (default rules/)
-  --all       list the rules and selectors that match nothing too`,
+  usage: usageText("rules-test"),
 };
 
 const parsed = parseCommand(COMMAND, { allowPositionals: true, options: { rules: { type: "string" }, all: { type: "boolean", default: false } } });

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { integerOption, parseCommand, runCommand, type Command } from "./lib/cli";
+import { integerOption, parseCommand, runCommand, usageText, type Command } from "./lib/cli";
 import { REPO_ROOT } from "./lib/paths";
 
 /** The size the Worker should stay under, minified: a smaller script starts isolates sooner on every PoP. */
@@ -16,12 +16,7 @@ const BUDGET_KIB = 250;
 
 const COMMAND: Command = {
   name: "size",
-  usage: `usage: npm run size -- [--top N]
-
-Builds the Worker as npm run deploy would (wrangler deploy --dry-run, offline, minified) and prints its size
-and gzipped size against the ${BUDGET_KIB} KiB budget, then the bytes each package and src/ module adds.
-
-  --top N    rows of the breakdown (default 20)`,
+  usage: usageText("size"),
 };
 
 interface Metafile {

@@ -20,7 +20,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseCommand, type Command } from "./lib/cli";
+import { parseCommand, usageText, type Command } from "./lib/cli";
 import { bulkPut, collectRuleSets, type KvEntry } from "./publish";
 import { demoSamples } from "./demo-samples";
 import { startStaticServer } from "./static-server";
@@ -41,16 +41,7 @@ const READY_TIMEOUT_MS = 60_000;
 
 const COMMAND: Command = {
   name: "start",
-  usage: `usage: npm start
-
-The embedded default on this machine, offline: rules/ into the local KV, the sample site on
-http://127.0.0.1:8788, and the Worker (wrangler dev, local workerd) on http://127.0.0.1:8787 with a dev API
-key (local-dev-key). Learning from traffic is on for every site, with local R2, Queues and cron and the admin
-key local-admin-key (README "Learning from traffic"). Ctrl-C stops both. No options; environment variables:
-
-  WORKER_PORT, SAMPLES_PORT      ports instead of 8787 and 8788
-  DEV_ALLOWED_ORIGINS            more loopback/private origins the Worker may fetch (comma-separated)
-  DEV_CORS_ALLOWED_ORIGINS       more browser origins allowed to call the API (comma-separated)`,
+  usage: usageText("start"),
 };
 parseCommand(COMMAND, {});
 

@@ -7,26 +7,13 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { AnalysedPage, CrossValidation, FittedFolds, LabelSource, ModelKind } from "../src/training/index";
-import { parseCommand, runCommand, usageError, type Command } from "./lib/cli";
+import { parseCommand, runCommand, usageError, usageText, type Command } from "./lib/cli";
 import { modelText } from "./lib/model-text";
 import { SHIPPED_MODEL } from "./lib/paths";
 
 const COMMAND: Command = {
   name: "train",
-  usage: `usage: npm run train -- [options]
-
-Cross-validates the block classifier by site over ../shared/data (several minutes) and fits the final model.
-The model is written only where told: without --out or --write-shipped-model nothing is written.
-
-  --labels auto|gold|both   which labels train the model (default: gold); several, comma-separated,
-                            are compared and the best (out-of-fold shingle F1) is fitted
-  --kind KIND               logistic|boosted-trees|ensemble (default: ensemble); several, comma-separated,
-                            are compared
-  --out FILE                write the fitted model to FILE
-  --write-shipped-model     write it to rules/model.json (the model the Worker bundles)
-  --ablation                also cross-validate the chosen kind and labels without the article guard
-                            and without each newer feature group, and print the estimates side by side
-  --help                    this text`,
+  usage: usageText("train"),
 };
 
 const { values } = parseCommand(COMMAND, {

@@ -2,10 +2,13 @@
  * The command line of every script: one strict argument parser, `--help` that prints the usage and exits 0
  * before anything else runs, and user errors as one line on stderr with exit code 2 (never a stack).
  *
- * A script parses first and loads its heavy modules after (`await import(...)`), so that `--help` and a
- * mistyped option answer at once instead of after seconds of module loading.
+ * A script parses first and loads its heavy modules after (`await import(...)`), so that a mistyped option
+ * answers at once instead of after seconds of module loading; `--help` does not even load the script when npm
+ * runs it (scripts/run.mjs prints scripts/usage/<name>.txt).
  */
+import { readFileSync } from "node:fs";
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { asksForHelp } from "./help.mjs";
 
 export interface Command {
   /** The npm script name ("clean", "rules:publish"): errors read "npm run <name>: …". */
@@ -23,13 +26,12 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 /** Exit code of a usage error (a wrong option or argument, a missing input): the command did nothing. */
 export const USAGE_EXIT_CODE = 2;
 
-/** Whether the arguments ask for help: `--help` or `-h` before any `--` separator. */
-function asksForHelp(argv: readonly string[]): boolean {
-  for (const argument of argv) {
-    if (argument === "--") return false;
-    if (argument === "--help" || argument === "-h") return true;
-  }
-  return false;
+/**
+ * A script's usage text: scripts/usage/<script file name>.txt, the one place it is written, so that
+ * scripts/run.mjs can print it for --help without loading the script.
+ */
+export function usageText(script: string): string {
+  return readFileSync(new URL(`../usage/${script}.txt`, import.meta.url), "utf8");
 }
 
 /**

@@ -8,6 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MINING_MIN_PAGES_PER_SITE } from "../../src/config";
 
 const REPO_ROOT = resolve(import.meta.dirname, "../..");
 const SAMPLE_FOLDER = join(REPO_ROOT, "samples", "wrenmouth-gazette.example");
@@ -17,7 +18,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const scripts = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
 /** The npm scripts that run a file of scripts/ (test, typecheck and the wrangler ones aside). */
-const SCRIPT_COMMANDS = Object.entries(scripts).filter(([, command]) => /\bscripts\/[\w-]+\.ts\b/.test(command));
+const SCRIPT_COMMANDS = Object.entries(scripts).filter(([, command]) => command.startsWith("node scripts/run.mjs "));
 
 /** An npm script's command, run directly (node and its flags), with more arguments. */
 function run(name: string, args: readonly string[], options: { input?: string } = {}): { status: number | null; stdout: string; stderr: string } {
@@ -29,10 +30,24 @@ function run(name: string, args: readonly string[], options: { input?: string } 
 const NO_STACK = /\n\s+at /;
 
 describe("every script", () => {
-  it("is run by node with tsx, and publishing rules is not npm's own lifecycle name", () => {
-    expect(SCRIPT_COMMANDS.map(([name]) => name)).toEqual(expect.arrayContaining(["clean", "mine", "rules:publish", "train", "eval", "bench", "bench:mine", "mine:eval", "rules:test", "rules:import-ftr", "load", "start"]));
+  it("is run through scripts/run.mjs, and publishing rules is not npm's own lifecycle name", () => {
+    expect(SCRIPT_COMMANDS.map(([name]) => name)).toEqual(expect.arrayContaining(["clean", "mine", "rules:publish", "train", "eval", "bench", "bench:mine", "mine:eval", "rules:test", "rules:import-ftr", "load", "size", "start"]));
     expect(scripts.publish).toBeUndefined();
-    for (const [, command] of SCRIPT_COMMANDS) expect(command).toMatch(/^node --import tsx scripts\/[\w-]+\.ts$/);
+    for (const [name, command] of Object.entries(scripts)) {
+      if (/scripts\//.test(command)) expect(command, name).toMatch(/^node scripts\/run\.mjs [\w-]+$/);
+    }
+    for (const [, command] of SCRIPT_COMMANDS) expect(existsSync(join(REPO_ROOT, "scripts", `${command.split(" ")[2]}.ts`)), command).toBe(true);
+  });
+
+  it("prints the same usage whether npm runs it or it runs itself, and states the live defaults", () => {
+    for (const [name, command] of SCRIPT_COMMANDS) {
+      const file = command.split(" ")[2]!;
+      if (!existsSync(join(REPO_ROOT, "scripts", "usage", `${file}.txt`))) continue;
+      const direct = spawnSync(process.execPath, ["--import", "tsx", `scripts/${file}.ts`, "--help"], { cwd: REPO_ROOT, encoding: "utf8" });
+      expect(direct.status, name).toBe(0);
+      expect(direct.stdout, name).toBe(run(name, ["--help"]).stdout);
+    }
+    expect(run("mine", ["--help"]).stdout).toContain(`skip sites with fewer pages (default ${MINING_MIN_PAGES_PER_SITE})`);
   });
 
   it("answers --help with its usage on stdout, exit 0, and does nothing else", () => {
