@@ -103,7 +103,10 @@ function startWorker(origins: readonly string[]): ChildProcess {
     "--var", `DEMO_SAMPLES:${JSON.stringify(demoSamples(SAMPLE_FOLDER, `http://${HOST}:${samplesPort}`))}`,
     "--var", `DEMO_API_KEY:${DEV_API_KEY}`,
   ];
-  return spawn("npx", args, { cwd: REPO_ROOT, env: wranglerEnvironment, stdio: "inherit" });
+  // The dev keys also in the environment, where wrangler dev looks for the secrets wrangler.toml requires, so it
+  // does not warn that they are missing; the --var values above win over any .dev.vars.
+  const env = { ...wranglerEnvironment, API_KEYS: DEV_API_KEY, ADMIN_KEY: DEV_ADMIN_KEY };
+  return spawn("npx", args, { cwd: REPO_ROOT, env, stdio: "inherit" });
 }
 
 async function waitUntilReady(url: string, worker: ChildProcess): Promise<boolean> {
