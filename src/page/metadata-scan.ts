@@ -20,6 +20,8 @@ export interface BylineCandidate {
   readonly marked: boolean;
   /** Inside <article>, <main>, role="main" or itemprop="articleBody". */
   readonly inMain: boolean;
+  /** Named a dateline only: a byline when its text starts with "By" ("By Jo Bloggs --"), else a place ("WASHINGTON --"). */
+  readonly dateline: boolean;
 }
 
 /** A date the body marks up. */
@@ -64,8 +66,9 @@ const MAX_CANDIDATES = 32;
 const MAX_HEADINGS = 8;
 const MAX_HEADING_TEXT_CHARS = 400;
 
-/** A class or id that says the element names the author (Readability's list, less "dateline", which names a place). */
+/** A class or id that says the element names the author (Readability's list; a dateline is apart, see BylineCandidate). */
 const BYLINE_NAME = /byline|author|writtenby|p-author/i;
+const DATELINE_NAME = /dateline/i;
 /** A class or id of the author's avatar, bio box or comments' authors: not the article's byline. */
 const NOT_BYLINE_NAME = /comment|avatar|(?:^|[-_\s])bio|gravatar|authorbox|about-?the-?author/i;
 /** Containers whose bylines and dates belong to something else than the article: sidebars, footers, comments, lists. */
@@ -80,7 +83,7 @@ const ASIDE_NAME = /sidebar|comment|disqus|(?:^|\s)footer(?:\s|$)|(?:site|page|g
 const CONTENT_NAME = /article|body|column|content|main|wrap|container|layout|(?:no|has|with)[-_]?sidebar/i;
 /** Elements read whatever their attributes (regions and dates by their tag, headings), and words that make a start tag worth reading. */
 const ELEMENTS_READ = new Set(["aside", "nav", "footer", "article", "main", "time", "h1", "h2", "h3"]);
-const ATTRIBUTE_HINT = /author|byline|writtenby|sidebar|comment|disqus|footer|related|recommend|most|teaser|promo|newsletter|rail|main|articlebody|datepublished|pubdate|published/i;
+const ATTRIBUTE_HINT = /author|byline|dateline|writtenby|sidebar|comment|disqus|footer|related|recommend|most|teaser|promo|newsletter|rail|main|articlebody|datepublished|pubdate|published/i;
 /** Elements that hold a page region: only these are sidebars or footers by their class (a span.comments is a count). */
 const CONTAINER_TAGS = new Set(["div", "section", "aside", "nav", "footer", "ul", "ol", "dl", "table", "td", "form"]);
 /** Elements that may carry a byline class or author markup, with the author's name as their text. */
@@ -116,7 +119,7 @@ class OpenByline extends OpenElement {
   name: OpenElement | null = null;
   nameText = "";
 
-  constructor(tag: string, readonly offset: number, readonly marked: boolean, readonly inMain: boolean) {
+  constructor(tag: string, readonly offset: number, readonly marked: boolean, readonly inMain: boolean, readonly dateline: boolean) {
     super(tag);
   }
 }
@@ -171,8 +174,8 @@ class MetadataCollector implements ScanHandler {
     const className = readAttribute(html, nameEnd, tagEnd, "class") ?? "";
     const id = readAttribute(html, nameEnd, tagEnd, "id") ?? "";
     const itemprop = (readAttribute(html, nameEnd, tagEnd, "itemprop") ?? "").toLowerCase();
-    // A <footer> inside an article is the article's own (its byline and date are often there).
-    const asideTag = ASIDE_TAGS.has(name) && !(name === "footer" && this.mains.length > 0);
+    // A <footer> or <aside> inside an article is the article's own (its byline and date are often there).
+    const asideTag = ASIDE_TAGS.has(name) && !((name === "footer" || name === "aside") && this.mains.length > 0);
     if (asideTag || (CONTAINER_TAGS.has(name) && (isAsideName(className) || isAsideName(id)))) this.asides.push(new OpenElement(name));
     else if (MAIN_TAGS.has(name) || /(?:^|\s)articlebody(?:\s|$)/.test(itemprop) || (readAttribute(html, nameEnd, tagEnd, "role") ?? "").trim().toLowerCase() === "main") {
       this.mains.push(new OpenElement(name));
@@ -186,7 +189,8 @@ class MetadataCollector implements ScanHandler {
     if (!BYLINE_ELEMENTS.has(name) || this.facts.bylines.length >= MAX_CANDIDATES) return;
     const marked = /(?:^|\s)author(?:\s|$)/.test(itemprop) || (name === "a" && /(?:^|\s)author(?:\s|$)/i.test(readAttribute(html, nameEnd, tagEnd, "rel") ?? ""));
     const named = !marked && (BYLINE_NAME.test(className) || BYLINE_NAME.test(id)) && !NOT_BYLINE_NAME.test(className) && !NOT_BYLINE_NAME.test(id);
-    if (marked || named) this.open.push(new OpenByline(name, tagStart, marked, this.mains.length > 0));
+    const dateline = !marked && !named && (DATELINE_NAME.test(className) || DATELINE_NAME.test(id));
+    if (marked || named || dateline) this.open.push(new OpenByline(name, tagStart, marked, this.mains.length > 0, dateline));
   }
 
   private readInsideByline(element: OpenByline, name: string, nameEnd: number, tagEnd: number): void {
@@ -228,7 +232,9 @@ class MetadataCollector implements ScanHandler {
       if (this.open.length === 0) this.timeDepth = 0;
       const text = element.text.replace(/\s+/g, " ").trim();
       if (text !== "") {
-        this.facts.bylines.push({ offset: element.offset, text, name: element.nameText.replace(/\s+/g, " ").trim(), marked: element.marked, inMain: element.inMain });
+        this.facts.bylines.push({
+          offset: element.offset, text, name: element.nameText.replace(/\s+/g, " ").trim(), marked: element.marked, inMain: element.inMain, dateline: element.dateline,
+        });
       }
     }
   }

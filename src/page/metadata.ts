@@ -117,7 +117,8 @@ function titleHeading(headings: readonly HeadingFact[], pageTitle: string): Head
  * heading when one sits next to it, else the first inside the main content, else the first marked author, else the first.
  */
 function chooseByline(candidates: readonly BylineCandidate[], anchor: HeadingFact | null): BylineCandidate | null {
-  const usable = candidates.filter((candidate) => cleanByline(candidate.name) !== null || cleanByline(candidate.text) !== null);
+  const usable = candidates.filter((candidate) => (!candidate.dateline || /^by\s/i.test(candidate.text)) &&
+    (cleanByline(candidate.name) !== null || cleanByline(candidate.text) !== null));
   if (anchor !== null) {
     const near = usable.filter((candidate) => Math.abs(candidate.offset - anchor.offset) <= NEAR_TITLE_CHARS);
     if (near.length > 0) return nearest(near, anchor.offset);

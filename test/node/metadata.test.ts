@@ -255,6 +255,14 @@ describe("metadata from the page body", () => {
     expect(extractMetadata(page("<title> </title>", body)).title).toBe("Ferry timetable changes");
   });
 
+  it("reads an article's own <aside> of post metadata, and a dateline only when it starts with 'By'", () => {
+    const aside = `<article><h1>Poll results</h1><aside class="post-meta"><a rel="author" href="/a/jl">Joey Lehto</a></aside><p>Text.</p></article>`;
+    expect(extractMetadata(page("", aside)).byline).toBe("Joey Lehto");
+    const dateline = (text: string) => extractMetadata(page("", `<h1>Playoffs</h1><p><b class="Dateline">${text}</b> The game…</p>`)).byline;
+    expect(dateline("By Scott Garbarini, Associate NFL Editor --")).toBe("Scott Garbarini, Associate NFL Editor");
+    expect(dateline("OKLAHOMA CITY --")).toBeNull();
+  });
+
   it("cuts a date, a site or a time ago written into the byline line, and takes none that is only a date", () => {
     const byline = (text: string) => extractMetadata(page("", `<h1>Budget vote</h1><p class="byline">${text}</p>`)).byline;
     expect(byline("By Alyson Klein on August 8, 2012 6:23 PM")).toBe("Alyson Klein");
