@@ -3,7 +3,7 @@ import { apiSecurityHeaders, corsHeaders, demoRoutes, feedRoutes, proxyRoutes, r
 import { adminRoutes, cleanRoutes, handleError, handleNotFound, healthRoutes, readRoutes, refreshSiteRules, requireApiKey, rulesRoutes, type Env } from "./http";
 import { consumeBatch, enqueueStaleSites, resolveLearningSettings } from "./learning";
 
-/** The Worker's bindings: typed from wrangler.toml (`npm run cf-typegen`) plus the optional vars (src/http/bindings.ts). */
+/** The Worker's bindings: typed from wrangler.toml (`npm run cf-typegen`) plus the optional vars (src/http/shared/bindings.ts). */
 export type { Env } from "./http";
 
 const app = new Hono<{ Bindings: Env }>();

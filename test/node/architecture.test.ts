@@ -115,7 +115,7 @@ describe("architecture", () => {
     expect(deep.map(({ from, specifier }) => `${from} → ${specifier}`)).toEqual([]);
   });
 
-  it("keeps the entry point out of every other file (the bindings' types come from src/http/bindings.ts)", () => {
+  it("keeps the entry point out of every other file (the bindings' types come from src/http/shared/bindings.ts)", () => {
     expect(srcImports.filter(({ file }) => file === "src/worker.ts").map(({ from }) => from)).toEqual([]);
   });
 

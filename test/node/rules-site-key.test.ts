@@ -1,7 +1,7 @@
 /** The one site-key definition (src/rules/site-key.ts): parsing, the candidates of a URL, labels of mined pages, file names. */
 import { describe, expect, it } from "vitest";
 import { parseRuleSet, parseSiteKey, ruleSetFileName, RULESET_VERSION, siteKeyCandidates, siteKeyOfLabel } from "../../src/rules/index";
-import { parseSite } from "../../src/http/site";
+import { parseSite } from "../../src/http/shared/site";
 import { siteKey } from "../../src/mining/index";
 
 describe("site keys", () => {

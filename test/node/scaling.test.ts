@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseModel } from "../../src/classify/index";
 import { clean, type CleanFormat, type CleanInput } from "../../src/clean";
-import { articleFragment, hasVisibleText } from "../../src/http/feed-items";
+import { articleFragment, hasVisibleText } from "../../src/http/feed/items";
 import { matchRules } from "../../src/rules/index";
 import { createWasmBackend } from "../../src/runtime/index";
 import { articlePage, FAMILIES, manyRules, MAX_RATIO, rulesOf, ruleText, scalingRatio } from "../support/scaling";

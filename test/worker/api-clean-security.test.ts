@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { hasUnclosedRawText } from "../../src/http/clean-page";
+import { hasUnclosedRawText } from "../../src/http/shared/clean-page";
 import app from "../../src/worker";
 
 // What the API's answers let a browser do with fetched markup, and the shape of answers that pass a page through.

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, inject, it } from "vitest";
-import { clearResolveCache, resolveAndCheck } from "../../src/http/resolve";
+import { clearResolveCache, resolveAndCheck } from "../../src/http/shared/resolve";
 import app from "../../src/worker";
 import { readEcho } from "../support/security-origin-routes";
 

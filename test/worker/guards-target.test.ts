@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkTarget } from "../../src/http";
-import { addressVerdict, hostVerdict } from "../../src/http/target";
+import { addressVerdict, hostVerdict } from "../../src/http/shared/target";
 
 // The target guard, run inside workerd so the URL parser is the one the Worker uses in production.
 const STRICT = { allowPrivateTargets: false, maxUrlLength: 8192 };

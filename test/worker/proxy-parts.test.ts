@@ -6,9 +6,9 @@ import {
   isNotModified,
   isStorable,
   originIfNoneMatch,
-} from "../../src/http/proxy-cache";
-import { parseProxyConfig, resolveProxyTarget, type ProxyConfig, type ProxyEntry } from "../../src/http/proxy-config";
-import { linkRewriter, rewriteLocation, rewriteSrcset, rewriteUrlValue } from "../../src/http/proxy-links";
+} from "../../src/http/proxy/cache";
+import { parseProxyConfig, resolveProxyTarget, type ProxyConfig, type ProxyEntry } from "../../src/http/proxy/config";
+import { linkRewriter, rewriteLocation, rewriteSrcset, rewriteUrlValue } from "../../src/http/proxy/links";
 
 function configOf(raw: Readonly<Record<string, unknown>>): ProxyConfig {
   const result = parseProxyConfig(JSON.stringify(raw));

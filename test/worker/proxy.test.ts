@@ -2,7 +2,7 @@
 // test origin (test/support/origin-server.ts) serving ../shared/data and the fixtures over loopback.
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { cleanedEtag } from "../../src/http/proxy-cache";
+import { cleanedEtag } from "../../src/http/proxy/cache";
 import worker from "../../src/worker";
 import MINED_RULES from "../../rules/sethgodin.typepad.com.json";
 

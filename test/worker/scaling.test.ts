@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { articleFragment, hasVisibleText } from "../../src/http/feed-items";
+import { articleFragment, hasVisibleText } from "../../src/http/feed/items";
 import { matchRules } from "../../src/rules/index";
 import app from "../../src/worker";
 import { FAMILIES, manyRules, MAX_RATIO, ruleText, scalingRatio } from "../support/scaling";

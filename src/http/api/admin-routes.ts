@@ -1,10 +1,10 @@
 import { Hono } from "hono";
-import { parseRuleSetText } from "../rules";
-import type { Env } from "./bindings";
-import { ServiceError } from "./errors";
-import { requireAdminKey } from "./keys";
+import { parseRuleSetText } from "../../rules";
+import type { Env } from "../shared/bindings";
+import { ServiceError } from "../shared/errors";
+import { requireAdminKey } from "../shared/keys";
 import { learnRoutes } from "./learn-routes";
-import { requireSiteParam as requireSite } from "./site";
+import { requireSiteParam as requireSite } from "../shared/site";
 
 /**
  * Admin routes, behind ADMIN_KEY (never an API key):

@@ -1,15 +1,15 @@
 import { Hono } from "hono";
-import { pageSampler, sentWithCredentials } from "../learning";
-import type { Env } from "./bindings";
-import { addVary } from "./api/negotiate";
-import { readerOptions } from "./api/reader-options";
-import { readUrl, requireSite } from "./api/read-url";
-import { waitUntilOf } from "./shared/cache";
-import { isHtmlBody, mediaType, readBodyLimited, requestBodyStream, type BrokenBody } from "./body";
-import { cleanPage } from "./clean-page";
-import { ServiceError } from "./errors";
-import { resolveSettings, type HttpSettings } from "./settings";
-import { checkTarget } from "./target";
+import { pageSampler, sentWithCredentials } from "../../learning";
+import type { Env } from "../shared/bindings";
+import { addVary } from "./negotiate";
+import { readerOptions } from "./reader-options";
+import { readUrl, requireSite } from "./read-url";
+import { waitUntilOf } from "../shared/cache";
+import { isHtmlBody, mediaType, readBodyLimited, requestBodyStream, type BrokenBody } from "../shared/body";
+import { cleanPage } from "../shared/clean-page";
+import { ServiceError } from "../shared/errors";
+import { resolveSettings, type HttpSettings } from "../shared/settings";
+import { checkTarget } from "../shared/target";
 
 /**
  * /v1/clean: the reader API.

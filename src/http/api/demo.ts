@@ -8,9 +8,9 @@
  */
 import { Hono } from "hono";
 import * as z from "zod/mini";
-import type { Env } from "./bindings";
+import type { Env } from "../shared/bindings";
 import { demoPageHtml, type DemoSample } from "./demo-page";
-import { demoPagePolicy, newNonce } from "./security-headers";
+import { demoPagePolicy, newNonce } from "../shared/security-headers";
 
 export interface DemoBindings extends Env {
   DEMO_SAMPLES?: string;

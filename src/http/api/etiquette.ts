@@ -14,9 +14,9 @@
  *   the service's own.
  */
 import type { MiddlewareHandler } from "hono";
-import type { Env } from "../bindings";
-import { errorResponse } from "../errors";
-import { presentedKey } from "../keys";
+import type { Env } from "../shared/bindings";
+import { errorResponse } from "../shared/errors";
+import { presentedKey } from "../shared/keys";
 
 export interface EtiquetteBindings {
   /** Comma-separated origins (https://app.example) allowed to call /v1 from a browser, or "*". */
@@ -29,7 +29,7 @@ export interface EtiquetteBindings {
   FORWARD_ACCEPT_LANGUAGE?: string;
   /** "true": a client's X-User-Agent is the User-Agent origins see (default: not). */
   FORWARD_USER_AGENT?: string;
-  /** The User-Agent origins see (default: the service's own, in origin-fetch.ts). */
+  /** The User-Agent origins see (default: the service's own, in shared/origin-fetch.ts). */
   FETCH_USER_AGENT?: string;
 }
 

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { Env } from "./bindings";
+import type { Env } from "../shared/bindings";
 
 /** GET /healthz — liveness, no key needed. */
 export const healthRoutes = new Hono<{ Bindings: Env }>();

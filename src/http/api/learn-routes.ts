@@ -1,11 +1,11 @@
 import { Hono } from "hono";
-import { MINING_MIN_PAGES_PER_SITE } from "../config";
-import { enqueueJob, learnsSite, listRevisions, listSampledPages, readJobState, resolveLearningSettings, rollbackRuleSet } from "../learning";
-import { parseRuleSetText } from "../rules";
-import type { Env } from "./bindings";
-import { ServiceError } from "./errors";
-import { refreshSiteRules } from "./rules-store";
-import { requireSiteParam as requireSite } from "./site";
+import { MINING_MIN_PAGES_PER_SITE } from "../../config";
+import { enqueueJob, learnsSite, listRevisions, listSampledPages, readJobState, resolveLearningSettings, rollbackRuleSet } from "../../learning";
+import { parseRuleSetText } from "../../rules";
+import type { Env } from "../shared/bindings";
+import { ServiceError } from "../shared/errors";
+import { refreshSiteRules } from "../shared/rules-store";
+import { requireSiteParam as requireSite } from "../shared/site";
 
 /**
  * The learning loop's admin routes (mounted under /admin, behind ADMIN_KEY like the others):

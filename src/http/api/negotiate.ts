@@ -4,7 +4,7 @@
  * request headers says so with `Vary` (NEGOTIATION_VARY), so that caches keep one copy per choice.
  */
 import { CLEAN_FORMATS, type CleanFormat } from "../../clean";
-import { quoteValue, ServiceError } from "../errors";
+import { quoteValue, ServiceError } from "../shared/errors";
 
 /** Request header naming the format (Jina Reader's name): a format name, or "md". */
 export const RETURN_FORMAT_HEADER = "x-return-format";

@@ -8,9 +8,9 @@
  *                                              encoded: the path is the target, the query is the API's, as on /v1/clean
  */
 import { Hono } from "hono";
-import type { Env } from "../bindings";
-import { ServiceError } from "../errors";
-import { resolveSettings } from "../settings";
+import type { Env } from "../shared/bindings";
+import { ServiceError } from "../shared/errors";
+import { resolveSettings } from "../shared/settings";
 import { readerOptions } from "./reader-options";
 import { waitUntilOf } from "../shared/cache";
 import { readUrl } from "./read-url";

@@ -3,17 +3,17 @@
  * `GET /v1/read/<url>`.
  */
 import { pageSampler } from "../../learning";
-import type { Env } from "../bindings";
-import { isHtmlBody, mediaType, readBodyLimited } from "../body";
-import { cleanPage, passThrough } from "../clean-page";
-import { quoteValue, ServiceError } from "../errors";
-import { fetchOrigin } from "../origin-fetch";
-import type { HttpSettings } from "../settings";
-import { parseSite, siteOfHost } from "../site";
-import { checkTarget } from "../target";
-import { ruleSetVersion } from "../proxy";
-import { modelVersion } from "../proxy-clean";
-import { loadSiteRules } from "../rules-store";
+import type { Env } from "../shared/bindings";
+import { isHtmlBody, mediaType, readBodyLimited } from "../shared/body";
+import { cleanPage, passThrough } from "../shared/clean-page";
+import { quoteValue, ServiceError } from "../shared/errors";
+import { fetchOrigin } from "../shared/origin-fetch";
+import type { HttpSettings } from "../shared/settings";
+import { parseSite, siteOfHost } from "../shared/site";
+import { checkTarget } from "../shared/target";
+import { ruleSetVersion } from "../proxy/routes";
+import { modelVersion } from "../proxy/clean";
+import { loadSiteRules } from "../shared/rules-store";
 import { cachedAnswer, readerCacheTtl } from "../shared/cache";
 import { originHeaders, type EtiquetteBindings } from "./etiquette";
 import { addVary } from "./negotiate";
@@ -79,7 +79,7 @@ async function fetchAndClean(env: Env, settings: HttpSettings, read: UrlToRead, 
   return cleanPage(env, {
     bytes: body.bytes, contentType, url: fetched.url.href, site, format, mode, source: "fetched", maxBytes: settings.maxBodyBytes,
     articleHeader: read.options.articleHeader, frontMatter: read.options.frontMatter, selectors: read.options.selectors,
-    // Fetched with no cookie or Authorization (origin-fetch.ts sends none): a page anyone gets, so it may be sampled.
+    // Fetched with no cookie or Authorization (shared/origin-fetch.ts sends none): a page anyone gets, so it may be sampled.
     sample: pageSampler(env, waitUntil, false),
   });
 }

@@ -6,8 +6,8 @@
  */
 import { CLEAN_FORMATS, type CleanFormat, type RequestSelectors } from "../../clean";
 import { parseSelector, type SelectorList } from "../../selectors";
-import { quoteValue, ServiceError } from "../errors";
-import { DEFAULT_FORMAT, requireMode, type RequestedMode } from "../formats";
+import { quoteValue, ServiceError } from "../shared/errors";
+import { DEFAULT_FORMAT, requireMode, type RequestedMode } from "../shared/formats";
 import { negotiateFormat } from "./negotiate";
 
 /** Request headers standing for query parameters (for the plain form of /v1/read, where the query is the target's). */

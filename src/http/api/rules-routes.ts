@@ -1,8 +1,8 @@
 import { Hono } from "hono";
-import type { Env } from "./bindings";
-import { quoteValue, ServiceError } from "./errors";
-import { inspectSiteRules } from "./rules-store";
-import { parseSite } from "./site";
+import type { Env } from "../shared/bindings";
+import { quoteValue, ServiceError } from "../shared/errors";
+import { inspectSiteRules } from "../shared/rules-store";
+import { parseSite } from "../shared/site";
 
 /**
  * GET /v1/rules/:site — the rule set that would apply to the site's pages, for debugging: its status

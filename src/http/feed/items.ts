@@ -1,16 +1,16 @@
-import { clean, type CleanResult } from "../clean";
-import { mapBounded, readItemHtml, type FeedDocument, type ItemEdit } from "../feed";
-import { decodeEntities, decodeHtml, findAttribute, scanHtml, TEXT_DATA, type ScanHandler } from "../page";
-import { createWorkerdBackend } from "../runtime";
-import type { Env } from "./bindings";
-import { isHtmlBody, readBodyLimited } from "./body";
-import type { RequestedMode } from "./formats";
-import { classifierModel } from "./model";
-import { fetchOrigin } from "./origin-fetch";
-import { loadSiteRules } from "./rules-store";
-import type { HttpSettings } from "./settings";
-import { siteOfHost } from "./site";
-import { checkTarget } from "./target";
+import { clean, type CleanResult } from "../../clean";
+import { mapBounded, readItemHtml, type FeedDocument, type ItemEdit } from "../../feed";
+import { decodeEntities, decodeHtml, findAttribute, scanHtml, TEXT_DATA, type ScanHandler } from "../../page";
+import { createWorkerdBackend } from "../../runtime";
+import type { Env } from "../shared/bindings";
+import { isHtmlBody, readBodyLimited } from "../shared/body";
+import type { RequestedMode } from "../shared/formats";
+import { classifierModel } from "../shared/model";
+import { fetchOrigin } from "../shared/origin-fetch";
+import { loadSiteRules } from "../shared/rules-store";
+import type { HttpSettings } from "../shared/settings";
+import { siteOfHost } from "../shared/site";
+import { checkTarget } from "../shared/target";
 
 /**
  * The work on a feed's items: each item's own HTML cleaned with the feed's site rules (or the classifier),

@@ -6,20 +6,20 @@ import {
   FEED_FULLTEXT_MAX_ITEMS,
   FEED_ITEM_TIMEOUT_MS,
   FEED_MAX_ITEMS,
-} from "../config";
-import { decodeFeed, parseFeed, rewriteFeed, type FeedKind } from "../feed";
-import type { Env } from "./bindings";
-import { mediaType, readBodyLimited } from "./body";
-import { ServiceError } from "./errors";
-import type { ReaderCacheBindings } from "./api/read-url";
-import { processItems } from "./feed-items";
-import { modelVersion } from "./proxy-clean";
-import { cachedAnswer, readerCacheTtl, waitUntilOf } from "./shared/cache";
-import { requireMode } from "./formats";
-import { fetchOrigin } from "./origin-fetch";
-import { resolveSettings } from "./settings";
-import { parseSite, siteOfHost } from "./site";
-import { checkTarget } from "./target";
+} from "../../config";
+import { decodeFeed, parseFeed, rewriteFeed, type FeedKind } from "../../feed";
+import type { Env } from "../shared/bindings";
+import { mediaType, readBodyLimited } from "../shared/body";
+import { ServiceError } from "../shared/errors";
+import type { ReaderCacheBindings } from "../api/read-url";
+import { processItems } from "./items";
+import { modelVersion } from "../proxy/clean";
+import { cachedAnswer, readerCacheTtl, waitUntilOf } from "../shared/cache";
+import { requireMode } from "../shared/formats";
+import { fetchOrigin } from "../shared/origin-fetch";
+import { resolveSettings } from "../shared/settings";
+import { parseSite, siteOfHost } from "../shared/site";
+import { checkTarget } from "../shared/target";
 
 /**
  * /v1/feed: an RSS 2.0, RSS 1.0 (RDF) or Atom 1.0 feed in, the same feed out with each item's HTML cleaned.

@@ -2,14 +2,14 @@
  * One proxied HTML page through the pipeline: read under the size limit, decode, clean (format html).
  * Whatever stops the cleaning, the origin's bytes come back whole with the reason.
  */
-import { clean, type BailoutCode, type CleanFormat } from "../clean";
-import { decodeHtml } from "../page";
-import { createWorkerdBackend } from "../runtime";
-import { readBodyLimited } from "./body";
-import { digest } from "./proxy-cache";
-import { classifierModel } from "./model";
-import type { SiteRules } from "./rules-store";
-import type { HttpSettings } from "./settings";
+import { clean, type BailoutCode, type CleanFormat } from "../../clean";
+import { decodeHtml } from "../../page";
+import { createWorkerdBackend } from "../../runtime";
+import { readBodyLimited } from "../shared/body";
+import { digest } from "./cache";
+import { classifierModel } from "../shared/model";
+import type { SiteRules } from "../shared/rules-store";
+import type { HttpSettings } from "../shared/settings";
 
 export type ProxiedPage =
   /** `original`: the page as the origin sent it, decoded (for sampling). */

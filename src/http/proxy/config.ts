@@ -14,8 +14,8 @@
  * never an open proxy.
  */
 import * as z from "zod/mini";
-import { parseUrl } from "./shared/url";
-import { parseSite, siteOfHost } from "./site";
+import { parseUrl } from "../shared/url";
+import { parseSite, siteOfHost } from "../shared/site";
 
 export interface ProxyEntry {
   /** "host" when the key is a host, "prefix" when it is a path prefix. */

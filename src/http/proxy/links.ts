@@ -4,8 +4,8 @@
  * against the proxied URL); root-relative ones need the prefix in prefix mode; absolute and
  * protocol-relative ones to the origin host become root-relative proxy paths. Other hosts are left alone.
  */
-import type { ProxyEntry } from "./proxy-config";
-import { parseUrl } from "./shared/url";
+import type { ProxyEntry } from "./config";
+import { parseUrl } from "../shared/url";
 
 /** Attributes that hold one URL, on whichever element carries them (a, link, img, script, form, video…). */
 const URL_ATTRIBUTES = ["href", "src", "action", "formaction", "poster", "data"] as const;

@@ -1,10 +1,10 @@
 /**
- * The CDN-side proxy: configured origins served through the cleaner (see proxy-config.ts for PROXY_ORIGINS).
+ * The CDN-side proxy: configured origins served through the cleaner (see config.ts for PROXY_ORIGINS).
  *
  * 1. match the request to a configured origin (host mode or prefix mode), else hand it to the other routes;
  * 2. a GET for a cleaned page already in the Cache API (keyed by URL and cleaning version) is answered
  *    from there, with a 304 when the client's validators match;
- * 3. otherwise the request goes to the origin, conditional headers translated (proxy-cache.ts);
+ * 3. otherwise the request goes to the origin, conditional headers translated (cache.ts);
  * 4. a 200 HTML answer is cleaned (format html), its links kept on the proxy, stored when storable;
  *    redirects keep their status with Location on the proxy; everything else streams through untouched.
  * Too large or undecodable pages pass through as the origin's bytes with `x-clean-bailout`.
@@ -16,14 +16,14 @@
  * their scripts run in an opaque origin, away from this origin's pages, storage and cookies (see README).
  */
 import { Hono } from "hono";
-import { pageSampler, type PageSampler } from "../learning";
-import type { Env } from "./bindings";
-import { mediaType } from "./body";
-import { setBailoutHeaders } from "./clean-page";
-import { errorResponse } from "./errors";
-import { configuredKeys, matchesAny } from "./keys";
-import { cleanProxiedPage, modelVersion, type ProxiedPage } from "./proxy-clean";
-import { proxyConfigFromVar, resolveProxyTarget, type ProxyTarget } from "./proxy-config";
+import { pageSampler, type PageSampler } from "../../learning";
+import type { Env } from "../shared/bindings";
+import { mediaType } from "../shared/body";
+import { setBailoutHeaders } from "../shared/clean-page";
+import { errorResponse } from "../shared/errors";
+import { configuredKeys, matchesAny } from "../shared/keys";
+import { cleanProxiedPage, modelVersion, type ProxiedPage } from "./clean";
+import { proxyConfigFromVar, resolveProxyTarget, type ProxyTarget } from "./config";
 import {
   bypassesCache,
   CACHE_CONTROL_HEADER,
@@ -36,15 +36,15 @@ import {
   isStorable,
   notModifiedResponse,
   originIfNoneMatch,
-} from "./proxy-cache";
-import { linkRewriter, rewriteLocation } from "./proxy-links";
-import type { CleanFormat } from "../clean";
-import { addVary, proxyFormat } from "./api/negotiate";
-import { HOP_HEADER, resolveSettings, type HttpSettings } from "./settings";
-import { loadSiteRules, type SiteRules } from "./rules-store";
+} from "./cache";
+import { linkRewriter, rewriteLocation } from "./links";
+import type { CleanFormat } from "../../clean";
+import { addVary, proxyFormat } from "../api/negotiate";
+import { HOP_HEADER, resolveSettings, type HttpSettings } from "../shared/settings";
+import { loadSiteRules, type SiteRules } from "../shared/rules-store";
 
 export interface ProxyBindings extends Env {
-  /** JSON object: proxy host or path prefix → origin URL (see proxy-config.ts). Absent: no proxy. */
+  /** JSON object: proxy host or path prefix → origin URL (see config.ts). Absent: no proxy. */
   PROXY_ORIGINS?: string;
 }
 

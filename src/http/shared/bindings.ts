@@ -1,4 +1,4 @@
-import type { LearningBindings } from "../learning";
+import type { LearningBindings } from "../../learning";
 
 /**
  * The Worker's bindings. What wrangler.toml declares (the KV namespace RULES, the R2 bucket PAGES, the queue

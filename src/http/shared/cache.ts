@@ -11,7 +11,7 @@
  * - Only complete cleanings are stored: errors, bailouts (x-clean-bailout) and feeds with failed items are not.
  */
 import { READER_CACHE_TTL_SECONDS } from "../../config";
-import { bypassesCache, CACHE_CONTROL_HEADER, isNotModified, notModifiedResponse } from "../proxy-cache";
+import { bypassesCache, CACHE_CONTROL_HEADER, isNotModified, notModifiedResponse } from "../proxy/cache";
 
 /** Bump when the reader API's output changes for the same input (every cached answer is then missed). */
 const READER_OUTPUT_VERSION = "1";

@@ -1,9 +1,9 @@
-import { clean, type BailoutCode, type CleanResult, type CleanFormat, type RequestSelectors, type SelectorCounts } from "../clean";
-import { decodeHtml, extractMetadata, scanHtml, TEXT_RAW, TEXT_RCDATA } from "../page";
-import { createWorkerdBackend } from "../runtime";
-import type { PageSampler } from "../learning";
+import { clean, type BailoutCode, type CleanResult, type CleanFormat, type RequestSelectors, type SelectorCounts } from "../../clean";
+import { decodeHtml, extractMetadata, scanHtml, TEXT_RAW, TEXT_RCDATA } from "../../page";
+import { createWorkerdBackend } from "../../runtime";
+import type { PageSampler } from "../../learning";
 import type { Env } from "./bindings";
-import { withFrontMatter } from "./api/front-matter";
+import { withFrontMatter } from "../api/front-matter";
 import { ServiceError } from "./errors";
 import type { RequestedMode } from "./formats";
 import { classifierModel } from "./model";

@@ -1,4 +1,4 @@
-import { REQUESTED_MODES, type CleanFormat, type RequestedMode } from "../clean";
+import { REQUESTED_MODES, type CleanFormat, type RequestedMode } from "../../clean";
 import { ServiceError } from "./errors";
 
 export type { RequestedMode };

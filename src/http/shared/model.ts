@@ -1,5 +1,5 @@
-import { parseModel, type ClassifierModel } from "../classify";
-import MODEL_JSON from "../../rules/model.json";
+import { parseModel, type ClassifierModel } from "../../classify";
+import MODEL_JSON from "../../../rules/model.json";
 
 /**
  * The classifier model, bundled into the Worker from rules/model.json (`npm run train` writes it) and

@@ -1,4 +1,4 @@
-import { compileRuleSet, createRuleSetCache, parseRuleSetText, siteKeyCandidates, type CompiledRuleSet, type RuleSet } from "../rules";
+import { compileRuleSet, createRuleSetCache, parseRuleSetText, siteKeyCandidates, type CompiledRuleSet, type RuleSet } from "../../rules";
 
 /**
  * A site's rule set from KV (key = site), validated and compiled once per isolate and cached with a TTL

@@ -4,10 +4,10 @@ import {
   HTTP_MAX_BODY_BYTES,
   HTTP_MAX_REDIRECTS,
   HTTP_MAX_URL_LENGTH,
-} from "../config";
+} from "../../config";
 import type { Env } from "./bindings";
 import { ServiceError } from "./errors";
-import { proxyConfigFromVar } from "./proxy-config";
+import { proxyConfigFromVar } from "../proxy/config";
 import type { ResolverSettings } from "./resolve";
 
 /** The vars of the fetch guard (see the README's Security section). */
@@ -18,7 +18,7 @@ export interface GuardBindings {
   RESOLVE_TARGETS?: string;
   /** The DNS-over-HTTPS endpoint (RFC 8484) names are resolved with. */
   DNS_RESOLVER_URL?: string;
-  /** The proxy's map (proxy-config.ts): its host keys are this Worker's own hosts. */
+  /** The proxy's map (proxy/config.ts): its host keys are this Worker's own hosts. */
   PROXY_ORIGINS?: string;
 }
 

@@ -1,8 +1,8 @@
 /** Site names: the one site-key definition lives in src/rules (host without "www.", optional port and path). */
-import { parseSiteKey } from "../rules";
+import { parseSiteKey } from "../../rules";
 import { quoteValue, ServiceError } from "./errors";
 
-export { parseSiteKey as parseSite, siteKeyCandidates, siteOfHost } from "../rules";
+export { parseSiteKey as parseSite, siteKeyCandidates, siteOfHost } from "../../rules";
 
 /** A route's :site parameter as a site key, or a bad-request error saying what one looks like. */
 export function requireSiteParam(value: string): string {
