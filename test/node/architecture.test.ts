@@ -30,11 +30,11 @@ function sourceFiles(folder: string): string[] {
   return files;
 }
 
-/** The file a relative specifier names: as written (a .ts or .json file), with ".ts", ".js" read as ".ts", or the folder's index.ts. */
+/** The file a relative specifier names: as written (a .ts, .mjs or .json file), with ".ts", ".js" read as ".ts", or the folder's index.ts. */
 function resolveFile(from: string, specifier: string): string {
   const base = resolve(ROOT, dirname(from), specifier);
   const candidates = [base, `${base}.ts`, base.replace(/\.js$/, ".ts"), join(base, "index.ts")];
-  const found = candidates.find((candidate) => /\.(?:ts|json)$/.test(candidate) && existsSync(candidate) && statSync(candidate).isFile());
+  const found = candidates.find((candidate) => /\.(?:ts|mjs|json)$/.test(candidate) && existsSync(candidate) && statSync(candidate).isFile());
   if (found === undefined) throw new Error(`${from}: cannot resolve "${specifier}"`);
   return relative(ROOT, found).split(sep).join("/");
 }
