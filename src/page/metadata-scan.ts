@@ -118,6 +118,8 @@ class OpenElement {
 class OpenByline extends OpenElement {
   name: OpenElement | null = null;
   nameText = "";
+  /** The title attribute of an author link, its text when it has none. */
+  title = "";
 
   constructor(tag: string, readonly offset: number, readonly marked: boolean, readonly inMain: boolean, readonly dateline: boolean) {
     super(tag);
@@ -190,7 +192,11 @@ class MetadataCollector implements ScanHandler {
     const marked = /(?:^|\s)author(?:\s|$)/.test(itemprop) || (name === "a" && /(?:^|\s)author(?:\s|$)/i.test(readAttribute(html, nameEnd, tagEnd, "rel") ?? ""));
     const named = !marked && (BYLINE_NAME.test(className) || BYLINE_NAME.test(id)) && !NOT_BYLINE_NAME.test(className) && !NOT_BYLINE_NAME.test(id);
     const dateline = !marked && !named && (DATELINE_NAME.test(className) || DATELINE_NAME.test(id));
-    if (marked || named || dateline) this.open.push(new OpenByline(name, tagStart, marked, this.mains.length > 0, dateline));
+    if (!marked && !named && !dateline) return;
+    const candidate = new OpenByline(name, tagStart, marked, this.mains.length > 0, dateline);
+    // An author link showing only a picture says who in its title ("View all posts by Jo Bloggs").
+    if (name === "a") candidate.title = readAttribute(html, nameEnd, tagEnd, "title") ?? "";
+    this.open.push(candidate);
   }
 
   private readInsideByline(element: OpenByline, name: string, nameEnd: number, tagEnd: number): void {
@@ -230,7 +236,7 @@ class MetadataCollector implements ScanHandler {
       if (!element.closed(name)) continue;
       this.open.splice(index, 1);
       if (this.open.length === 0) this.timeDepth = 0;
-      const text = element.text.replace(/\s+/g, " ").trim();
+      const text = (element.text.trim() === "" ? element.title : element.text).replace(/\s+/g, " ").trim();
       if (text !== "") {
         this.facts.bylines.push({
           offset: element.offset, text, name: element.nameText.replace(/\s+/g, " ").trim(), marked: element.marked, inMain: element.inMain, dateline: element.dateline,

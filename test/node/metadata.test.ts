@@ -263,6 +263,11 @@ describe("metadata from the page body", () => {
     expect(dateline("OKLAHOMA CITY --")).toBeNull();
   });
 
+  it("reads an author link that shows only a picture by its title", () => {
+    const body = `<h1>Home revival</h1><a class="author_thumbnail" href="/author/lavinia/" title="View all posts by Lavinia"><img src="/l.jpg" alt=""></a>`;
+    expect(extractMetadata(page("", body)).byline).toBe("Lavinia");
+  });
+
   it("cuts a date, a site or a time ago written into the byline line, and takes none that is only a date", () => {
     const byline = (text: string) => extractMetadata(page("", `<h1>Budget vote</h1><p class="byline">${text}</p>`)).byline;
     expect(byline("By Alyson Klein on August 8, 2012 6:23 PM")).toBe("Alyson Klein");
