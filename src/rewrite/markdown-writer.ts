@@ -395,9 +395,9 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
     return prefix === "" ? text : text.replace(/\n/g, `\n${prefix}`);
   }
 
-  /** <br>: a hard line break, or a space inside a table cell or a code span (both are one line). */
+  /** <br>: a hard line break, or a space inside a table cell, a heading or a code span (each is one line). */
   private writeLineBreak(): void {
-    if (!this.inCell() && this.codeDepth === 0) {
+    if (!this.inCell() && this.codeDepth === 0 && !this.inHeading()) {
       this.requestBreak(LINE_BREAK);
       if (this.pendingBreak === LINE_BREAK) this.hardBreak = true;
       return;

@@ -143,6 +143,7 @@ describe("code spans, fences and line breaks", () => {
     expect(markdown("<div>one<br><ul><li>two</li></ul></div>")).toBe("one\n\n- two");
     expect(markdown("<table><tr><th>a</th><th>b</th></tr><tr><td>1<br>2</td><td>3</td></tr></table>")).toBe("| a | b |\n| --- | --- |\n| 1 2 | 3 |");
     expect(markdown("<p>one<br><a href='https://x.example/'>two</a></p>")).toBe("one\\\n[two](https://x.example/)");
+    expect(markdown("<h2>Harbour<br>news</h2><p>x</p>")).toBe("## Harbour news\n\nx");
   });
 
   it("gives links and images their title, quoted and escaped", () => {
