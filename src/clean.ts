@@ -19,8 +19,8 @@ import { classifyPage, commentBlocks, commentPlan, commentText, keepComments, sc
 import { CLEAN_MAX_BLOCKS, CLEAN_MAX_BYTES, CLEAN_TIME_BUDGET_MS } from "./config";
 import { analysePage, computeFeatures, readAttribute, type PageModel } from "./page";
 import {
-  emptyPlan, mergePlans, planFromIntervals, planKeepingOnlySelected, planKeepingSelected, planRemovingSelected, type NormalisedPlan,
-  type RemovalCounts,
+  emptyPlan, mergePlans, planFromIntervals, planKeepingOnlySelected, planKeepingSelected, planRemovingSelected, withRemovedElements,
+  type NormalisedPlan, type RemovalCounts,
 } from "./plan";
 import { annotateHtml, declaresOtherCharset, rewriteHtml, writeArticle, writeJson, writeMarkdown, writeText, type MetadataOverride } from "./rewrite";
 import { matchRules, selectorsClean, type CompiledRuleSet, type RuleOverflow, type SiteSelectors } from "./rules";
@@ -207,7 +207,7 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   if (expired()) return pastBudget("classify");
   // 6 rewrite
   let html = page.source;
-  if ((input.format === "html" || input.format === "json") && (removed.blocks + removed.chars > 0 || declaresOtherCharset(page))) {
+  if ((input.format === "html" || input.format === "json") && (removed.blocks + removed.chars > 0 || plan.removedElements !== undefined || declaresOtherCharset(page))) {
     const rewritten = await rewriteHtml(page, plan, input.rewriter);
     if (!rewritten.ok) return { ok: false, bailout: "rewrite-failed", detail: `${rewritten.reason}: ${rewritten.detail}` };
     html = rewritten.html;
@@ -314,6 +314,10 @@ function applySelectors(
   if (target !== undefined && target.elements > 0) result = mergePlans(page, result, planKeepingOnlySelected(page, target));
   const remove = found.get("remove");
   if (remove !== undefined && remove.elements > 0) result = mergePlans(page, result, planRemovingSelected(page, remove));
+  // Matched elements that are not blocks lost their text above; where nothing keeps them, their markup goes too.
+  const bit = (name: keyof SelectorCounts): number => 1 << present.findIndex(([entry]) => entry === name);
+  const removing = (strip !== undefined ? bit("strip") : 0) | (remove !== undefined ? bit("remove") : 0);
+  if (removing !== 0) result = withRemovedElements(page, result, matches[0].inline, removing, keep !== undefined ? bit("keep") : 0);
   return { plan: result, counts: present.length + main.length === 0 ? null : counts, metadata };
 }
 

@@ -4,11 +4,11 @@
  * linear in blocks + text nodes + matched ranges.
  */
 import type { PageModel } from "../page/index";
-import type { SelectorMatch } from "../selectors/index";
+import type { InlineElements, SelectorMatch } from "../selectors/index";
 import { keepWhole } from "./keep-whole";
 import { intersectIntervals, subtractIntervals, unionIntervals } from "./merge";
 import { normalisePlan } from "./normalise";
-import type { NormalisedPlan } from "./types";
+import type { NormalisedPlan, RemovedElements } from "./types";
 
 /** Removes the matched elements: blocks inside them whole (with their markup), and their text elsewhere. */
 export function planRemovingSelected(page: PageModel, match: SelectorMatch): NormalisedPlan {
@@ -65,4 +65,69 @@ function removedTextOf(page: PageModel, plan: NormalisedPlan): Int32Array {
     blocks[index * 2 + 1] = page.blocks.textEnd[block];
   });
   return unionIntervals(blocks, plan.removedText);
+}
+
+/**
+ * The plan with the matched elements that are not blocks removed whole, markup and all (an image, an icon, an
+ * empty link), where the plan already removes all their text: those matched by a list in `removing` (bit per list)
+ * and by no enclosing element of it, in no `protecting` list nor inside one, not inside a removed block, and
+ * holding no removed block. Nested ones go with the outer. Linear in the elements and their text nodes.
+ */
+export function withRemovedElements(page: PageModel, plan: NormalisedPlan, inline: InlineElements, removing: number, protecting: number): NormalisedPlan {
+  const starts: number[] = [];
+  const chosen: number[] = [];
+  let coveredUntil = -1;
+  let topBlock = 0; // index into plan.topBlocks of the first removed block not before the element
+  for (let element = 0; element < inline.count; element++) {
+    const start = inline.sourceStart[element];
+    const end = inline.sourceEnd[element];
+    if ((inline.lists[element] & removing & ~inline.insideLists[element]) === 0) continue;
+    if (((inline.lists[element] | inline.insideLists[element]) & protecting) !== 0) continue;
+    if (start < coveredUntil || plan.removedWithAncestor[inline.block[element]] === 1) continue;
+    while (topBlock < plan.topBlocks.length && page.blocks.sourceStart[plan.topBlocks[topBlock]] < start) topBlock++;
+    if (topBlock < plan.topBlocks.length && page.blocks.sourceStart[plan.topBlocks[topBlock]] < end) continue;
+    if (!textRemoved(page, plan, inline.firstTextNode[element], inline.endTextNode[element])) continue;
+    chosen.push(element);
+    starts.push(start);
+    coveredUntil = end;
+  }
+  if (chosen.length === 0) return plan;
+  const pick = (column: Int32Array) => Int32Array.from(chosen, (element) => column[element]);
+  const removedElements: RemovedElements = {
+    count: chosen.length, sourceStart: Int32Array.from(starts), sourceNameEnd: pick(inline.sourceNameEnd), sourceEnd: pick(inline.sourceEnd),
+    closeRepeat: Uint16Array.from(chosen, (element) => inline.closeRepeat[element]),
+    separated: Uint8Array.from(chosen, (element) => separatedNodes(page, inline.firstTextNode[element], inline.endTextNode[element])),
+  };
+  return { ...plan, removedElements };
+}
+
+/** 1 if white space separates two of the text nodes [first, end) in page text (removed text keeps it), else 0. */
+function separatedNodes(page: PageModel, first: number, end: number): number {
+  const { textStart, textEnd } = page.textNodes;
+  for (let node = first; node + 1 < end; node++) if (textStart[node + 1] > textEnd[node]) return 1;
+  return 0;
+}
+
+/** Whether the plan removes every character of the text nodes [first, end) (in removed blocks, or in removedText). */
+function textRemoved(page: PageModel, plan: NormalisedPlan, first: number, end: number): boolean {
+  const { block, textStart, textEnd } = page.textNodes;
+  const ranges = plan.removedText;
+  for (let node = first; node < end; node++) {
+    if (plan.removedWithAncestor[block[node]] === 1) continue;
+    const pair = firstPairEndingAfter(ranges, textStart[node]);
+    if (pair >= ranges.length || ranges[pair] > textStart[node] || ranges[pair + 1] < textEnd[node]) return false;
+  }
+  return true;
+}
+
+/** Index (even) of the first pair of sorted, disjoint ranges that ends after `position`; ranges.length if none. */
+function firstPairEndingAfter(ranges: Int32Array, position: number): number {
+  let low = 0;
+  let high = ranges.length >> 1;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (ranges[middle * 2 + 1] <= position) low = middle + 1;
+    else high = middle;
+  }
+  return low * 2;
 }

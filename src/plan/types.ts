@@ -26,4 +26,22 @@ export interface NormalisedPlan extends RemovalPlan {
   /** Ordinals of the top-most removed blocks, in document order. */
   readonly topBlocks: Int32Array;
   readonly counts: RemovalCounts;
+  /** Elements that are not blocks removed whole with their markup (selectors' matches), none inside a removed block;
+   * absent when none. Their text is in removedText too. */
+  readonly removedElements?: RemovedElements;
+}
+
+/** Elements that are not blocks, removed whole: sorted, disjoint source ranges, as pass 1 ends each element. */
+export interface RemovedElements {
+  readonly count: number;
+  /** Element ordinal → source offset of the "<" of its start tag. */
+  readonly sourceStart: Int32Array;
+  /** Element ordinal → source offset just after its tag name (where pass 2 writes its mark). */
+  readonly sourceNameEnd: Int32Array;
+  /** Element ordinal → source offset just after it ends. */
+  readonly sourceEnd: Int32Array;
+  /** Element ordinal → how many of its own end tags pass 2 writes at sourceEnd (closed by an ancestor's end tag), else 0. */
+  readonly closeRepeat: Uint16Array;
+  /** Element ordinal → 1 if page text separates its text nodes by white space (which the plan keeps), else 0. */
+  readonly separated: Uint8Array;
 }

@@ -3,12 +3,13 @@
  * with one call into JavaScript per removed element.
  *
  * Before the page goes in, a few edits are written into the source string at offsets pass 1 recorded:
- * - a mark attribute in the start tag of every top-most removed block; one selector on the mark removes
- *   them, and lol-html (the parser inside HTMLRewriter) decides where each ends;
+ * - a mark attribute in the start tag of every top-most removed block, and of every element that is not a block
+ *   that selectors removed whole; one selector on the mark removes them, and lol-html (the parser inside
+ *   HTMLRewriter) decides where each ends;
  * - the end tags HTML5 implies (`<p>a<p>b`), which lol-html does not imply: with them, lol-html's open
  *   elements equal pass 1's at every point, so both end every element at the same place;
- * - for a removed block that an ancestor's end tag closes, its own end tag(s) just before it, so that
- *   lol-html does not remove the ancestor's end tag with the block;
+ * - for a removed block or element that an ancestor's end tag closes, its own end tag(s) just before it, so
+ *   that lol-html does not remove the ancestor's end tag with it;
  * - a <meta> charset declaration other than UTF-8 becomes "utf-8" (the page was decoded; it goes out as UTF-8);
  * - the removed parts of partly removed text nodes are cut out (page-text offsets mapped back to source
  *   offsets, entities and collapsed white space included), with an empty comment where the text on both
@@ -16,7 +17,7 @@
  */
 import type { HtmlRewriterBackend, SelectorHandler } from "../runtime";
 import { CLOSED_BY_ANCESTOR_END_TAG, SourceOffsetCursor, tagName, type PageModel } from "../page";
-import type { NormalisedPlan } from "../plan";
+import type { NormalisedPlan, RemovedElements } from "../plan";
 
 /** Attribute that marks the start tags of removed blocks; a suffix is added if the page already uses it. */
 export const REMOVE_MARK_ATTRIBUTE = "data-clean-remove";
@@ -28,10 +29,14 @@ export type RewriteHtmlResult =
 /** Runs pass 2: the page without the plan's removed blocks and text, as HTML that still renders. */
 export async function rewriteHtml(page: PageModel, plan: NormalisedPlan, backend: HtmlRewriterBackend): Promise<RewriteHtmlResult> {
   const topRemoved = plan.topBlocks;
-  const mark = chooseMarkAttribute(page.source);
+  const [mark, elementMark] = chooseMarkAttributes(page.source);
   const edits = new SourceEdits();
   addImpliedEnds(page, edits);
   addRemovedBlocks(page, topRemoved, mark, edits);
+  const names = new Set<string>();
+  const elementNames = new Set<string>();
+  const spaced = new Set<string>();
+  if (plan.removedElements !== undefined) addRemovedElements(page.source, plan.removedElements, [elementMark, `${elementMark}-s`], edits, [elementNames, spaced]);
   addTextCuts(page, plan, edits);
   const [charsetStart, charsetEnd] = page.charsetDeclaration ?? [-1, -1];
   if (declaresOtherCharset(page)) edits.replace(charsetStart, charsetEnd, "utf-8");
@@ -39,9 +44,13 @@ export async function rewriteHtml(page: PageModel, plan: NormalisedPlan, backend
   let removedElements = 0;
   // A removed block becomes one space, not nothing: its boundary separated the text before it from the
   // text after it, and without it "Personal<ul>…</ul>Resources" would read "PersonalResources".
-  const handlers: SelectorHandler[] = topRemoved.length === 0 ? [] : [
-    { selector: markSelector(page, topRemoved, mark), element: (element) => { removedElements++; element.replace(" "); } },
-  ];
+  for (const block of topRemoved) names.add(tagName(page.blocks.tag[block]));
+  const handlers: SelectorHandler[] = [];
+  if (names.size > 0) handlers.push({ selector: markSelector(names, mark), element: (element) => { removedElements++; element.replace(" "); } });
+  // An element that is not a block goes without a trace where its text ran on into the text around it ("north<a>…</a>."),
+  // and as one space where white space at its inner edges separated that text from its neighbours ("[<em>note </em>]").
+  if (elementNames.size > 0) handlers.push({ selector: markSelector(elementNames, elementMark), element: (element) => { removedElements++; element.remove(); } });
+  if (spaced.size > 0) handlers.push({ selector: markSelector(spaced, `${elementMark}-s`), element: (element) => { removedElements++; element.replace(" "); } });
   const outcome = await backend.rewrite(input, handlers);
   if (!outcome.ok) return outcome;
   return { ok: true, html: outcome.html, removedElements };
@@ -59,20 +68,21 @@ export function declaresOtherCharset(page: PageModel): boolean {
  * (measured with html-rewriter-wasm on the dev pages: about twice the bare pass for "[mark]", about the
  * bare pass itself for "div[mark]").
  */
-function markSelector(page: PageModel, topRemoved: Int32Array, mark: string): string {
-  const names = new Set<string>();
-  for (const block of topRemoved) names.add(tagName(page.blocks.tag[block]));
+function markSelector(names: ReadonlySet<string>, mark: string): string {
   return Array.from(names, (name) => `${name}[${mark}]`).join(",");
 }
 
 /** The mark attribute as the page might already hold it, with any numeric suffix (attribute names ignore case). */
 const MARK_IN_PAGE = new RegExp(`${REMOVE_MARK_ATTRIBUTE}(?:-(\\d{1,9}))?`, "gi");
 
-/** The mark attribute, with a numeric suffix above any the page itself already uses (one scan of the page). */
-function chooseMarkAttribute(source: string): string {
+/**
+ * The mark attributes of removed blocks and of removed elements that are not blocks: the name with numeric
+ * suffixes above any the page itself already uses (one scan of the page); blocks keep the plain name when it is free.
+ */
+function chooseMarkAttributes(source: string): [string, string] {
   let highest = 0; // 0: the page has no such attribute; 1: the plain name; n: the name with suffix "-n"
   for (const match of source.matchAll(MARK_IN_PAGE)) highest = Math.max(highest, match[1] === undefined ? 1 : Number(match[1]));
-  return highest === 0 ? REMOVE_MARK_ATTRIBUTE : `${REMOVE_MARK_ATTRIBUTE}-${highest + 1}`;
+  return [highest === 0 ? REMOVE_MARK_ATTRIBUTE : `${REMOVE_MARK_ATTRIBUTE}-${highest + 1}`, `${REMOVE_MARK_ATTRIBUTE}-${highest + 2}`];
 }
 
 
@@ -89,6 +99,55 @@ function addRemovedBlocks(page: PageModel, topRemoved: Int32Array, mark: string,
       edits.insert(blocks.sourceEnd[block], `</${tagName(blocks.tag[block])}>`.repeat(blocks.closeRepeat[block]));
     }
   }
+}
+
+/**
+ * Marks the elements that are not blocks removed whole, as blocks are marked: with the first mark, or the second
+ * where white space separates its neighbours' text from it or its own text nodes from each other (pass 1 kept that
+ * space in the page text); adds their names to the matching set.
+ */
+function addRemovedElements(source: string, elements: RemovedElements, marks: [string, string], edits: SourceEdits, names: [Set<string>, Set<string>]): void {
+  for (let element = 0; element < elements.count; element++) {
+    const nameEnd = elements.sourceNameEnd[element];
+    const name = source.slice(elements.sourceStart[element] + 1, nameEnd).toLowerCase();
+    const spaced = elements.separated[element] === 1 || edgeSpace(source, nameEnd, elements.sourceEnd[element]) ? 1 : 0;
+    names[spaced].add(name);
+    edits.insert(nameEnd, ` ${marks[spaced]}`);
+    if (elements.closeRepeat[element] > 0) edits.insert(elements.sourceEnd[element], `</${name}>`.repeat(elements.closeRepeat[element]));
+  }
+}
+
+/** A reference to a no-break space, or a <br> tag: white space as pass 1 reads it between text. */
+const SPACE_MARKUP = /^(?:&nbsp;?|&#0*160;?|&#x0*a0;?|<br\b)/i;
+
+/**
+ * Whether an element's content (from the end of its tag name to `end`) has white space before its first visible
+ * character or after its last, outside tags (any at all when nothing is visible): pass 1 made that a separator of
+ * the text around the element. Reads the element once; tags are skipped to their ">".
+ */
+function edgeSpace(source: string, from: number, end: number): boolean {
+  let position = source.indexOf(">", from) + 1;
+  if (position <= 0 || position > end) return false;
+  let space = false;
+  let visible = false;
+  while (position < end) {
+    const code = source.charCodeAt(position);
+    const markup = code === 60 || code === 38 ? SPACE_MARKUP.exec(source.slice(position, position + 8)) : null;
+    if (code === 32 || code === 9 || code === 10 || code === 13 || code === 12 || code === 0xa0 || markup !== null) {
+      space = true;
+      position += markup === null ? 1 : markup[0].length;
+      if (code !== 60) continue;
+    } else if (code !== 60) {
+      if (space && !visible) return true;
+      visible = true;
+      space = false;
+      position += 1;
+      continue;
+    }
+    const close = source.indexOf(">", position); // a tag (a <br> included) is skipped to its end
+    position = close < 0 || close >= end ? end : close + 1;
+  }
+  return space;
 }
 
 /** Cuts the plan's removed text out of the text nodes of kept blocks. */

@@ -6,14 +6,28 @@ import type { NormalisedPlan } from "../plan";
  * removed blocks and the removed text lie, walked once in document order.
  */
 
-/** Source ranges of the top-most removed blocks, flattened [start, end) pairs in document order. */
+/**
+ * Source ranges of the top-most removed blocks and of the elements removed whole (plan.removedElements),
+ * flattened [start, end) pairs in document order (the two never overlap).
+ */
 export function topRemovedRanges(page: PageModel, plan: NormalisedPlan): Int32Array {
   const { sourceStart, sourceEnd } = page.blocks;
-  const ranges = new Int32Array(plan.topBlocks.length * 2);
-  plan.topBlocks.forEach((block, index) => {
-    ranges[index * 2] = sourceStart[block];
-    ranges[index * 2 + 1] = sourceEnd[block];
-  });
+  const elements = plan.removedElements;
+  const ranges = new Int32Array((plan.topBlocks.length + (elements?.count ?? 0)) * 2);
+  let length = 0;
+  let element = 0;
+  const addElementsBefore = (offset: number): void => {
+    for (; elements !== undefined && element < elements.count && elements.sourceStart[element] < offset; element++) {
+      ranges[length++] = elements.sourceStart[element];
+      ranges[length++] = elements.sourceEnd[element];
+    }
+  };
+  for (const block of plan.topBlocks) {
+    addElementsBefore(sourceStart[block]);
+    ranges[length++] = sourceStart[block];
+    ranges[length++] = sourceEnd[block];
+  }
+  addElementsBefore(Number.MAX_SAFE_INTEGER);
   return ranges;
 }
 

@@ -7,4 +7,4 @@ export {
   ATTRIBUTE_EQUALS, ATTRIBUTE_INCLUDES, ATTRIBUTE_PREFIX, ATTRIBUTE_PRESENT, ATTRIBUTE_SUBSTRING, ATTRIBUTE_SUFFIX,
   joinSelectorLists, parseSelector, type AttributeTest, type ComplexSelector, type SelectorList, type SelectorParse, type SelectorStep,
 } from "./parse";
-export { matchSelectors, SELECTOR_MATCH_MAX_DEPTH, SELECTOR_MATCH_MAX_LISTS, type SelectorMatch } from "./match";
+export { matchSelectors, SELECTOR_MATCH_MAX_DEPTH, SELECTOR_MATCH_MAX_LISTS, type InlineElements, type SelectorMatch } from "./match";

@@ -30,6 +30,33 @@ export interface SelectorMatch {
   readonly text: Int32Array;
   /** The first matched element's start tag: source offsets of its "<", the end of its name and its end; -1s for none. */
   readonly firstElement: Int32Array;
+  /** The matched elements that are not blocks, of every list matched in the same scan (one table, shared). */
+  readonly inline: InlineElements;
+}
+
+/**
+ * Matched elements that are not blocks (inline, void, foreign), in document order of their start tags, with where
+ * each ends as pass 1 ends it, so that pass 2 can remove one whole (src/plan, src/rewrite).
+ */
+export interface InlineElements {
+  readonly count: number;
+  /** Element ordinal → source offset of the "<" of its start tag. */
+  readonly sourceStart: Int32Array;
+  /** Element ordinal → source offset just after its tag name (where a mark attribute goes). */
+  readonly sourceNameEnd: Int32Array;
+  /** Element ordinal → source offset just after it ends (its end tag, where it is closed, or its start tag if void). */
+  readonly sourceEnd: Int32Array;
+  /** Element ordinal → closed by an ancestor's end tag: 1 + open elements of its name inside it; else 0 (as BlockTable.closeRepeat). */
+  readonly closeRepeat: Uint16Array;
+  /** Element ordinal → [firstTextNode, endTextNode): the text nodes inside it. */
+  readonly firstTextNode: Int32Array;
+  readonly endTextNode: Int32Array;
+  /** Element ordinal → innermost block holding it (0: the root). */
+  readonly block: Int32Array;
+  /** Element ordinal → bit per list the element matches. */
+  readonly lists: Uint32Array;
+  /** Element ordinal → bit per list that an enclosing element matches. */
+  readonly insideLists: Uint32Array;
 }
 
 /** Deepest open element tested: deeper ones (only on pathological pages) match nothing; it bounds the state kept. */
@@ -67,6 +94,8 @@ class MatchWalker implements ScanHandler {
   private openInnermostBlock = new Int32Array(INITIAL_DEPTH); // open index → innermost block at or below it (0: root)
   private openLists = new Uint32Array(INITIAL_DEPTH); // open index → bit per list that the element matches
   private openFirstNode = new Int32Array(INITIAL_DEPTH); // open index → first text node at or after its start tag
+  private openInline = new Int32Array(INITIAL_DEPTH); // open index → its InlineElements ordinal, or -1
+  private readonly inline = new InlineTable();
   private descendantSteps: Uint32Array; // open index × stride + selector → steps its descendants may match next
   private childSteps: Uint32Array; // open index × stride + selector → steps its children may match next
   // Per list.
@@ -105,17 +134,21 @@ class MatchWalker implements ScanHandler {
     this.closeImplied(tagStart);
     const empty = foreign ? selfClosing : (TAG_FLAGS[tag] & FLAG_VOID) !== 0;
     if (empty) {
-      if (this.openCount < SELECTOR_MATCH_MAX_DEPTH) this.noteEmptyMatch(this.evaluate(name, nameEnd, tagEnd, -1), tagStart, nameEnd, tagEnd);
+      if (this.openCount < SELECTOR_MATCH_MAX_DEPTH) {
+        const lists = this.evaluate(name, nameEnd, tagEnd, -1);
+        this.noteEmptyMatch(lists, tagStart, nameEnd, tagEnd);
+        if (lists !== 0) this.inline.add(tagStart, nameEnd, this.innermostBlock(), lists, this.insideLists(), this.node, tagEnd);
+      }
       return;
     }
     this.push(name, tag, foreign, tagStart, nameEnd, tagEnd);
   }
 
-  endTag(name: string, tagStart: number): void {
+  endTag(name: string, tagStart: number, tagEnd: number): void {
     if ((this.openNameCount.get(name) ?? 0) === 0) return;
     for (let index = this.openCount - 1; index >= 0; index--) {
       if (this.openNames[index] === name) {
-        this.popTo(index, tagStart);
+        this.popTo(index, tagStart, tagEnd);
         return;
       }
     }
@@ -126,7 +159,9 @@ class MatchWalker implements ScanHandler {
   finish(): SelectorMatch[] {
     this.closeImplied(this.source.length);
     this.popTo(0, this.source.length);
+    const inline = this.inline.finish();
     return this.textPairs.map((pairs, list) => ({
+      inline,
       elements: this.elements[list], matchedBlocks: this.matchedBlocks[list], coveredBlocks: this.coveredBlocks[list],
       holderBlocks: this.holderBlocks[list], text: Int32Array.from(pairs), firstElement: this.firstElements[list],
     }));
@@ -167,6 +202,7 @@ class MatchWalker implements ScanHandler {
     this.openCount++;
     const lists = index < SELECTOR_MATCH_MAX_DEPTH ? this.evaluate(name, nameEnd, tagEnd, index) : 0;
     this.openLists[index] = lists;
+    this.openInline[index] = lists !== 0 && block < 0 ? this.inline.add(tagStart, nameEnd, parentBlock, lists, this.insideLists(), this.node, -1) : -1;
     for (let list = 0; list < this.openMatched.length; list++) {
       const matched = (lists >>> list) & 1;
       if (matched === 1) {
@@ -200,13 +236,33 @@ class MatchWalker implements ScanHandler {
     first[2] = tagEnd;
   }
 
-  /** Closes the open elements from the top down to `index` (included), at source offset `offset`. */
-  private popTo(index: number, offset: number): void {
+  /** Innermost block among the open elements (0: the root). */
+  private innermostBlock(): number {
+    return this.openCount === 0 ? 0 : this.openInnermostBlock[this.openCount - 1];
+  }
+
+  /** Bit per list that an open element matches. */
+  private insideLists(): number {
+    let bits = 0;
+    for (let list = 0; list < this.openMatched.length; list++) if (this.openMatched[list] > 0) bits |= 1 << list;
+    return bits;
+  }
+
+  /**
+   * Closes the open elements from the top down to `index` (included), at source offset `offset`: by the end tag of
+   * the element at `index` when `endTagEnd` is given (those above it are closed by an ancestor's end tag, as pass 1
+   * records it), else implicitly (an implied end tag, the end of the page).
+   */
+  private popTo(index: number, offset: number, endTagEnd = -1): void {
     if (index >= this.openCount) return;
     this.advanceNodes(offset);
+    const sameName = endTagEnd >= 0 && this.openCount - 1 > index ? new Map<string, number>() : null; // tag name → open elements of it seen from the top
     for (let top = this.openCount - 1; top >= index; top--) {
       const name = this.openNames[top];
       this.openNameCount.set(name, (this.openNameCount.get(name) ?? 1) - 1);
+      const repeat = sameName === null || top === index ? 0 : (sameName.get(name) ?? 0) + 1;
+      if (sameName !== null && top > index) sameName.set(name, repeat);
+      if (this.openInline[top] >= 0) this.inline.close(this.openInline[top], top === index && endTagEnd >= 0 ? endTagEnd : offset, repeat, this.node);
       const lists = this.openLists[top];
       if (lists === 0) continue;
       for (let list = 0; list < this.openMatched.length; list++) {
@@ -271,6 +327,7 @@ class MatchWalker implements ScanHandler {
     this.openInnermostBlock = resized(this.openInnermostBlock, new Int32Array(size));
     this.openLists = resized(this.openLists, new Uint32Array(size));
     this.openFirstNode = resized(this.openFirstNode, new Int32Array(size));
+    this.openInline = resized(this.openInline, new Int32Array(size));
     const rows = Math.min(size, SELECTOR_MATCH_MAX_DEPTH) * this.stride;
     if (rows > this.descendantSteps.length) {
       this.descendantSteps = resized(this.descendantSteps, new Uint32Array(rows));
@@ -279,7 +336,66 @@ class MatchWalker implements ScanHandler {
   }
 }
 
-function resized<T extends Uint8Array | Int32Array | Uint32Array>(from: T, to: T): T {
+/** The growing table behind InlineElements. */
+class InlineTable {
+  private count = 0;
+  private sourceStart = new Int32Array(16);
+  private sourceNameEnd = new Int32Array(16);
+  private sourceEnd = new Int32Array(16);
+  private closeRepeat = new Uint16Array(16);
+  private firstTextNode = new Int32Array(16);
+  private endTextNode = new Int32Array(16);
+  private block = new Int32Array(16);
+  private lists = new Uint32Array(16);
+  private insideLists = new Uint32Array(16);
+
+  /** Adds an element at its start tag; `end` is its end for a void element, -1 until close() for others. Returns its ordinal. */
+  add(start: number, nameEnd: number, block: number, lists: number, insideLists: number, firstNode: number, end: number): number {
+    if (this.count === this.sourceStart.length) this.grow();
+    const element = this.count++;
+    this.sourceStart[element] = start;
+    this.sourceNameEnd[element] = nameEnd;
+    this.sourceEnd[element] = end;
+    this.closeRepeat[element] = 0;
+    this.firstTextNode[element] = firstNode;
+    this.endTextNode[element] = firstNode;
+    this.block[element] = block;
+    this.lists[element] = lists;
+    this.insideLists[element] = insideLists;
+    return element;
+  }
+
+  close(element: number, end: number, repeat: number, endNode: number): void {
+    this.sourceEnd[element] = end;
+    this.closeRepeat[element] = Math.min(repeat, 0xffff);
+    this.endTextNode[element] = endNode;
+  }
+
+  finish(): InlineElements {
+    const count = this.count;
+    return {
+      count, sourceStart: this.sourceStart.subarray(0, count), sourceNameEnd: this.sourceNameEnd.subarray(0, count),
+      sourceEnd: this.sourceEnd.subarray(0, count), closeRepeat: this.closeRepeat.subarray(0, count),
+      firstTextNode: this.firstTextNode.subarray(0, count), endTextNode: this.endTextNode.subarray(0, count),
+      block: this.block.subarray(0, count), lists: this.lists.subarray(0, count), insideLists: this.insideLists.subarray(0, count),
+    };
+  }
+
+  private grow(): void {
+    const size = this.sourceStart.length * 2;
+    this.sourceStart = resized(this.sourceStart, new Int32Array(size));
+    this.sourceNameEnd = resized(this.sourceNameEnd, new Int32Array(size));
+    this.sourceEnd = resized(this.sourceEnd, new Int32Array(size));
+    this.closeRepeat = resized(this.closeRepeat, new Uint16Array(size));
+    this.firstTextNode = resized(this.firstTextNode, new Int32Array(size));
+    this.endTextNode = resized(this.endTextNode, new Int32Array(size));
+    this.block = resized(this.block, new Int32Array(size));
+    this.lists = resized(this.lists, new Uint32Array(size));
+    this.insideLists = resized(this.insideLists, new Uint32Array(size));
+  }
+}
+
+function resized<T extends Uint8Array | Uint16Array | Int32Array | Uint32Array>(from: T, to: T): T {
   to.set(from.subarray(0, Math.min(from.length, to.length)));
   return to;
 }

@@ -134,6 +134,19 @@ describe("clean() with site selectors", () => {
     expect(await cleaned(null, "text", { target: ".absent" })).toBe(await cleaned(null, "text"));
   });
 
+  it("an element that is not a block goes whole, markup and all, in every format; html joins its neighbours' text as pass 1 read it", async () => {
+    const html = '<body><p>By <span class="author">Ann</span> <span class="ad"><img src="/ad.png">Advert</span> north<a class="x" href="/x">X</a>. <img class="icon" src="/i.png"> and [<em class="note">a note </em>]</p><p>Kept <img src="/kept.png"></p></body>';
+    const request = { target: null, remove: list(".ad, img.icon, a.x, em.note") };
+    for (const format of ["html", "markdown", "article", "text", "json"] as const) {
+      const result = await clean({ html, url: "https://news.example/a", site: "", format, ruleSet: null, model: null, rewriter: backend, selectors: request });
+      if (!result.ok) throw new Error(result.detail);
+      for (const gone of ["ad.png", "i.png", "Advert", "/x", "a note"]) expect(result.body, `${format}: ${gone}`).not.toContain(gone);
+      if (format !== "text") expect(result.body, format).toContain("kept.png");
+      if (format === "text") expect(result.body.split(/\s+/)).toEqual(["By", "Ann", "north", ".", "and", "[", "]", "Kept"]);
+      if (format === "html") expect(result.body).toContain("north. ");
+    }
+  });
+
   it("a remove selector that matches an inline element takes its text out of the sentence's block only", async () => {
     const text = await cleaned(null, "text", { remove: "time, .author" });
     expect(text).toContain("By ·");
