@@ -47,11 +47,9 @@ export const SELECTOR_MAX_ALTERNATIVES = 32;
 export const SELECTOR_MAX_STEPS = 16;
 /** Most simple selectors (#id, .class, [attr]) in one step. */
 export const SELECTOR_MAX_TESTS = 16;
-/** Most selectors matched on one page in all (site strip, main, keep and metadata plus a request's two): the
- * matcher's work is this times the page's elements times SELECTOR_MAX_STEPS at worst. */
-export const SELECTOR_MAX_PER_PAGE = 256;
-/** Most selectors (alternatives) in one RuleSet's strip, main, keep and metadata together: SELECTOR_MAX_PER_PAGE less
- * room for a request's X-Target-Selector and X-Remove-Selector (SELECTOR_MAX_ALTERNATIVES each). */
+/** Most selectors (alternatives) in one RuleSet's strip, main, keep and metadata together. With a request's
+ * X-Target-Selector and X-Remove-Selector (SELECTOR_MAX_ALTERNATIVES each) at most 256 run on a page: the matcher's
+ * work is that times the page's elements times SELECTOR_MAX_STEPS at worst. */
 export const SELECTOR_MAX_PER_RULE_SET = 192;
 /** Most `main` entries (fallbacks) in one RuleSet, and most entries per metadata field: each is matched as its own
  * list, and one scan matches at most 32 lists (strip, keep, a request's two, 8 main, 3 × 4 metadata fit). */
