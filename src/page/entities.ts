@@ -68,19 +68,28 @@ function isAlphanumeric(code: number): boolean {
 
 /** Decodes every character reference in source[start, end); `inAttribute` for attribute values. */
 export function decodeEntities(source: string, start: number, end: number, inAttribute = false): string {
-  let position = source.indexOf("&", start);
-  if (position < 0 || position >= end) return source.slice(start, end);
+  let position = ampersandBefore(source, start, end);
+  if (position < 0) return source.slice(start, end);
   let result = "";
   let copied = start;
-  while (position >= 0 && position < end) {
+  while (position >= 0) {
     const decoded = decodeEntityAt(source, position, end, inAttribute);
     if (decoded !== null) {
       result += source.slice(copied, position) + decoded;
       copied = lastEntityEnd;
-      position = source.indexOf("&", copied);
+      position = ampersandBefore(source, copied, end);
     } else {
-      position = source.indexOf("&", position + 1);
+      position = ampersandBefore(source, position + 1, end);
     }
   }
   return result + source.slice(copied, end);
+}
+
+/**
+ * The first "&" in source[from, end), or -1. Not indexOf: it searches to the end of the page, so decoding
+ * many short ranges of a page with no "&" after them would read the rest of the page each time (quadratic).
+ */
+function ampersandBefore(source: string, from: number, end: number): number {
+  for (let index = from; index < end; index++) if (source.charCodeAt(index) === 38) return index;
+  return -1;
 }
