@@ -62,6 +62,13 @@ const MAX_META_VALUE_CHARS = 2_000;
 const MAX_BYLINE_TEXT_CHARS = 400;
 /** Most candidates kept of each kind: the ones near the title come early on a page. */
 const MAX_CANDIDATES = 32;
+/**
+ * Most byline candidates open at once, and most nested sidebar or main-content containers followed: every
+ * start and end tag visits the open ones, so unbounded nesting (hostile or broken pages) would be quadratic.
+ * Past the cap nothing is lost: a container inside as many of its kind is inside one of them anyway.
+ */
+const MAX_OPEN_BYLINES = 4;
+const MAX_OPEN_REGIONS = 32;
 /** Most headings kept, and the longest heading text followed, in characters. */
 const MAX_HEADINGS = 8;
 const MAX_HEADING_TEXT_CHARS = 400;
@@ -178,8 +185,9 @@ class MetadataCollector implements ScanHandler {
     const itemprop = (readAttribute(html, nameEnd, tagEnd, "itemprop") ?? "").toLowerCase();
     // A <footer> or <aside> inside an article is the article's own (its byline and date are often there).
     const asideTag = ASIDE_TAGS.has(name) && !((name === "footer" || name === "aside") && this.mains.length > 0);
-    if (asideTag || (CONTAINER_TAGS.has(name) && (isAsideName(className) || isAsideName(id)))) this.asides.push(new OpenElement(name));
-    else if (MAIN_TAGS.has(name) || /(?:^|\s)articlebody(?:\s|$)/.test(itemprop) || (readAttribute(html, nameEnd, tagEnd, "role") ?? "").trim().toLowerCase() === "main") {
+    if (asideTag || (CONTAINER_TAGS.has(name) && (isAsideName(className) || isAsideName(id)))) {
+      if (this.asides.length < MAX_OPEN_REGIONS) this.asides.push(new OpenElement(name));
+    } else if (this.mains.length < MAX_OPEN_REGIONS && (MAIN_TAGS.has(name) || /(?:^|\s)articlebody(?:\s|$)/.test(itemprop) || (readAttribute(html, nameEnd, tagEnd, "role") ?? "").trim().toLowerCase() === "main")) {
       this.mains.push(new OpenElement(name));
     }
     if (this.asides.length > 0) return;
@@ -188,7 +196,7 @@ class MetadataCollector implements ScanHandler {
       this.heading = new OpenElement(name);
       this.headingOffset = tagStart;
     }
-    if (!BYLINE_ELEMENTS.has(name) || this.facts.bylines.length >= MAX_CANDIDATES) return;
+    if (!BYLINE_ELEMENTS.has(name) || this.facts.bylines.length >= MAX_CANDIDATES || this.open.length >= MAX_OPEN_BYLINES) return;
     const marked = /(?:^|\s)author(?:\s|$)/.test(itemprop) || (name === "a" && /(?:^|\s)author(?:\s|$)/i.test(readAttribute(html, nameEnd, tagEnd, "rel") ?? ""));
     const named = !marked && (BYLINE_NAME.test(className) || BYLINE_NAME.test(id)) && !NOT_BYLINE_NAME.test(className) && !NOT_BYLINE_NAME.test(id);
     const dateline = !marked && !named && (DATELINE_NAME.test(className) || DATELINE_NAME.test(id));

@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hasData, loadDataset, type DatasetPage } from "../../src/evaluation/index";
 import { decodeEntities, extractMetadata } from "../../src/page/index";
+import { MAX_RATIO, scalingRatio } from "../support/scaling";
 
 const dataPresent = hasData();
 if (!dataPresent) console.warn("metadata tests on real pages skipped: ../shared/data is absent");
@@ -336,5 +337,18 @@ describe("meta keys", () => {
     const head = `<meta itemprop="description" content="The blog"><meta name="description" content="The post">` +
       `<meta name="description" content="A later one"><meta itemprop="description" content="Microdata again">`;
     expect(extractMetadata(`<html><head>${head}</head><body><p>x</p></body></html>`).excerpt).toBe("The post");
+  });
+});
+
+describe("metadata stays linear on nested candidates (n and 4n)", () => {
+  const families: readonly [string, (n: number) => string, number][] = [
+    ["unclosed sidebars", (n) => `<div class="sidebar">`.repeat(n), 5_000],
+    ["unclosed articles", (n) => `<article>`.repeat(n), 5_000],
+    ["unclosed bylines without text", (n) => `<span class="author">`.repeat(n), 5_000],
+    ["nested bylines with text", (n) => `<p class="byline">By Jo `.repeat(n), 5_000],
+  ];
+  it.each(families)("%s", async (_name, family, n) => {
+    const measured = await scalingRatio(family, n, (html) => extractMetadata(`<html><body><h1>Title</h1>${html}</body></html>`));
+    expect(measured.ratio).toBeLessThan(MAX_RATIO);
   });
 });
