@@ -102,6 +102,8 @@ function startWorker(origins: readonly string[]): ChildProcess {
     // The demo page (GET /): the sample pages to pick from, and the dev key its form starts with.
     "--var", `DEMO_SAMPLES:${JSON.stringify(demoSamples(SAMPLE_FOLDER, `http://${HOST}:${samplesPort}`))}`,
     "--var", `DEMO_API_KEY:${DEV_API_KEY}`,
+    // `npm run load` measures the Worker, not the limiter: it starts the service with RATE_LIMIT=off.
+    ...(process.env.RATE_LIMIT === "off" ? ["--var", "RATE_LIMIT:off"] : []),
   ];
   // The dev keys also in the environment, where wrangler dev looks for the secrets wrangler.toml requires, so it
   // does not warn that they are missing; the --var values above win over any .dev.vars.

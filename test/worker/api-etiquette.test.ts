@@ -70,6 +70,15 @@ describe("per-key rate limit", () => {
     expect(((await refused?.json()) as { error: { code: string } }).error.code).toBe("rate-limited");
     expect((await call("/v1/no-such-route", { headers: { "x-api-key": "limited-key-b" } }, keys)).status).toBe(404);
   });
+
+  it("does not consult the limiter with RATE_LIMIT off", async () => {
+    const keys = { API_KEYS: "test-key,unlimited-key", RATE_LIMIT: "off" };
+    const statuses = new Set<number>();
+    for (let index = 0; index < 2 * 600 + 2; index++) {
+      statuses.add((await call("/v1/no-such-route", { headers: { "x-api-key": "unlimited-key" } }, keys)).status);
+    }
+    expect([...statuses]).toEqual([404]);
+  });
 });
 
 describe("what origins see", () => {

@@ -7,7 +7,8 @@
  * - A per-key rate limit with the Workers Rate Limiting binding API_RATE_LIMIT (wrangler.toml [[ratelimits]]:
  *   its `simple.limit` and `simple.period` are the options); past it, 429 `rate-limited` with Retry-After
  *   (the period, RATE_LIMIT_PERIOD seconds, as the binding does not say when its window ends). Keyed by a
- *   digest of the API key, so the key itself is never handed to the limiter. No binding: no limit.
+ *   digest of the API key, so the key itself is never handed to the limiter. No binding, or RATE_LIMIT "off"
+ *   (a private deployment, or a load test of the Worker itself): no limit.
  * - What the origin sees of the client (originHeaders): its Accept-Language, unless FORWARD_ACCEPT_LANGUAGE
  *   is "false"; a User-Agent of its choosing (X-User-Agent) only where FORWARD_USER_AGENT is "true" (a
  *   deployment that lets clients pose as any browser or crawler chooses so); else FETCH_USER_AGENT, else
@@ -23,6 +24,8 @@ export interface EtiquetteBindings {
   CORS_ALLOWED_ORIGINS?: string;
   /** The Workers Rate Limiting binding; absent, requests are not limited. */
   API_RATE_LIMIT?: { limit(options: { key: string }): Promise<{ success: boolean }> };
+  /** "off": the binding is not consulted (a private deployment, a load test); default on. */
+  RATE_LIMIT?: string;
   /** Seconds of the rate limit's period, sent as Retry-After (must match the binding's simple.period; default 60). */
   RATE_LIMIT_PERIOD?: string;
   /** "false": the client's Accept-Language is not passed to origins (default: passed). */
@@ -103,7 +106,7 @@ export const corsHeaders: MiddlewareHandler<{ Bindings: Env & EtiquetteBindings 
 export const rateLimit: MiddlewareHandler<{ Bindings: Env & EtiquetteBindings }> = async (context, next) => {
   const limiter = context.env.API_RATE_LIMIT;
   const key = presentedKey(context.req.raw);
-  if (limiter === undefined || key === null) return next();
+  if (limiter === undefined || key === null || context.env.RATE_LIMIT === "off") return next();
   const outcome = await limiter.limit({ key: await keyDigest(key) });
   if (outcome.success) return next();
   const period = periodSeconds(context.env.RATE_LIMIT_PERIOD);
