@@ -1,5 +1,5 @@
 // The HTTP layer: routes (as Hono sub-apps), input guards, keys, and the one mapping of error codes to statuses.
-export { adminRoutes } from "./api/admin-routes";
+export { adminRoutes } from "./admin/routes";
 export { cleanRoutes } from "./api/clean-routes";
 export { readRoutes } from "./api/read-routes";
 export { corsHeaders, rateLimit } from "./api/etiquette";
