@@ -14,7 +14,7 @@
  * with why), and a summary on stdout. A page that fails is reported; the run goes on.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import type { ClassifierModel } from "../src/classify/index";
@@ -22,7 +22,7 @@ import type { CleanMode, OutputFormat, RequestedMode } from "../src/clean";
 import type { CompiledRuleSet } from "../src/rules/index";
 import type { HtmlRewriterBackend } from "../src/runtime/index";
 import { choiceOption, fail, parseCommand, runCommand, urlOption, usageError, usageText, type Command } from "./lib/cli";
-import { isHtmlFile, isPageInFolder } from "./lib/inputs";
+import { isHtmlFile, pagesUnder } from "./lib/inputs";
 import { REPO_ROOT, RULES_FOLDER, SHIPPED_MODEL } from "./lib/paths";
 import { createProgress } from "./lib/progress";
 
@@ -149,15 +149,6 @@ function collectPages(inputs: readonly string[]): { pages: PageEntry[]; problems
   return { pages, problems };
 }
 
-function pagesUnder(folder: string): string[] {
-  const files: string[] = [];
-  for (const entry of readdirSync(folder, { withFileTypes: true }).sort((left, right) => left.name.localeCompare(right.name))) {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) files.push(...pagesUnder(path));
-    else if (entry.isFile() && isPageInFolder(path)) files.push(path);
-  }
-  return files;
-}
 
 function readListFile(listPath: string, pages: PageEntry[], problems: string[]): void {
   const lines = readFileSync(listPath, "utf8").split(/\r?\n/);

@@ -9,7 +9,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { DATA_ROOT, DATA_SETS, loadDataset } from "../src/evaluation/index";
 import { siteKeyOfLabel } from "../src/rules/index";
 import { analysePage, decodeHtml } from "../src/page/index";
-import { isHtmlFile, isPageInFolder } from "./lib/inputs";
+import { isHtmlFile, isPageInFolder, pagesUnder } from "./lib/inputs";
 
 export interface InputPage {
   readonly id: string;
@@ -94,16 +94,6 @@ function loadFolder(folder: string, add: (label: string, page: InputPage) => voi
   }
 }
 
-/** Every page file under a folder, sub-folders included, in name order. */
-function pagesUnder(folder: string): string[] {
-  const files: string[] = [];
-  for (const entry of readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) files.push(...pagesUnder(path));
-    else if (entry.isFile() && isPageInFolder(path)) files.push(path);
-  }
-  return files;
-}
 
 function addPage(path: string, id: string, label: string, add: (label: string, page: InputPage) => void, problems: string[]): void {
   const bytes = new Uint8Array(readFileSync(path));

@@ -2,7 +2,8 @@
  * What an input file is, by its content rather than its name: wget and browsers save pages without ".html"
  * (`index.html?p=2`, `article`, `story.php`), and a list of pages is plain text whatever it is called.
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readSync } from "node:fs";
+import { join } from "node:path";
 
 /** Bytes read to decide (an HTML page declares itself in its first tags, after any BOM, blanks or comments). */
 const SNIFF_BYTES = 4096;
@@ -41,4 +42,15 @@ export function isHtmlFile(path: string): boolean {
   } finally {
     if (descriptor !== null) closeSync(descriptor);
   }
+}
+
+/** Every page file under a folder (isPageInFolder), sub-folders included, in name order. */
+export function pagesUnder(folder: string): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(folder, { withFileTypes: true }).sort((left, right) => left.name.localeCompare(right.name))) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) files.push(...pagesUnder(path));
+    else if (entry.isFile() && isPageInFolder(path)) files.push(path);
+  }
+  return files;
 }
