@@ -10,6 +10,7 @@ import { analysePage, decodeHtml } from "../../src/page/index";
 import { normalisePlan } from "../../src/plan/index";
 import { rewriteHtml } from "../../src/rewrite/index";
 import { createWorkerdBackend } from "../../src/runtime/index";
+import { devPagePaths } from "../support/dev-pages";
 import { keptText, randomPlan, topRemovedCount, words } from "../node/pass-parity-plans";
 import { chooseSeed, seededRandom } from "../node/runtime-contract-cases";
 
@@ -18,18 +19,13 @@ const seed = chooseSeed(environment?.VITE_PARITY_SEED);
 const backend = createWorkerdBackend();
 const SETS = ["dragnet", "cleanportaleval", "cleaneval-dev"];
 
-async function pagePaths(origin: string, set: string): Promise<string[] | null> {
-  const response = await fetch(`${origin}/data/${set}/index.jsonl`);
-  if (!response.ok) return null;
-  return (await response.text()).split("\n").filter((line) => line.trim() !== "").map((line) => (JSON.parse(line) as { page: string }).page);
-}
 
 describe("pass 2 in workerd removes exactly what pass 1 decided, on every page of ../shared/data", () => {
   console.log(`pass parity (workerd): VITE_PARITY_SEED=${seed}`);
   for (const set of SETS) {
     it(`set ${set}`, async () => {
       const origin = inject("originUrl");
-      const paths = await pagePaths(origin, set);
+      const paths = await devPagePaths(origin, set);
       if (paths === null) {
         console.log(`skipped: ../shared/data/${set} is absent`);
         return;

@@ -8,6 +8,7 @@ import { describe, expect, inject, it } from "vitest";
 import { analysePage, decodeHtml } from "../../src/page/index";
 import { rewriteHtml } from "../../src/rewrite/index";
 import { createWorkerdBackend } from "../../src/runtime/index";
+import { devPagePaths } from "../support/dev-pages";
 import { matchSelectors } from "../../src/selectors/index";
 import { keptText, words } from "../node/pass-parity-plans";
 import { COUNTED_SELECTORS, countedLists, plannedRemovals, selectorPlans } from "../node/selector-parity-cases";
@@ -16,17 +17,12 @@ import { lolHtmlMatchCounts } from "../node/selector-support";
 const backend = createWorkerdBackend();
 const SETS = ["dragnet", "cleanportaleval", "cleaneval-dev"];
 
-async function pagePaths(origin: string, set: string): Promise<string[] | null> {
-  const response = await fetch(`${origin}/data/${set}/index.jsonl`);
-  if (!response.ok) return null;
-  return (await response.text()).split("\n").filter((line) => line.trim() !== "").map((line) => (JSON.parse(line) as { page: string }).page);
-}
 
 describe("selectors in workerd: pass 1 and pass 2 agree on the dev pages", () => {
   for (const set of SETS) {
     it(`set ${set}`, async () => {
       const origin = inject("originUrl");
-      const paths = await pagePaths(origin, set);
+      const paths = await devPagePaths(origin, set);
       if (paths === null) {
         console.log(`skipped: ../shared/data/${set} is absent`);
         return;
