@@ -2,55 +2,58 @@
  * The classifier model (rules/model.json): feature names, their normalisation, a logistic regression or
  * small boosted trees, the removal threshold and the smoothing settings. Versioned and validated.
  */
-import * as z from "zod/mini";
+import * as v from "valibot";
+import { validationProblems } from "../validation";
 import { FEATURE_NAMES, type FeatureMatrix } from "../page/index";
 
 export const MODEL_VERSION = 1;
 
-const finite = z.number(); // zod 4 refuses Infinity and NaN in z.number()
+const finite = v.pipe(v.number(), v.finite());
+const nodeIndex = v.pipe(v.number(), v.integer(), v.minValue(-1));
+const nonNegative = v.pipe(v.number(), v.minValue(0));
 
-const treeSchema = z.object({
+const treeSchema = v.object({
   /** Node index → feature column (in the model's feature list) tested, -1 for a leaf. */
-  feature: z.array(z.int().check(z.gte(-1))),
+  feature: v.array(nodeIndex),
   /** Node index → split value: normalised feature <= threshold goes left. */
-  threshold: z.array(finite),
-  left: z.array(z.int().check(z.gte(-1))),
-  right: z.array(z.int().check(z.gte(-1))),
+  threshold: v.array(finite),
+  left: v.array(nodeIndex),
+  right: v.array(nodeIndex),
   /** Node index → leaf value (log-odds contribution); ignored for inner nodes. */
-  value: z.array(finite),
+  value: v.array(finite),
 });
 
-const modelSchema = z.object({
-  version: z.literal(MODEL_VERSION),
+const modelSchema = v.object({
+  version: v.literal(MODEL_VERSION),
   /** "ensemble": the mean of the logistic and the boosted trees' log-odds. */
-  kind: z.enum(["logistic", "boosted-trees", "ensemble"]),
-  features: z.array(z.string()).check(z.minLength(1)),
-  normalisation: z.object({ mean: z.array(finite), scale: z.array(finite) }),
-  logistic: z.optional(z.object({ weights: z.array(finite), bias: finite })),
-  boosted: z.optional(z.object({ base: finite, learningRate: finite, trees: z.array(treeSchema) })),
+  kind: v.picklist(["logistic", "boosted-trees", "ensemble"]),
+  features: v.pipe(v.array(v.string()), v.minLength(1)),
+  normalisation: v.object({ mean: v.array(finite), scale: v.array(finite) }),
+  logistic: v.optional(v.object({ weights: v.array(finite), bias: finite })),
+  boosted: v.optional(v.object({ base: finite, learningRate: finite, trees: v.array(treeSchema) })),
   /** Smoothed template score above which a block is removed. */
   threshold: finite,
   /** The decision settings used when smoothing is off (calibrated apart); the top-level ones otherwise. */
-  rawDecision: z.optional(z.object({ threshold: finite, keepChars: z.int().check(z.gte(0)), keepMargin: z.number().check(z.gte(0)), mainOnly: z.boolean() })),
+  rawDecision: v.optional(v.object({ threshold: finite, keepChars: v.pipe(v.number(), v.integer(), v.minValue(0)), keepMargin: nonNegative, mainOnly: v.boolean() })),
   /** The least template-like block with at least this many characters is always kept (0: off). */
-  keepChars: z.optional(z.int().check(z.gte(0))),
+  keepChars: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   /** Blocks scoring at most this much above that block are kept too. */
-  keepMargin: z.optional(z.number().check(z.gte(0))),
+  keepMargin: v.optional(nonNegative),
   /** Outside the main-content block and its ancestors, the base threshold applies (see classify/decide.ts). */
-  mainOnly: z.optional(z.boolean()),
+  mainOnly: v.optional(v.boolean()),
   /** The guard against losing the article: the threshold rises until at least this share of the page's prose is kept (0: off). */
-  keepProse: z.optional(z.number().check(z.gte(0), z.lte(1))),
-  smoothing: z.object({
+  keepProse: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
+  smoothing: v.object({
     /** Penalty constant c of gamma_i = c * (page chars + 1) / (block chars + 1) (paper 003 sec. 5.3, text for area). */
-    penaltyScale: z.number().check(z.gte(0)),
+    penaltyScale: nonNegative,
     /** Weight of a block's L1 term: 1 + own characters / charsPerUnit. */
-    charsPerUnit: z.number().check(z.positive()),
+    charsPerUnit: v.pipe(v.number(), v.gtValue(0)),
   }),
-  trainedOn: z.optional(z.record(z.string(), z.unknown())),
+  trainedOn: v.optional(v.record(v.string(), v.unknown())),
 });
 
-export type ModelJson = z.infer<typeof modelSchema>;
-export type TreeJson = z.infer<typeof treeSchema>;
+export type ModelJson = v.InferOutput<typeof modelSchema>;
+export type TreeJson = v.InferOutput<typeof treeSchema>;
 
 /** A validated model, with its feature columns resolved against this build's feature list. */
 export interface ClassifierModel {
@@ -101,9 +104,9 @@ export type ParseModelResult = { ok: true; model: ClassifierModel } | { ok: fals
 
 /** Validates a model value (from JSON); reports every problem rather than throwing. */
 export function parseModel(value: unknown): ParseModelResult {
-  const parsed = modelSchema.safeParse(value);
-  if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`) };
-  const json = parsed.data;
+  const parsed = v.safeParse(modelSchema, value);
+  if (!parsed.success) return { ok: false, problems: validationProblems(parsed.issues) };
+  const json = parsed.output;
   const problems: string[] = [];
   const width = json.features.length;
   const columns = new Int32Array(width);

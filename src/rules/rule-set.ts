@@ -5,7 +5,8 @@
  * `metadata` (where the title, byline and date are). Validated with a schema; a bad value is reported as a list
  * of problems, never thrown.
  */
-import * as z from "zod/mini";
+import * as v from "valibot";
+import { validationProblems } from "../validation";
 import {
   RULES_MAX_RULE_COUNT, RULES_MAX_RULE_SET_CHARACTERS, SELECTOR_MAX_MAIN_ENTRIES, SELECTOR_MAX_METADATA_ENTRIES, SELECTOR_MAX_PER_RULE_SET,
 } from "../config";
@@ -89,34 +90,32 @@ export interface ParseRuleSetOptions {
 /** Date and time as the miner writes them (`Date.prototype.toISOString`), seconds and zone optional. */
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
-const count = z.int().check(z.minimum(0));
-const nonEmpty = z.string().check(z.minLength(1));
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+const nonEmpty = v.pipe(v.string(), v.nonEmpty());
 
-const RULE_SCHEMA = z.object({
+const RULE_SCHEMA = v.object({
   pattern: nonEmpty,
   docFreq: count,
   count: count,
-  tokens: z.int().check(z.minimum(1)),
+  tokens: v.pipe(v.number(), v.integer(), v.minValue(1)),
 });
 
-const SELECTOR_LISTS = z.optional(z.array(nonEmpty));
+const SELECTOR_LISTS = v.optional(v.array(nonEmpty));
 
-const RULE_SET_SCHEMA = z.object({
-  version: z.union([z.literal(RULESET_VERSION), z.literal(RULESET_VERSION_SELECTORS)]),
-  site: z.string().check(z.refine((value) => parseSiteKey(value) === value, "a site key: a lower-case host without www., an optional port and path (site-key.ts)")),
-  minedAt: nonEmpty.check(
-    z.refine((value) => ISO_TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value)), "an ISO 8601 timestamp"),
-  ),
+const RULE_SET_SCHEMA = v.object({
+  version: v.picklist([RULESET_VERSION, RULESET_VERSION_SELECTORS]),
+  site: v.pipe(v.string(), v.check((value) => parseSiteKey(value) === value, "a site key: a lower-case host without www., an optional port and path (site-key.ts)")),
+  minedAt: v.pipe(nonEmpty, v.check((value) => ISO_TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value)), "an ISO 8601 timestamp")),
   pages: count,
-  cutoff: z.number().check(z.minimum(0), z.maximum(1)),
-  mutablePatterns: z.array(z.object({ name: nonEmpty, pattern: nonEmpty })),
-  rules: z.array(RULE_SCHEMA),
-  source: z.optional(z.enum(RULE_SET_SOURCES)),
-  revision: z.optional(z.int().check(z.minimum(1))),
+  cutoff: v.pipe(v.number(), v.minValue(0), v.maxValue(1)),
+  mutablePatterns: v.array(v.object({ name: nonEmpty, pattern: nonEmpty })),
+  rules: v.array(RULE_SCHEMA),
+  source: v.optional(v.picklist(RULE_SET_SOURCES)),
+  revision: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
   strip: SELECTOR_LISTS,
   main: SELECTOR_LISTS,
   keep: SELECTOR_LISTS,
-  metadata: z.optional(z.object({ title: SELECTOR_LISTS, byline: SELECTOR_LISTS, date: SELECTOR_LISTS })),
+  metadata: v.optional(v.object({ title: SELECTOR_LISTS, byline: SELECTOR_LISTS, date: SELECTOR_LISTS })),
 });
 
 export function parseRuleSet(value: unknown, options: ParseRuleSetOptions = {}): RuleSetParse {
@@ -127,11 +126,9 @@ export function parseRuleSet(value: unknown, options: ParseRuleSetOptions = {}):
   if (!(RULESET_VERSIONS as readonly unknown[]).includes(version)) {
     return { ok: false, problems: [`version: unsupported rule set version ${JSON.stringify(version)} (expected ${RULESET_VERSIONS.join(" or ")})`] };
   }
-  const parsed = RULE_SET_SCHEMA.safeParse(value);
-  if (!parsed.success) {
-    return { ok: false, problems: parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`) };
-  }
-  const ruleSet = parsed.data as RuleSet;
+  const parsed = v.safeParse(RULE_SET_SCHEMA, value);
+  if (!parsed.success) return { ok: false, problems: validationProblems(parsed.issues) };
+  const ruleSet = parsed.output as RuleSet;
   const problems = [...consistencyProblems(ruleSet, options), ...selectorProblems(ruleSet)];
   return problems.length === 0 ? { ok: true, ruleSet } : { ok: false, problems };
 }

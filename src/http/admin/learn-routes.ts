@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono } from "hono/tiny";
 import { MINING_MIN_PAGES_PER_SITE } from "../../config";
 import { enqueueJob, learnsSite, listRevisions, listSampledPages, readJobState, resolveLearningSettings, rollbackRuleSet } from "../../learning";
 import { parseRuleSetText } from "../../rules";

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono } from "hono/tiny";
 import { parseRuleSetText } from "../../rules";
 import type { Env } from "../shared/bindings";
 import { ServiceError } from "../shared/errors";

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono } from "hono/tiny";
 import { pageSampler, sentWithCredentials } from "../../learning";
 import type { Env } from "../shared/bindings";
 import { addVary } from "./negotiate";

@@ -6,8 +6,8 @@
  *   DEMO_SAMPLES  JSON array of sample pages, `[{"title": "…", "url": "http://…"}]` (absent: no samples);
  *   DEMO_API_KEY  the key the form starts with: the documented local dev key, never a real one.
  */
-import { Hono } from "hono";
-import * as z from "zod/mini";
+import { Hono } from "hono/tiny";
+import * as v from "valibot";
 import type { Env } from "../shared/bindings";
 import { demoPageHtml, type DemoSample } from "./demo-page";
 import { demoPagePolicy, newNonce } from "../shared/security-headers";
@@ -17,7 +17,8 @@ export interface DemoBindings extends Env {
   DEMO_API_KEY?: string;
 }
 
-const SAMPLES_SCHEMA = z.array(z.object({ title: z.string().check(z.minLength(1)), url: z.string().check(z.minLength(1)) }));
+const nonEmpty = v.pipe(v.string(), v.nonEmpty());
+const SAMPLES_SCHEMA = v.array(v.object({ title: nonEmpty, url: nonEmpty }));
 
 export const demoRoutes = new Hono<{ Bindings: DemoBindings }>();
 
@@ -35,12 +36,12 @@ demoRoutes.get("/", (context) => {
 /** The configured samples; a malformed var gives none (and a log line), not a broken page. */
 function parseSamples(raw: string | undefined): readonly DemoSample[] {
   if (raw === undefined || raw.trim() === "") return [];
-  const parsed = SAMPLES_SCHEMA.safeParse(parseJson(raw));
+  const parsed = v.safeParse(SAMPLES_SCHEMA, parseJson(raw));
   if (!parsed.success) {
     console.error("DEMO_SAMPLES ignored: expected a JSON array of {title, url}");
     return [];
   }
-  return parsed.data;
+  return parsed.output;
 }
 
 function parseJson(raw: string): unknown {

@@ -7,7 +7,7 @@
  *   /v1/read/https%3A%2F%2Fexample.com%2Fa?format=markdown
  *                                              encoded: the path is the target, the query is the API's, as on /v1/clean
  */
-import { Hono } from "hono";
+import { Hono } from "hono/tiny";
 import type { Env } from "../shared/bindings";
 import { ServiceError } from "../shared/errors";
 import { resolveSettings } from "../shared/settings";

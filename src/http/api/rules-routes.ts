@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono } from "hono/tiny";
 import type { Env } from "../shared/bindings";
 import { quoteValue, ServiceError } from "../shared/errors";
 import { inspectSiteRules } from "../shared/rules-store";

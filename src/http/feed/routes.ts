@@ -1,4 +1,5 @@
-import { Hono, type Context } from "hono";
+import type { Context } from "hono";
+import { Hono } from "hono/tiny";
 import {
   FEED_FULLTEXT_BUDGET_MS,
   FEED_FULLTEXT_CONCURRENCY,

@@ -13,7 +13,7 @@
  * else is ever fetched by the proxy: a request whose host and path match no key is not the proxy's, so it is
  * never an open proxy.
  */
-import * as z from "zod/mini";
+import * as v from "valibot";
 import { parseUrl } from "../shared/url";
 import { parseSite, siteOfHost } from "../shared/site";
 
@@ -55,16 +55,17 @@ export interface ProxyTarget {
 
 const EMPTY_CONFIG: ProxyConfig = Object.freeze({ byHost: new Map(), prefixes: [] });
 
-const ORIGIN_VALUE_SCHEMA = z.union([
-  z.string().check(z.minLength(1)),
-  z.strictObject({
-    origin: z.string().check(z.minLength(1)),
-    site: z.optional(z.string().check(z.minLength(1))),
-    forwardCredentials: z.optional(z.boolean()),
-    cacheCredentialed: z.optional(z.boolean()),
+const nonEmpty = v.pipe(v.string(), v.nonEmpty());
+const ORIGIN_VALUE_SCHEMA = v.union([
+  nonEmpty,
+  v.strictObject({
+    origin: nonEmpty,
+    site: v.optional(nonEmpty),
+    forwardCredentials: v.optional(v.boolean()),
+    cacheCredentialed: v.optional(v.boolean()),
   }),
 ]);
-const ORIGIN_MAP_SCHEMA = z.record(z.string().check(z.minLength(1)), ORIGIN_VALUE_SCHEMA);
+const ORIGIN_MAP_SCHEMA = v.record(nonEmpty, ORIGIN_VALUE_SCHEMA);
 
 /** Host names: letters, digits, dots and dashes, optionally a port. */
 const HOST_KEY = /^[a-z0-9.-]+(?::[0-9]{1,5})?$/;
@@ -75,12 +76,12 @@ export function parseProxyConfig(raw: string | undefined): ProxyConfigResult {
   if (raw === undefined || raw.trim() === "") return { ok: true, config: EMPTY_CONFIG };
   const json = parseJson(raw);
   if (json === undefined) return { ok: false, problems: ["PROXY_ORIGINS is not valid JSON"] };
-  const parsed = ORIGIN_MAP_SCHEMA.safeParse(json);
+  const parsed = v.safeParse(ORIGIN_MAP_SCHEMA, json);
   if (!parsed.success) return { ok: false, problems: ["PROXY_ORIGINS must be an object of key → origin URL (or {origin, site, forwardCredentials, cacheCredentialed})"] };
   const problems: string[] = [];
   const byHost = new Map<string, ProxyEntry>();
   const prefixes: ProxyEntry[] = [];
-  for (const [key, value] of Object.entries(parsed.data)) {
+  for (const [key, value] of Object.entries(parsed.output)) {
     const entry = parseEntry(key, value, problems);
     if (entry === null) continue;
     if (entry.kind === "host") byHost.set(entry.key, entry);
@@ -91,7 +92,7 @@ export function parseProxyConfig(raw: string | undefined): ProxyConfigResult {
   return { ok: true, config: Object.freeze({ byHost, prefixes: Object.freeze(prefixes) }) };
 }
 
-function parseEntry(key: string, value: z.infer<typeof ORIGIN_VALUE_SCHEMA>, problems: string[]): ProxyEntry | null {
+function parseEntry(key: string, value: v.InferOutput<typeof ORIGIN_VALUE_SCHEMA>, problems: string[]): ProxyEntry | null {
   const { origin: originValue, site: siteValue, forwardCredentials = false, cacheCredentialed = false } = typeof value === "string" ? { origin: value } : value;
   const origin = parseUrl(originValue);
   if (origin === null) {

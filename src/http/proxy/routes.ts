@@ -15,7 +15,7 @@
  * Prefix mode serves other sites on this Worker's own origin, so its answers carry a CSP sandbox that lets
  * their scripts run in an opaque origin, away from this origin's pages, storage and cookies (see README).
  */
-import { Hono } from "hono";
+import { Hono } from "hono/tiny";
 import { pageSampler, type PageSampler } from "../../learning";
 import type { Env } from "../shared/bindings";
 import { mediaType } from "../shared/body";
