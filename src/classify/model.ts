@@ -6,20 +6,20 @@ import * as v from "valibot";
 import { validationProblems } from "../validation";
 import { FEATURE_NAMES, type FeatureMatrix } from "../page/index";
 
-export const MODEL_VERSION = 1;
+/** 2: trees in heap order (1 had child links). */
+export const MODEL_VERSION = 2;
 
 const finite = v.pipe(v.number(), v.finite());
-const nodeIndex = v.pipe(v.number(), v.integer(), v.minValue(-1));
 const nonNegative = v.pipe(v.number(), v.minValue(0));
 
+/**
+ * One tree in heap order: node n's children are 2n+1 (feature value <= split) and 2n+2. Stored this way,
+ * a tree of depth 3 is two arrays of 15 numbers, with no child links to write.
+ */
 const treeSchema = v.object({
-  /** Node index → feature column (in the model's feature list) tested, -1 for a leaf. */
-  feature: v.array(nodeIndex),
-  /** Node index → split value: normalised feature <= threshold goes left. */
-  threshold: v.array(finite),
-  left: v.array(nodeIndex),
-  right: v.array(nodeIndex),
-  /** Node index → leaf value (log-odds contribution); ignored for inner nodes. */
+  /** Node → feature column (in the model's feature list) tested, -1 for a leaf. */
+  feature: v.array(v.pipe(v.number(), v.integer(), v.minValue(-1))),
+  /** Node → its split threshold (an inner node: normalised feature <= value goes left), or its log-odds (a leaf). */
   value: v.array(finite),
 });
 
@@ -60,42 +60,107 @@ export interface ClassifierModel {
   readonly json: ModelJson;
   /** Model feature index → column in the feature matrix. */
   readonly columns: Int32Array;
-  /** The boosted trees flattened for scoring (empty for a logistic model). */
+  /** The logistic part on raw feature values (normalisation folded in); null for a trees-only model. */
+  readonly linear: Linear | null;
+  /** The boosted trees flattened for scoring, on raw feature values (empty for a logistic model). */
   readonly forest: Forest;
 }
 
 /**
- * All trees in flat typed arrays, node index global: tree t's root is at roots[t]; for node n, feature[n]
- * is the model feature tested (-1 for a leaf), threshold[n] the split, left/right[n] the children and
- * value[n] the leaf value times the learning rate.
+ * The scorer reads the feature matrix as it is, never a normalised copy: w·((x - mean) / scale) + bias is
+ * the same sum as (w / scale)·x + (bias - w·mean / scale), and a tree's test (x - mean) / scale <= t is
+ * exactly x <= T for the largest T that passes it (see rawThreshold). That saves a subtraction and a division
+ * per feature and block, on every page the Worker cleans.
+ */
+interface Linear {
+  /** Feature-matrix column of each weight. */
+  readonly columns: Int32Array;
+  readonly weights: Float64Array;
+  readonly bias: number;
+}
+
+/**
+ * All trees in flat typed arrays, each padded to the same full depth so that scoring walks exactly `depth`
+ * levels with no leaf test (a leaf above the last level is copied down to both children, under a split
+ * every value passes). Tree t's node n (heap order: children 2n+1 and 2n+2) is at t * nodes + n; column is
+ * the feature-matrix column tested, threshold the split on the raw feature value, value the leaf value times
+ * the learning rate (read at the last level only).
  */
 interface Forest {
-  readonly roots: Int32Array;
-  readonly feature: Int32Array;
+  readonly trees: number;
+  readonly depth: number;
+  /** Nodes per tree: 2^(depth+1) - 1. */
+  readonly nodes: number;
+  readonly column: Int32Array;
   readonly threshold: Float64Array;
-  readonly left: Int32Array;
-  readonly right: Int32Array;
   readonly value: Float64Array;
 }
 
-function flattenTrees(json: ModelJson): Forest {
+function foldLinear(json: ModelJson, columns: Int32Array): Linear | null {
+  if (json.kind === "boosted-trees" || !json.logistic) return null;
+  const { mean, scale } = json.normalisation;
+  const weights = json.logistic.weights.map((weight, f) => weight / scale[f]);
+  const bias = json.logistic.weights.reduce((sum, weight, f) => sum - (weight * mean[f]) / scale[f], json.logistic.bias);
+  return { columns, weights: Float64Array.from(weights), bias };
+}
+
+const float = new Float64Array(1);
+const bits = new BigInt64Array(float.buffer);
+
+/** The next double above (step 1) or below (step -1) a finite, non-zero-crossing value. */
+function nextDouble(value: number, step: 1 | -1): number {
+  if (value === 0) return step * Number.MIN_VALUE;
+  float[0] = value;
+  bits[0] += BigInt(value > 0 ? step : -step);
+  return float[0];
+}
+
+/**
+ * The largest double x with (x - mean) / scale <= threshold. The normalised value only grows with x (each
+ * rounded operation is monotone, scale > 0), so x <= this bound exactly when the normalised test holds; the
+ * first guess is within a few units in the last place of it.
+ */
+export function rawThreshold(threshold: number, mean: number, scale: number): number {
+  const holds = (x: number): boolean => (x - mean) / scale <= threshold;
+  let bound = threshold * scale + mean;
+  if (!Number.isFinite(bound)) return bound;
+  if (holds(bound)) {
+    for (let next = nextDouble(bound, 1); holds(next); next = nextDouble(bound, 1)) bound = next;
+  } else {
+    do bound = nextDouble(bound, -1); while (!holds(bound));
+  }
+  return bound;
+}
+
+function flattenTrees(json: ModelJson, columns: Int32Array): Forest {
   const trees = json.boosted?.trees ?? [];
-  const size = trees.reduce((sum, tree) => sum + tree.feature.length, 0);
-  const forest = {
-    roots: new Int32Array(trees.length), feature: new Int32Array(size), threshold: new Float64Array(size),
-    left: new Int32Array(size), right: new Int32Array(size), value: new Float64Array(size),
-  };
-  let offset = 0;
+  const { mean, scale } = json.normalisation;
+  const depth = Math.max(0, ...trees.map((tree) => Math.log2(tree.feature.length + 1) - 1));
+  const nodes = 2 ** (depth + 1) - 1;
+  const forest = { trees: trees.length, depth, nodes, column: new Int32Array(trees.length * nodes), threshold: new Float64Array(trees.length * nodes), value: new Float64Array(trees.length * nodes) };
+  const rate = json.boosted?.learningRate ?? 0;
   trees.forEach((tree, index) => {
-    forest.roots[index] = offset;
-    for (let node = 0; node < tree.feature.length; node++) {
-      forest.feature[offset + node] = tree.feature[node];
-      forest.threshold[offset + node] = tree.threshold[node];
-      forest.left[offset + node] = offset + tree.left[node];
-      forest.right[offset + node] = offset + tree.right[node];
-      forest.value[offset + node] = (json.boosted?.learningRate ?? 0) * tree.value[node];
-    }
-    offset += tree.feature.length;
+    const offset = index * nodes;
+    const place = (from: number, to: number): void => {
+      const feature = from < tree.feature.length ? tree.feature[from] : -1;
+      if (feature >= 0) {
+        forest.column[offset + to] = columns[feature];
+        forest.threshold[offset + to] = rawThreshold(tree.value[from], mean[feature], scale[feature]);
+        place(2 * from + 1, 2 * to + 1);
+        place(2 * from + 2, 2 * to + 2);
+      } else if (2 * to + 1 < nodes) {
+        // A leaf above the last level: every value goes left (x <= Infinity; NaN right), the leaf copied to both.
+        forest.threshold[offset + to] = Infinity;
+        const leaf = (node: number): void => {
+          if (2 * node + 1 >= nodes) forest.value[offset + node] = rate * tree.value[from];
+          else { leaf(2 * node + 1); leaf(2 * node + 2); }
+        };
+        leaf(to);
+      } else {
+        forest.value[offset + to] = rate * tree.value[from];
+      }
+    };
+    place(0, 0);
   });
   return forest;
 }
@@ -118,7 +183,7 @@ export function parseModel(value: unknown): ParseModelResult {
   if (json.normalisation.scale.some((scale) => scale <= 0)) problems.push("normalisation.scale: must be positive");
   if (json.kind !== "boosted-trees" && json.logistic?.weights.length !== width) problems.push("logistic.weights: one weight per feature");
   if (json.kind !== "logistic") problems.push(...treeProblems(json, width));
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, model: { json, columns, forest: flattenTrees(json) } };
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, model: { json, columns, linear: foldLinear(json, columns), forest: flattenTrees(json, columns) } };
 }
 
 function treeProblems(json: ModelJson, width: number): string[] {
@@ -126,12 +191,11 @@ function treeProblems(json: ModelJson, width: number): string[] {
   const problems: string[] = [];
   json.boosted.trees.forEach((tree, index) => {
     const size = tree.feature.length;
-    if ([tree.threshold, tree.left, tree.right, tree.value].some((list) => list.length !== size)) problems.push(`boosted.trees.${index}: arrays differ in length`);
+    if (tree.value.length !== size) problems.push(`boosted.trees.${index}: feature and value differ in length`);
     for (let node = 0; node < size; node++) {
       if (tree.feature[node] < 0) continue;
-      // Children point forward only, so evaluation always ends.
-      const childrenOk = tree.left[node] > node && tree.right[node] > node && tree.left[node] < size && tree.right[node] < size;
-      if (tree.feature[node] >= width || !childrenOk) problems.push(`boosted.trees.${index}.${node}: bad feature or child`);
+      // Children lie further on (2n+1, 2n+2), so evaluation always ends; they must exist.
+      if (tree.feature[node] >= width || 2 * node + 2 >= size) problems.push(`boosted.trees.${index}.${node}: bad feature or child`);
     }
   });
   return problems;
@@ -139,41 +203,33 @@ function treeProblems(json: ModelJson, width: number): string[] {
 
 /** Block ordinal → template probability in [0, 1]. */
 export function scoreBlocks(features: FeatureMatrix, model: ClassifierModel): Float32Array {
-  const { json, columns } = model;
-  const width = columns.length;
-  // Hoisted into typed arrays: this loop runs for every block of every page the Worker cleans.
-  const mean = Float64Array.from(json.normalisation.mean);
-  const scale = Float64Array.from(json.normalisation.scale);
-  const weights = json.logistic ? Float64Array.from(json.logistic.weights) : null;
-  const bias = json.logistic?.bias ?? 0;
-  const normalised = new Float64Array(width);
+  const { json, linear, forest } = model;
   const scores = new Float32Array(features.blockCount);
   const { data, featureCount } = features;
+  const base = json.boosted?.base ?? 0;
   for (let b = 0; b < features.blockCount; b++) {
     const row = b * featureCount;
-    for (let f = 0; f < width; f++) normalised[f] = (data[row + columns[f]] - mean[f]) / scale[f];
     const logOdds =
-      json.kind === "logistic" ? logisticLogOdds(weights!, bias, normalised)
-      : json.kind === "boosted-trees" ? boostedLogOdds(json, model.forest, normalised)
-      : (logisticLogOdds(weights!, bias, normalised) + boostedLogOdds(json, model.forest, normalised)) / 2;
+      json.kind === "logistic" ? linearLogOdds(linear!, data, row)
+      : json.kind === "boosted-trees" ? base + forestLogOdds(forest, data, row)
+      : (linearLogOdds(linear!, data, row) + base + forestLogOdds(forest, data, row)) / 2;
     scores[b] = 1 / (1 + Math.exp(-logOdds));
   }
   return scores;
 }
 
-function logisticLogOdds(weights: Float64Array, bias: number, normalised: Float64Array): number {
+function linearLogOdds({ columns, weights, bias }: Linear, data: Float32Array, row: number): number {
   let sum = bias;
-  for (let f = 0; f < weights.length; f++) sum += weights[f] * normalised[f];
+  for (let f = 0; f < weights.length; f++) sum += weights[f] * data[row + columns[f]];
   return sum;
 }
 
-function boostedLogOdds(json: ModelJson, forest: Forest, normalised: Float64Array): number {
-  const { roots, feature, threshold, left, right, value } = forest;
-  let sum = json.boosted!.base;
-  for (let t = 0; t < roots.length; t++) {
-    let node = roots[t];
-    while (feature[node] >= 0) node = normalised[feature[node]] <= threshold[node] ? left[node] : right[node];
-    sum += value[node];
+function forestLogOdds({ trees, depth, nodes, column, threshold, value }: Forest, data: Float32Array, row: number): number {
+  let sum = 0;
+  for (let t = 0, offset = 0; t < trees; t++, offset += nodes) {
+    let node = 0;
+    for (let level = 0; level < depth; level++) node = 2 * node + 2 - +(data[row + column[offset + node]] <= threshold[offset + node]);
+    sum += value[offset + node];
   }
   return sum;
 }

@@ -58,7 +58,29 @@ export function normalisation(examples: ExampleSet): { mean: number[]; scale: nu
     const variance = square[f] / Math.max(1, count) - average * average;
     return variance > 1e-12 ? Math.sqrt(variance) : 1;
   });
-  return { mean: mean.map((sum) => sum / Math.max(1, count)), scale };
+  // Rounded before the data is normalised with them, so training and the Worker use the same numbers;
+  // four digits of a shift and a scale change nothing the model can learn and halve their size in model.json.
+  return { mean: mean.map((sum) => roundTo(sum / Math.max(1, count), NORMALISATION_DIGITS)), scale: scale.map((value) => roundTo(value, NORMALISATION_DIGITS)) };
+}
+
+const NORMALISATION_DIGITS = 4;
+
+const roundTo = (value: number, digits: number): number => Number(value.toPrecision(digits));
+
+/**
+ * The number with the fewest significant digits in [low, high), low itself when none is shorter. A split at
+ * training value low sends the same training examples left as a split anywhere below the next value seen, high;
+ * the shortest such number keeps model.json small (a tree threshold at full precision is 20 characters).
+ */
+export function shortestIn(low: number, high: number): number {
+  for (let digits = 1; digits < 17; digits++) {
+    const nearest = roundTo(low, digits);
+    if (nearest >= low && nearest < high) return nearest;
+    const unit = 10 ** (Math.floor(Math.log10(Math.abs(low))) - digits + 1);
+    const above = roundTo(Math.ceil(low / unit) * unit, digits);
+    if (above >= low && above < high) return above;
+  }
+  return low;
 }
 
 /** Normalised copy of the features, computed exactly as scoreBlocks does. */
@@ -124,7 +146,10 @@ function fitLogistic(x: Float64Array, examples: ExampleSet): { weights: number[]
 
 // ── boosted trees ────────────────────────────────────────────────────────────────────────────────────
 
-/** Per-feature split candidates: sorted distinct quantiles of the normalised values. */
+/**
+ * Per-feature split candidates: sorted distinct quantiles of the normalised values, each moved up to the
+ * shortest number below the next distinct value (the same split of every training example, see shortestIn).
+ */
 function binEdges(x: Float64Array, count: number, width: number): Float64Array[] {
   const edges: Float64Array[] = [];
   const column = new Float64Array(count);
@@ -136,9 +161,22 @@ function binEdges(x: Float64Array, count: number, width: number): Float64Array[]
       const value = column[Math.min(count - 1, Math.floor((b * count) / BOOSTED_BINS))];
       if (chosen.length === 0 || value > chosen[chosen.length - 1]) chosen.push(value);
     }
+    for (let c = 0; c < chosen.length; c++) chosen[c] = shortestIn(chosen[c], nextAbove(column, count, chosen[c]));
     edges.push(Float64Array.from(chosen));
   }
   return edges;
+}
+
+/** The least value of the sorted column above value (Infinity when none is). */
+function nextAbove(column: Float64Array, count: number, value: number): number {
+  let low = 0;
+  let high = count;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (column[middle] <= value) low = middle + 1;
+    else high = middle;
+  }
+  return low < count ? column[low] : Infinity;
 }
 
 /** Example × feature → bin: the first edge the value is <= to (edges.length when above all). */
@@ -196,42 +234,40 @@ interface Split {
   gain: number;
 }
 
-/** Grows one depth-limited tree level by level; returns it and each example's leaf. */
+/**
+ * Grows one depth-limited tree level by level, in heap order (node n's children are 2n+1 and 2n+2, the
+ * layout model.json stores); returns it and each example's leaf.
+ */
 function growTree(bins: Uint8Array, count: number, width: number, edges: Float64Array[], gradient: Float64Array, hessian: Float64Array): { tree: TreeJson; leafOf: Int32Array } {
-  const tree: TreeJson = { feature: [-1], threshold: [0], left: [-1], right: [-1], value: [0] };
+  const size = 2 ** (BOOSTED_DEPTH + 1) - 1;
+  const tree: TreeJson = { feature: new Array<number>(size).fill(-1), value: new Array<number>(size).fill(0) };
   const nodeOf = new Int32Array(count); // example → current node
-  const splitBin: number[] = [-1]; // node → bin of its split (examples with bin <= it go left)
+  const splitBin = new Int32Array(size).fill(-1); // node → bin of its split (examples with bin <= it go left)
   let frontier = [0];
   for (let depth = 0; depth < BOOSTED_DEPTH && frontier.length > 0; depth++) {
-    const splits = bestSplits(bins, count, width, edges, frontier, nodeOf, gradient, hessian, tree.feature.length);
+    const splits = bestSplits(bins, count, width, edges, frontier, nodeOf, gradient, hessian, size);
     const next: number[] = [];
     frontier.forEach((node, slot) => {
       const split = splits[slot];
       if (split.gain <= 0) return;
-      const left = tree.feature.length;
-      for (const child of [left, left + 1]) {
-        tree.feature.push(-1); tree.threshold.push(0); tree.left.push(-1); tree.right.push(-1); tree.value.push(0);
-        splitBin.push(-1);
-        next.push(child);
-      }
       tree.feature[node] = split.feature;
-      tree.threshold[node] = edges[split.feature][split.bin];
-      tree.left[node] = left;
-      tree.right[node] = left + 1;
+      tree.value[node] = edges[split.feature][split.bin];
       splitBin[node] = split.bin;
+      next.push(2 * node + 1, 2 * node + 2);
     });
     for (let i = 0; i < count; i++) {
       const node = nodeOf[i];
-      if (tree.feature[node] >= 0) nodeOf[i] = bins[i * width + tree.feature[node]] <= splitBin[node] ? tree.left[node] : tree.right[node];
+      if (tree.feature[node] >= 0) nodeOf[i] = 2 * node + (bins[i * width + tree.feature[node]] <= splitBin[node] ? 1 : 2);
     }
     frontier = next;
   }
-  const sums = new Float64Array(tree.feature.length * 2); // node → gradient sum, hessian sum
+  const sums = new Float64Array(size * 2); // node → gradient sum, hessian sum
   for (let i = 0; i < count; i++) {
     sums[nodeOf[i] * 2] += gradient[i];
     sums[nodeOf[i] * 2 + 1] += hessian[i];
   }
-  for (let node = 0; node < tree.feature.length; node++) if (tree.feature[node] < 0) tree.value[node] = -sums[node * 2] / (sums[node * 2 + 1] + BOOSTED_L2);
+  // A leaf's value is its log-odds step; a node no example reaches keeps 0.
+  for (let node = 0; node < size; node++) if (tree.feature[node] < 0 && sums[node * 2 + 1] > 0) tree.value[node] = -sums[node * 2] / (sums[node * 2 + 1] + BOOSTED_L2);
   return { tree, leafOf: nodeOf };
 }
 

@@ -2,7 +2,7 @@
 export { countLabels, labelSite, LABEL_CONTENT, LABEL_NONE, LABEL_TEMPLATE, normaliseBlockText, type PageLabels, type SiteLabelCounts } from "./labels";
 export { labelFromGold, tokensInGold } from "./gold-labels";
 export { analyseCorpus, analyseSet, collectExamples, keptText, LABEL_SOURCES, labelsOf, minimumSitePages, siteFold, type AnalysedPage, type LabelSource } from "./corpus";
-export { fitModel, normalisation, type DecisionSettings, type ExampleSet, type ModelKind } from "./fit";
+export { fitModel, normalisation, shortestIn, type DecisionSettings, type ExampleSet, type ModelKind } from "./fit";
 export {
   calibrateFolds, candidateSettings, compileModel, crossValidate, describeSettings, fitFolds, fitShipped, foldModels, labelMetrics, meanOverSets,
   MODEL_KINDS, modelFor, withSettings, type CrossValidation, type FittedFolds,

@@ -1,11 +1,12 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { classifyPage, isMonotone, parseModel, planFromClassifier, type ClassifierModel } from "../../src/classify/index";
+import { classifyPage, isMonotone, MODEL_VERSION, parseModel, rawThreshold, planFromClassifier, type ClassifierModel } from "../../src/classify/index";
 import { aggregateScores, hasData, loadDataset, scoreText, type PageScore } from "../../src/evaluation/index";
 import { analysePage, FEATURE_COUNT, type PageModel } from "../../src/page/index";
 import { mergePlans, type NormalisedPlan, type RemovalPlan } from "../../src/plan/index";
 import { keptText } from "../../src/training/index";
+import { seededRandom } from "../support/seeded-random";
 
 const MODEL_JSON = JSON.parse(readFileSync(resolve(import.meta.dirname, "../../rules/model.json"), "utf8")) as Record<string, unknown>;
 
@@ -39,13 +40,28 @@ describe("model format", () => {
     expect(parseModel("model").ok).toBe(false);
   });
 
-  it("refuses boosted trees whose children point backwards (evaluation could loop)", () => {
+  it("refuses boosted trees whose inner nodes have no children in the heap (evaluation would run off the tree)", () => {
     const width = (MODEL_JSON.features as string[]).length;
-    const tree = { feature: [0, -1, -1], threshold: [0, 0, 0], left: [1, -1, -1], right: [0, -1, -1], value: [0, 1, -1] };
-    const value = { ...MODEL_JSON, kind: "boosted-trees", boosted: { base: 0, learningRate: 0.1, trees: [tree] } };
-    expect(parseModel(value).ok).toBe(false);
-    const good = { ...value, boosted: { base: 0, learningRate: 0.1, trees: [{ ...tree, right: [2, -1, -1] }] } };
-    expect(parseModel(good).ok, `width ${width}`).toBe(true);
+    const withTree = (tree: { feature: number[]; value: number[] }) => ({ ...MODEL_JSON, kind: "boosted-trees", boosted: { base: 0, learningRate: 0.1, trees: [tree] } });
+    expect(parseModel(withTree({ feature: [0, -1], value: [0, 1] })).ok).toBe(false);
+    expect(parseModel(withTree({ feature: [-1, 0, -1], value: [1, 0.5, -1] })).ok).toBe(false);
+    expect(parseModel(withTree({ feature: [width, -1, -1], value: [0, 1, -1] })).ok).toBe(false);
+    expect(parseModel(withTree({ feature: [0, -1, -1], value: [0, 1] })).ok).toBe(false);
+    expect(parseModel(withTree({ feature: [0, -1, -1], value: [0, 1, -1] })).ok, `width ${width}`).toBe(true);
+  });
+});
+
+describe("tree splits on raw feature values (rawThreshold)", () => {
+  it("x <= the raw bound exactly when (x - mean) / scale <= the threshold, at and around the bound", () => {
+    const random = seededRandom(11);
+    for (let trial = 0; trial < 3000; trial++) {
+      const mean = (random() - 0.5) * 10 ** Math.floor(random() * 6 - 2);
+      const scale = 10 ** (random() * 6 - 3);
+      const threshold = trial % 3 === 0 ? 0 : (random() - 0.5) * 8;
+      const bound = rawThreshold(threshold, mean, scale);
+      const near = [bound, bound * (1 + 1e-15), bound * (1 - 1e-15), bound + 1e-12, bound - 1e-12, Math.fround(bound), threshold * scale + mean];
+      for (const x of near) expect(x <= bound, `t ${threshold} m ${mean} s ${scale} x ${x}`).toBe((x - mean) / scale <= threshold);
+    }
   });
 });
 
@@ -143,7 +159,7 @@ describe("the article guard (keepProse)", () => {
   // A model that calls every block template: without the guard it would remove the whole page.
   const allTemplate = (keepProse: number): ClassifierModel => {
     const parsed = parseModel({
-      version: 1, kind: "logistic", features: ["logChars"], normalisation: { mean: [0], scale: [1] }, logistic: { weights: [0], bias: 6 },
+      version: MODEL_VERSION, kind: "logistic", features: ["logChars"], normalisation: { mean: [0], scale: [1] }, logistic: { weights: [0], bias: 6 },
       threshold: 0.5, keepProse, smoothing: { penaltyScale: 0.001, charsPerUnit: 100 },
     });
     if (!parsed.ok) throw new Error(parsed.problems.join("; "));

@@ -1,8 +1,9 @@
 /**
  * The shipped model is written compactly (scripts/lib/model-text.ts: leaf values and logistic weights to 7
- * significant digits; thresholds and normalisation exact), and rounding at that precision cannot change what
- * the Worker removes: perturbing every rounded number by the largest error of 7-digit rounding keeps the
- * scores within 1e-5 and every page's removal plan identical, on the sample site and on dev pages.
+ * significant digits; thresholds as training chose them, the shortest number between two training values), and
+ * rounding at that precision cannot change what the Worker removes: perturbing every rounded number by the
+ * largest error of 7-digit rounding keeps the scores within 1e-5 and every page's removal plan identical, on
+ * the sample site and on dev pages.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -11,6 +12,8 @@ import { classifyPage, parseModel, scoreBlocks, type ClassifierModel, type Model
 import { DATA_SETS, hasData, loadDataset } from "../../src/evaluation/index";
 import { analysePage, computeFeatures } from "../../src/page/index";
 import { compactModel, modelText } from "../../scripts/lib/model-text";
+import { shortestIn } from "../../src/training/index";
+import { seededRandom } from "../support/seeded-random";
 
 const REPO_ROOT = resolve(import.meta.dirname, "../..");
 const SHIPPED = readFileSync(join(REPO_ROOT, "rules", "model.json"), "utf8");
@@ -30,7 +33,7 @@ function perturbed(json: ModelJson): ModelJson {
   return {
     ...json,
     ...(json.logistic && { logistic: { ...json.logistic, weights: json.logistic.weights.map(move), bias: move(json.logistic.bias) } }),
-    ...(json.boosted && { boosted: { ...json.boosted, trees: json.boosted.trees.map((tree) => ({ ...tree, value: tree.value.map(move) })) } }),
+    ...(json.boosted && { boosted: { ...json.boosted, trees: json.boosted.trees.map((tree) => ({ ...tree, value: tree.value.map((value, node) => (tree.feature[node] < 0 ? move(value) : value)) })) } }),
   };
 }
 
@@ -70,5 +73,22 @@ describe("the shipped model's text", () => {
     expect(blocks).toBeGreaterThan(1000);
     expect(largest).toBeGreaterThan(0); // the perturbation reached the scores
     expect(largest).toBeLessThan(1e-5);
+  });
+});
+
+describe("tree thresholds (shortestIn)", () => {
+  it("lie in [low, high) with no more significant digits than low, on random and edge-case intervals", () => {
+    const random = seededRandom(7);
+    const digits = (value: number): number => value.toExponential().replace(/e.*$/, "").replace(/[-.]/g, "").length;
+    const cases: [number, number][] = [[0, 1], [-1e-9, 0], [2.885, Infinity], [-0.5, -0.4999], [0.35642145247775, 0.35642145247776], [1234.5, 1300]];
+    for (let trial = 0; trial < 2000; trial++) {
+      const low = (random() - 0.5) * 10 ** Math.floor(random() * 8 - 4);
+      cases.push([low, low + Math.abs(low) * 10 ** -Math.floor(random() * 15) + Number.MIN_VALUE]);
+    }
+    for (const [low, high] of cases) {
+      const chosen = shortestIn(low, high);
+      expect(chosen >= low && chosen < high, `${low} ${high} -> ${chosen}`).toBe(true);
+      expect(digits(chosen), `${low} ${high} -> ${chosen}`).toBeLessThanOrEqual(digits(low));
+    }
   });
 });
