@@ -75,7 +75,7 @@ function runOnce(groups: readonly InputSite[]): { times: StageTimes; tokens: num
     const histogram = documentHistogram(Int32Array.from(strings, (r) => repeats.documents[r]!), corpus.pageCount, options.bins);
     const cutoff = findCutoff(histogram, corpus.pageCount, options);
     const candidates = Int32Array.from(strings.filter((r) => repeats.documents[r]! >= cutoff.minimumDocuments));
-    minings.push({ corpus, suffixArray, repeats, strings: strings.length, histogram, cutoff, candidates, timings: { tokens: 0, suffixArray: 0, lcp: 0, repeats: 0, cutoff: 0, rules: 0 } });
+    minings.push({ corpus, suffixArray, repeats, strings: strings.length, relevant: Int32Array.from(strings), histogram, cutoff, candidates, timings: { tokens: 0, suffixArray: 0, lcp: 0, repeats: 0, cutoff: 0, rules: 0 } });
     lap("cutoff");
   }
   const dropped = filterAcrossSites(minings.map((mining) => ({ candidates: candidateKeys(mining) })), options);

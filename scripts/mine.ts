@@ -10,6 +10,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { MINING_MIN_PAGES_PER_SITE as DEFAULT_MIN_PAGES } from "../src/config";
 import type { MiningProgress, SiteReport } from "../src/mining/index";
+import type { PageModel } from "../src/page/index";
 import { integerOption, parseCommand, runCommand, usageError, usageText, type Command } from "./lib/cli";
 import { createProgress, type Progress } from "./lib/progress";
 import type { InputSite } from "./mining-input";
@@ -36,30 +37,31 @@ const wanted = values.sites === undefined ? null : new Set(values.sites.split(",
 // Loaded after the arguments are read, so that --help and a mistyped option answer at once.
 const { mineSites } = await import("../src/mining/index");
 const { parseSiteKey, ruleSetFileName } = await import("../src/rules/index");
-const { loadSites, pageTextOf } = await import("./mining-input");
+const { loadSites } = await import("./mining-input");
+const { analysePage } = await import("../src/page/index");
 const siteKey = values.site === undefined ? null : parseSiteKey(values.site);
 if (values.site !== undefined && siteKey === null) usageError(COMMAND, `--site "${values.site}" is not a site key (a host, optionally with a port and a path)`);
 
-function analyseSites(sites: readonly InputSite[]): { texts: string[][]; seconds: number[] } {
+function analyseSites(sites: readonly InputSite[]): { models: PageModel[][]; seconds: number[] } {
   const total = sites.reduce((sum, site) => sum + site.pages.length, 0);
   const progress = createProgress("analyse", total);
   let done = 0;
-  const texts: string[][] = [];
+  const models: PageModel[][] = [];
   const seconds: number[] = [];
   for (const site of sites) {
     const started = performance.now();
-    texts.push(site.pages.map((page) => {
+    models.push(site.pages.map((page) => {
       progress.step(++done, site.site);
-      return pageTextOf(page.html);
+      return analysePage(page.html);
     }));
     seconds.push((performance.now() - started) / 1000);
   }
   progress.finish();
-  return { texts, seconds };
+  return { models, seconds };
 }
 
 function printSummary(reports: readonly SiteReport[], analyseSeconds: readonly number[], written: ReadonlySet<string>): void {
-  const header = ["site", "pages", "tokens", "candidates", "cutoff", "kept", "cross-site", "rules", "seconds", ""];
+  const header = ["site", "pages", "tokens", "candidates", "cutoff", "kept", "cross-site", "rules", "strip", "main", "mode", "seconds", ""];
   const rows = reports.map((report, index) => {
     const stageMilliseconds = Object.values(report.timings).reduce((sum, value) => sum + value, 0);
     return [
@@ -71,17 +73,21 @@ function printSummary(reports: readonly SiteReport[], analyseSeconds: readonly n
       String(report.aboveCutoff - report.droppedAcrossSites),
       String(report.droppedAcrossSites),
       String(report.rules),
+      String(report.ruleSet.strip?.length ?? 0),
+      String(report.ruleSet.main?.length ?? 0),
+      report.ruleSet.defaultMode?.mode ?? "",
       (analyseSeconds[index]! + stageMilliseconds / 1000).toFixed(2),
       written.has(report.site) ? "" : report.problems.length > 0 ? "NOT WRITTEN: invalid" : "(dry run)",
     ];
   });
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  const format = (row: string[]) => row.map((cell, column) => (column === 0 || column >= 9 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ");
+  const format = (row: string[]) => row.map((cell, column) => (column === 0 || column >= 12 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ");
   console.log(format(header));
   for (const row of rows) console.log(format(row));
   console.log("candidates = maximal repeats of 2+ words in 2+ pages at block edges (the histogram); cutoff = eq. 3.1 cut;");
   console.log("kept = above the cutoff and past the cross-site filter; cross-site = dropped as shared by many sites;");
-  console.log("rules = patterns written (contained strings merged, long strings cut); seconds = page analysis + mining.");
+  console.log("rules = patterns written (contained strings merged, long strings cut); strip, main = selectors kept after the");
+  console.log("held-back check; mode = the default mode measured on held-back pages; seconds = page analysis + mining.");
 }
 
 function main(): number {
@@ -96,11 +102,11 @@ function main(): number {
     const counts = chosen.map((site) => `${site.site} ${site.pages.length}`).join(", ") || "none of the sites asked for";
     usageError(COMMAND, `no site with ${minimumPages}+ pages (found: ${counts}); --min-pages sets the least`);
   }
-  const { texts, seconds } = analyseSites(sites);
+  const { models, seconds } = analyseSites(sites);
   let stage = "";
   let progress: Progress | null = null;
   const reports = mineSites(
-    sites.map((site, index) => ({ site: site.site, pageTexts: texts[index]! })),
+    sites.map((site, index) => ({ site: site.site, pageTexts: models[index]!.map((page) => page.text), pages: models[index]! })),
     undefined,
     (step: MiningProgress) => {
       if (step.stage !== stage) {

@@ -6,36 +6,61 @@
  *
  * The cleaner is pluggable: the Worker in workerd with the rules in KV (what the e2e test and
  * `npm run mine:eval` use), or the rules module applied to the page text directly (fast, for tuning).
+ * Several modes may be scored on the same held-out pages (rules alone, the classifier alone, the default),
+ * beside an optional reference system that needs no rules (Readability).
  */
 import { aggregateScores, scoreText, type AggregateScore, type PageScore } from "../src/evaluation/index";
 import { mineSites, type MiningOptions, DEFAULT_MINING_OPTIONS } from "../src/mining/index";
+import { analysePage } from "../src/page/index";
 import { compileRuleSet, findRuleIntervals, type RuleSet } from "../src/rules/index";
-import { pageTextOf, type InputPage, type InputSite } from "./mining-input";
+import type { InputPage, InputSite } from "./mining-input";
 
 /** Cleans one page of a site with the given rule set; returns the cleaned text. */
 export interface RuleCleaner {
   /** Makes the rule set available under `key` (a KV put for the Worker). */
   install(key: string, ruleSet: RuleSet): Promise<void>;
-  clean(key: string, page: InputPage): Promise<string>;
+  /** `mode`: the cleaning mode (the Worker's ?mode=); absent, the cleaner's own. */
+  clean(key: string, page: InputPage, mode?: string): Promise<string>;
+}
+
+/** A system scored beside the modes that needs no rules (Readability): page → its text. */
+export interface ReferenceSystem {
+  readonly name: string;
+  text(page: InputPage): string;
 }
 
 export interface SiteEvaluation {
   readonly site: string;
   readonly pages: number;
-  /** Rules per fold. */
-  readonly rules: readonly number[];
+  /** Rules per fold (text rules + selectors). */
+  readonly rules: readonly string[];
+  /** Default mode each fold's rule set chose, and how (RuleSet.defaultMode). */
+  readonly chosen: readonly string[];
   readonly uncleaned: AggregateScore;
+  /** The first mode's scores (what the one-mode table shows). */
   readonly cleaned: AggregateScore;
+  /** Mode → scores, in the order asked. */
+  readonly modes: ReadonlyMap<string, AggregateScore>;
+  readonly reference: AggregateScore | null;
 }
 
 export interface MiningEvaluation {
   readonly sites: SiteEvaluation[];
+  readonly modes: readonly string[];
+  readonly referenceName: string | null;
   /** Means over sites (each site weighs the same) of the per-site F1 values. */
   readonly meanUncleanedF1: number;
   readonly meanCleanedF1: number;
   /** Over all held-out pages together. */
   readonly allUncleaned: AggregateScore;
   readonly allCleaned: AggregateScore;
+}
+
+export interface EvaluationChoices {
+  /** Modes to score (the cleaner's own when absent). */
+  readonly modes?: readonly string[];
+  readonly reference?: ReferenceSystem;
+  readonly onSite?: (site: string, fold: number) => void;
 }
 
 /** Folds of the evaluation (see isMined). */
@@ -58,51 +83,70 @@ export async function evaluateMinedRules(
   sites: readonly InputSite[],
   cleaner: RuleCleaner,
   options: MiningOptions = DEFAULT_MINING_OPTIONS,
-  onSite: (site: string, fold: number) => void = () => {},
+  choices: EvaluationChoices = {},
   folds: number = DEFAULT_FOLDS,
 ): Promise<MiningEvaluation> {
-  const texts = sites.map((site) => site.pages.map((page) => pageTextOf(page.html)));
+  const modes = choices.modes ?? [""];
+  const analysed = sites.map((site) => site.pages.map((page) => analysePage(page.html)));
   const uncleaned: PageScore[][] = sites.map(() => []);
-  const cleaned: PageScore[][] = sites.map(() => []);
-  const rules: number[][] = sites.map(() => []);
+  const cleaned: PageScore[][][] = modes.map(() => sites.map(() => []));
+  const reference: PageScore[][] = sites.map(() => []);
+  const rules: string[][] = sites.map(() => []);
+  const chosen: string[][] = sites.map(() => []);
   for (let fold = 0; fold < folds; fold++) {
     const reports = mineSites(
-      sites.map((site, s) => ({ site: site.site, pageTexts: texts[s]!.filter((_text, index) => isMined(index, fold, folds)) })),
+      sites.map((site, s) => {
+        const pages = analysed[s]!.filter((_page, index) => isMined(index, fold, folds));
+        return { site: site.site, pageTexts: pages.map((page) => page.text), pages };
+      }),
       options,
     );
     for (let s = 0; s < sites.length; s++) {
       const site = sites[s]!;
-      onSite(site.site, fold);
+      choices.onSite?.(site.site, fold);
       const key = foldKey(site.site, fold);
       const ruleSet = { ...reports[s]!.ruleSet, site: key };
-      rules[s]!.push(ruleSet.rules.length);
+      rules[s]!.push(ruleSummary(ruleSet));
+      chosen[s]!.push(ruleSet.defaultMode === undefined ? "-" : `${ruleSet.defaultMode.mode} (${ruleSet.defaultMode.by})`);
       await cleaner.install(key, ruleSet);
       for (let index = 0; index < site.pages.length; index++) {
         if (isMined(index, fold, folds)) continue;
         const page = site.pages[index]!;
-        uncleaned[s]!.push(scoreText(texts[s]![index]!, page.gold));
-        cleaned[s]!.push(scoreText(await cleaner.clean(key, page), page.gold));
+        uncleaned[s]!.push(scoreText(analysed[s]![index]!.text, page.gold));
+        for (let m = 0; m < modes.length; m++) cleaned[m]![s]!.push(scoreText(await cleaner.clean(key, page, modes[m] || undefined), page.gold));
+        if (choices.reference !== undefined) reference[s]!.push(scoreText(choices.reference.text(page), page.gold));
       }
     }
   }
-  const evaluations = sites.map((site, s) => ({
-    site: site.site,
-    pages: site.pages.length,
-    rules: rules[s]!,
-    uncleaned: aggregateScores(uncleaned[s]!),
-    cleaned: aggregateScores(cleaned[s]!),
-  }));
-  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+  const evaluations: SiteEvaluation[] = sites.map((site, s) => {
+    const byMode = new Map(modes.map((mode, m) => [mode, aggregateScores(cleaned[m]![s]!)]));
+    return {
+      site: site.site, pages: site.pages.length, rules: rules[s]!, chosen: chosen[s]!, uncleaned: aggregateScores(uncleaned[s]!),
+      cleaned: byMode.get(modes[0]!)!, modes: byMode, reference: choices.reference === undefined ? null : aggregateScores(reference[s]!),
+    };
+  });
   return {
     sites: evaluations,
+    modes,
+    referenceName: choices.reference?.name ?? null,
     meanUncleanedF1: mean(evaluations.map((evaluation) => evaluation.uncleaned.f1)),
     meanCleanedF1: mean(evaluations.map((evaluation) => evaluation.cleaned.f1)),
     allUncleaned: aggregateScores(uncleaned.flat()),
-    allCleaned: aggregateScores(cleaned.flat()),
+    allCleaned: aggregateScores(cleaned[0]!.flat()),
   };
 }
 
-/** Rules applied in Node to the page text (no markup, no classifier): the rules' own contribution. */
+function mean(values: readonly number[]): number {
+  return values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+}
+
+/** "12" for text rules alone; "12 s3 m2 k1" with strip, main and keep selectors. */
+function ruleSummary(ruleSet: RuleSet): string {
+  const selectors = [["s", ruleSet.strip], ["m", ruleSet.main], ["k", ruleSet.keep]] as const;
+  return [String(ruleSet.rules.length), ...selectors.filter(([, list]) => (list?.length ?? 0) > 0).map(([name, list]) => `${name}${list!.length}`)].join(" ");
+}
+
+/** Rules applied in Node to the page text (no markup, no classifier, no selectors): the text rules' own contribution. */
 export function directCleaner(): RuleCleaner {
   const installed = new Map<string, ReturnType<typeof compileRuleSet>>();
   return {
@@ -110,7 +154,7 @@ export function directCleaner(): RuleCleaner {
       installed.set(key, compileRuleSet(ruleSet));
     },
     async clean(key, page) {
-      const text = pageTextOf(page.html);
+      const text = analysePage(page.html).text;
       const compiled = installed.get(key);
       if (compiled === undefined) return text;
       const intervals = findRuleIntervals(compiled, text);
@@ -125,30 +169,56 @@ export function directCleaner(): RuleCleaner {
   };
 }
 
+const f3 = (value: number): string => value.toFixed(3);
+const delta = (value: number): string => (value >= 0 ? "+" : "") + f3(value);
+
 /** The per-site table and the means, as the closing note shows them. */
 export function formatEvaluation(evaluation: MiningEvaluation, cleanedLabel: string): string {
+  if (evaluation.modes.length > 1 || evaluation.referenceName !== null) return formatModes(evaluation);
   const header = ["site", "pages", "rules", "uncleaned P", "R", "F1", `${cleanedLabel} P`, "R", "F1", "ΔF1"];
-  const f = (value: number) => value.toFixed(3);
   const rows = evaluation.sites.map((site) => [
-    site.site,
-    String(site.pages),
-    site.rules.join("+"),
-    f(site.uncleaned.precision),
-    f(site.uncleaned.recall),
-    f(site.uncleaned.f1),
-    f(site.cleaned.precision),
-    f(site.cleaned.recall),
-    f(site.cleaned.f1),
-    (site.cleaned.f1 - site.uncleaned.f1 >= 0 ? "+" : "") + f(site.cleaned.f1 - site.uncleaned.f1),
+    site.site, String(site.pages), site.rules.join("+"),
+    f3(site.uncleaned.precision), f3(site.uncleaned.recall), f3(site.uncleaned.f1),
+    f3(site.cleaned.precision), f3(site.cleaned.recall), f3(site.cleaned.f1), delta(site.cleaned.f1 - site.uncleaned.f1),
   ]);
   const pages = evaluation.sites.reduce((sum, site) => sum + site.pages, 0);
   const summary = (label: string, uncleaned: AggregateScore | null, cleaned: AggregateScore | null, u: number, c: number) => [
-    label, String(pages), "", uncleaned ? f(uncleaned.precision) : "", uncleaned ? f(uncleaned.recall) : "", f(u),
-    cleaned ? f(cleaned.precision) : "", cleaned ? f(cleaned.recall) : "", f(c), (c - u >= 0 ? "+" : "") + f(c - u),
+    label, String(pages), "", uncleaned ? f3(uncleaned.precision) : "", uncleaned ? f3(uncleaned.recall) : "", f3(u),
+    cleaned ? f3(cleaned.precision) : "", cleaned ? f3(cleaned.recall) : "", f3(c), delta(c - u),
   ];
   rows.push(summary("mean of sites", null, null, evaluation.meanUncleanedF1, evaluation.meanCleanedF1));
   rows.push(summary("all pages", evaluation.allUncleaned, evaluation.allCleaned, evaluation.allUncleaned.f1, evaluation.allCleaned.f1));
+  return formatTable(header, rows);
+}
+
+/**
+ * Several modes side by side: per site the F1 of each (and the reference's), which wins, and the default mode
+ * the rule sets chose; then per mode the mean of the sites' F1, precision and recall, and over all pages.
+ */
+function formatModes(evaluation: MiningEvaluation): string {
+  const systems = [...evaluation.modes, ...(evaluation.referenceName === null ? [] : [evaluation.referenceName])];
+  const scoresOf = (site: SiteEvaluation): AggregateScore[] => [...evaluation.modes.map((mode) => site.modes.get(mode)!), ...(site.reference === null ? [] : [site.reference])];
+  const header = ["site", "pages", "rules", "uncleaned", ...systems.map((name) => `${name} F1`), "best", "rules chose"];
+  const rows = evaluation.sites.map((site) => {
+    const scores = scoresOf(site);
+    const best = scores.reduce((top, score, index) => (score.f1 > scores[top]!.f1 ? index : top), 0);
+    return [site.site, String(site.pages), site.rules.join(" | "), f3(site.uncleaned.f1), ...scores.map((score) => f3(score.f1)), systems[best]!, [...new Set(site.chosen)].join(" / ")];
+  });
+  const pages = evaluation.sites.reduce((sum, site) => sum + site.pages, 0);
+  const meanOf = (pick: (score: AggregateScore) => number, index: number) => mean(evaluation.sites.map((site) => pick(scoresOf(site)[index]!)));
+  const wins = systems.map((_name, index) => evaluation.sites.filter((site) => {
+    const scores = scoresOf(site);
+    return scores.every((score) => score.f1 <= scores[index]!.f1);
+  }).length);
+  rows.push(["mean F1", String(pages), "", f3(evaluation.meanUncleanedF1), ...systems.map((_name, index) => f3(meanOf((score) => score.f1, index))), "", ""]);
+  rows.push(["mean P", "", "", f3(mean(evaluation.sites.map((site) => site.uncleaned.precision))), ...systems.map((_name, index) => f3(meanOf((score) => score.precision, index))), "", ""]);
+  rows.push(["mean R", "", "", f3(mean(evaluation.sites.map((site) => site.uncleaned.recall))), ...systems.map((_name, index) => f3(meanOf((score) => score.recall, index))), "", ""]);
+  rows.push(["sites won", "", "", "", ...wins.map(String), "", ""]);
+  return formatTable(header, rows);
+}
+
+function formatTable(header: readonly string[], rows: readonly string[][]): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  const format = (row: string[]) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ");
+  const format = (row: readonly string[]) => row.map((cell, column) => (column === 0 || column === 2 || column === row.length - 1 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ");
   return [format(header), ...rows.map(format)].join("\n");
 }

@@ -25,8 +25,8 @@ export async function workerCleaner(mode = "auto"): Promise<WorkerCleaner> {
   const tally = (counts: Map<string, number>, value: string | null) => counts.set(value ?? "(none)", (counts.get(value ?? "(none)") ?? 0) + 1);
   const cleaner: RuleCleaner = {
     install: (key, ruleSet) => worker.kvPut(key, JSON.stringify(ruleSet)),
-    async clean(key, page) {
-      const response = await worker.fetch(`/v1/clean?site=${encodeURIComponent(key)}&format=text&mode=${encodeURIComponent(mode)}`, {
+    async clean(key, page, pageMode = mode) {
+      const response = await worker.fetch(`/v1/clean?site=${encodeURIComponent(key)}&format=text&mode=${encodeURIComponent(pageMode)}`, {
         method: "POST",
         headers: { "content-type": "text/html; charset=utf-8", "x-api-key": EVALUATION_API_KEY },
         body: page.html,

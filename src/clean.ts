@@ -243,6 +243,10 @@ function chooseMode(input: CleanInput, options: CleanOptions): CleanMode {
     const needsModel = options.mode === "classifier" || options.mode === "rules+classifier";
     return (needsRules && !hasRules) || (needsModel && !hasModel) ? "none" : options.mode;
   }
+  // A set that measured which mode cleans its site best (RuleSet.defaultMode) decides, where what it needs is loaded.
+  const chosen = input.ruleSet?.defaultMode;
+  if (hasRules && chosen === "rules") return "rules";
+  if (hasModel && chosen === "classifier") return "classifier";
   if (hasRules) return hasModel && options.withRules === "rules+classifier" ? "rules+classifier" : "rules";
   return hasModel ? "classifier" : "none";
 }

@@ -39,6 +39,8 @@ export interface SiteMining {
   readonly repeats: RepeatTable;
   /** Repeats that passed the string filters: the strings the histogram counts. */
   readonly strings: number;
+  /** Their repeat ordinals. */
+  readonly relevant: Int32Array;
   readonly histogram: Float64Array;
   readonly cutoff: Cutoff;
   /** Repeat ordinals at or above the cutoff: the template candidates. */
@@ -74,7 +76,7 @@ export function mineSite(pageTexts: readonly string[], options: SiteMiningOption
   const cutoff = findCutoff(histogram, corpus.pageCount, options);
   const above = strings.filter((r) => repeats.documents[r]! >= cutoff.minimumDocuments);
   lap("cutoff");
-  return { corpus, suffixArray, repeats, strings: strings.length, histogram, cutoff, candidates: Int32Array.from(above), timings };
+  return { corpus, suffixArray, repeats, strings: strings.length, relevant: Int32Array.from(strings), histogram, cutoff, candidates: Int32Array.from(above), timings };
 }
 
 /** Candidate ordinal → its tokens as keys comparable across sites (literal text; classes as "\u0000name"). */

@@ -17,9 +17,11 @@ import {
   MINING_MIN_BOUNDARY_SHARE,
   MINING_BOUNDARY_SAMPLE,
 } from "../config";
+import type { PageModel } from "../page/index";
 import { parseRuleSet, siteKeyOfLabel, type RuleSet } from "../rules/index";
 import { filterAcrossSites, type CrossSiteOptions } from "./cross-site";
 import { candidateKeys, mineSite, writeRuleSet, type SiteMining, type SiteMiningOptions, type StageTimings } from "./mine-site";
+import { mineStructure, withStructure, type StructureMining } from "./site-structure";
 
 export interface MiningOptions extends SiteMiningOptions, CrossSiteOptions {}
 
@@ -44,6 +46,8 @@ export interface SiteInput {
   readonly site: string;
   /** Page texts as src/page produces them (blocks apart by "\n"). */
   readonly pageTexts: readonly string[];
+  /** The pages' models (src/page pass 1, whose texts are pageTexts): given, selectors are mined too. */
+  readonly pages?: readonly PageModel[];
 }
 
 /** What the mine CLI's summary table shows for a site, and its rule set. */
@@ -63,6 +67,8 @@ export interface SiteReport {
   readonly rules: number;
   readonly timings: StageTimings;
   readonly ruleSet: RuleSet;
+  /** The structural miner's choice and its check on held-back pages (null when the pages' models were not given). */
+  readonly structure: StructureMining | null;
   /** Problems parseRuleSet found (none expected; a site with problems must not be written). */
   readonly problems: readonly string[];
 }
@@ -91,7 +97,10 @@ export function mineSites(
     onProgress({ stage: "rules", done: index, total: inputs.length, site: inputs[index]!.site });
     const survivors = mining.candidates.filter((_repeat, k) => dropped[index]![k] === 0);
     const written = writeRuleSet(mining, survivors, inputs[index]!.site, minedAt, options);
-    const parsed = parseRuleSet(written.ruleSet, { checkPatterns: true });
+    const pages = inputs[index]!.pages;
+    const structure = pages === undefined ? null : mineStructure(mining, pages);
+    const ruleSet = structure === null ? written.ruleSet : withStructure(written.ruleSet, structure);
+    const parsed = parseRuleSet(ruleSet, { checkPatterns: true });
     return {
       site: inputs[index]!.site,
       pages: mining.corpus.pageCount,
@@ -102,9 +111,10 @@ export function mineSites(
       cutoffDocuments: mining.cutoff.minimumDocuments,
       droppedAcrossSites: mining.candidates.length - survivors.length,
       contained: written.contained,
-      rules: written.ruleSet.rules.length,
+      rules: ruleSet.rules.length,
       timings: mining.timings,
-      ruleSet: written.ruleSet,
+      ruleSet,
+      structure,
       problems: parsed.ok ? [] : parsed.problems,
     };
   });

@@ -9,7 +9,7 @@ import {
 } from "../config";
 import { checkPatternSafety } from "./pattern-safety";
 import { requiredWords } from "./prefilter";
-import { parseRuleSetText, type RuleSet } from "./rule-set";
+import { parseRuleSetText, type DefaultMode, type RuleSet } from "./rule-set";
 import { compileSiteSelectors, type SiteSelectors } from "./site-selectors";
 
 /** Flags of every compiled rule: global scan only (case-sensitive, code units; the safety proof assumes exactly this). */
@@ -40,6 +40,8 @@ export interface CompiledRuleSet {
   readonly skipped: readonly SkippedRule[];
   /** The set's selectors (version 2), parsed; null when it has none. Optional so that hand-built sets need not give it. */
   readonly selectors?: SiteSelectors | null;
+  /** The mode the set chose for requests in mode auto (RuleSet.defaultMode); absent: the Worker's default. */
+  readonly defaultMode?: DefaultMode;
 }
 
 export interface CompileOptions {
@@ -71,7 +73,8 @@ export function compileRuleSet(ruleSet: RuleSet, options: Partial<CompileOptions
     seen.set(pattern, index);
     rules.push({ index, pattern, regex, words: requiredWords(pattern) });
   });
-  return { site: ruleSet.site, version: ruleSet.version, minedAt: ruleSet.minedAt, rules, skipped, selectors: compileSiteSelectors(ruleSet) };
+  return { site: ruleSet.site, version: ruleSet.version, minedAt: ruleSet.minedAt, rules, skipped, selectors: compileSiteSelectors(ruleSet),
+    ...(ruleSet.defaultMode === undefined ? {} : { defaultMode: ruleSet.defaultMode.mode }) };
 }
 
 function refusal(pattern: string, compiled: number, seen: Map<string, number>, options: CompileOptions): string | null {

@@ -19,6 +19,9 @@ export {
   type RuleSetParse,
   RULE_SET_SOURCES,
   type RuleSetSource,
+  DEFAULT_MODES,
+  type DefaultMode,
+  type DefaultModeChoice,
 } from "./rule-set";
 export { checkPatternSafety, type PatternSafety } from "./pattern-safety";
 export {

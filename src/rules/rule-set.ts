@@ -54,6 +54,19 @@ export interface MetadataSelectors {
 
 export const METADATA_SELECTOR_FIELDS = ["title", "byline", "date"] as const;
 
+/** The modes a rule set may choose for its site's requests in mode auto (clean.ts CLEAN_MODES with rules in them, or the classifier). */
+export const DEFAULT_MODES = ["rules", "rules+classifier", "classifier"] as const;
+export type DefaultMode = (typeof DEFAULT_MODES)[number];
+
+/** The mode a site's pages are cleaned with when a request leaves the mode to the Worker, and how it was chosen. */
+export interface DefaultModeChoice {
+  readonly mode: DefaultMode;
+  /** How: "held-back" (the miner measured it on pages held back from mining, no gold), "hand", or another word. */
+  readonly by: string;
+  /** What the choice rests on, in a line a person can read (the held-back measure, or why it was set by hand). */
+  readonly note?: string;
+}
+
 export interface RuleSet {
   readonly version: RuleSetVersion;
   /** The site key (site-key.ts): host without "www.", lower case, optional port and path; the KV key. */
@@ -78,6 +91,8 @@ export interface RuleSet {
   /** Version 2: selector lists of elements never removed (by rules, classifier or strip). */
   readonly keep?: readonly string[];
   readonly metadata?: MetadataSelectors;
+  /** Optional: the mode for requests in mode auto (absent: the Worker's own default, rules plus the classifier). */
+  readonly defaultMode?: DefaultModeChoice;
 }
 
 export type RuleSetParse = { ok: true; ruleSet: RuleSet } | { ok: false; problems: string[] };
@@ -116,6 +131,7 @@ const RULE_SET_SCHEMA = v.object({
   main: SELECTOR_LISTS,
   keep: SELECTOR_LISTS,
   metadata: v.optional(v.object({ title: SELECTOR_LISTS, byline: SELECTOR_LISTS, date: SELECTOR_LISTS })),
+  defaultMode: v.optional(v.object({ mode: v.picklist(DEFAULT_MODES), by: nonEmpty, note: v.optional(v.string()) })),
 });
 
 export function parseRuleSet(value: unknown, options: ParseRuleSetOptions = {}): RuleSetParse {

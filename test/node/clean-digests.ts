@@ -12,13 +12,19 @@ import { HTMLRewriter } from "html-rewriter-wasm";
 import { clean, type CleanFormat } from "../../src/clean";
 import { parseModel } from "../../src/classify/index";
 import { loadDataset } from "../../src/evaluation/index";
-import { compileRuleSet, parseRuleSetText, parseSiteKey, ruleSetFileName, type CompiledRuleSet } from "../../src/rules/index";
+import { compileRuleSet, parseRuleSetText, parseSiteKey, ruleSetFileName, type CompiledRuleSet, type RuleSet } from "../../src/rules/index";
 import { createWasmBackend } from "../../src/runtime/index";
 
 const MODES = ["rules", "classifier", "rules+classifier", "none"] as const;
 const FORMATS: readonly CleanFormat[] = ["text", "html"];
 /** The sample: two small sets whole and every tenth dragnet page (the sites with rule sets in rules/ among them). */
 const SAMPLE: readonly [string, number][] = [["cleanportaleval", 1], ["cleaneval-dev", 1], ["dragnet", 10]];
+
+/** A shipped set as version 1 (its text rules only): mined sets carry selectors and a default mode since issue 10. */
+function textRulesOnly(ruleSet: RuleSet): RuleSet {
+  const { strip: _strip, main: _main, keep: _keep, metadata: _metadata, defaultMode: _defaultMode, ...textRules } = ruleSet;
+  return { ...textRules, version: 1 };
+}
 
 export async function cleanDigests(repositoryRoot: string): Promise<Record<string, string>> {
   const backend = createWasmBackend(HTMLRewriter);
@@ -30,7 +36,7 @@ export async function cleanDigests(repositoryRoot: string): Promise<Record<strin
       const key = parseSiteKey(site);
       const file = key === null ? "" : join(repositoryRoot, "rules", `${ruleSetFileName(key)}.json`);
       const parsed = file !== "" && existsSync(file) ? parseRuleSetText(readFileSync(file, "utf8")) : null;
-      ruleSets.set(site, parsed?.ok === true ? compileRuleSet(parsed.ruleSet) : null);
+      ruleSets.set(site, parsed?.ok === true ? compileRuleSet(textRulesOnly(parsed.ruleSet)) : null);
     }
     return ruleSets.get(site) ?? null;
   };

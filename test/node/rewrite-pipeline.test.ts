@@ -94,6 +94,18 @@ describe("clean() on a written page", () => {
     expect(forced.ok && forced.mode).toBe("classifier");
   });
 
+  it("cleans in mode auto with the mode the rule set chose (RuleSet.defaultMode), an asked mode over it", async () => {
+    const chose = (mode: "rules" | "classifier" | "rules+classifier") => ({ ...rules, defaultMode: mode });
+    for (const mode of ["rules", "classifier", "rules+classifier"] as const) {
+      const result = await clean(input({ ruleSet: chose(mode), model: loadModel() }));
+      expect(result.ok && result.mode).toBe(mode);
+    }
+    // Without the model, a set that chose the classifier is still cleaned by its rules.
+    expect(await clean(input({ ruleSet: chose("classifier") })).then((result) => result.ok && result.mode)).toBe("rules");
+    const asked = await clean(input({ ruleSet: chose("classifier"), model: loadModel(), options: { mode: "rules" } }));
+    expect(asked.ok && asked.mode).toBe("rules");
+  });
+
   it("drops a classifier plan that would leave no text at all (a fragment such as a feed item's menu)", async () => {
     const menu = '<ul><li><a href="/">Home</a></li><li><a href="/n">News</a></li><li><a href="/s">Sport</a></li></ul>';
     const model = loadModel();
@@ -148,7 +160,8 @@ describe.skipIf(!hasData())("clean() on the pages of ../shared/data", () => {
           problems.push(`${page.id}: ${html.ok ? "" : html.detail} ${text.ok ? "" : text.detail}`);
           continue;
         }
-        if (html.mode !== (ruleSet ? "rules+classifier" : "classifier")) problems.push(`${page.id}: mode ${html.mode}`);
+        // A set's chosen default mode (RuleSet.defaultMode), else rules plus the classifier; no set, the classifier.
+        if (html.mode !== (ruleSet ? ruleSet.defaultMode ?? "rules+classifier" : "classifier")) problems.push(`${page.id}: mode ${html.mode}`);
         // The writers space words their own way; the characters must be the same.
         const outputCharacters = analysePage(html.body).text.replace(/\s+/g, "");
         const keptCharacters = text.body.replace(/\s+/g, "");

@@ -43,6 +43,16 @@ describe("parseRuleSet", () => {
     }
   });
 
+  it("keeps the default mode a set chose and how, refuses a mode it cannot choose, and compiles the mode", () => {
+    const chosen = validRuleSet({ defaultMode: { mode: "classifier", by: "held-back", note: "the rules removed page-unique text on 1 of 3 held-back page(s)" } });
+    expect(parseRuleSet(chosen)).toEqual({ ok: true, ruleSet: chosen });
+    expect(compileRuleSet(chosen).defaultMode).toBe("classifier");
+    expect(compileRuleSet(validRuleSet()).defaultMode).toBeUndefined();
+    const wrong = parseRuleSet({ ...validRuleSet(), defaultMode: { mode: "none", by: "hand" } });
+    expect(wrong.ok ? [] : wrong.problems.join(" ")).toMatch(/defaultMode\.mode/);
+    expect(parseRuleSet({ ...validRuleSet(), defaultMode: { mode: "rules", by: "" } }).ok).toBe(false);
+  });
+
   it("reports an unknown version as a problem", () => {
     const parsed = parseRuleSet({ ...validRuleSet(), version: 3 });
     expect(parsed.ok).toBe(false);

@@ -1,0 +1,177 @@
+/**
+ * Structural rules, mined per site (issue 10, build item 1): elements grouped by their path signature
+ * (page-structure.ts), each group read through the text miner's statistics (text-levels.ts), then decided with
+ * the same kind of parameter-free cut as the text rules (cutoff.ts):
+ * - `strip`: containers on most pages whose text is template or shared with other pages even where it changes
+ *   from page to page (related lists, "most read", sidebars): the low mode of the groups' content shares;
+ * - `main`: the smallest containers on most pages that hold all of a page's unique content (ordered fallbacks),
+ *   or none when no container does;
+ * Then a check on pages held back from this choice (holdBackCheck), with the real selector matcher: a strip
+ * selector that takes content there, or a main entry that leaves content out, is dropped.
+ */
+import { SELECTOR_MAX_PER_RULE_SET } from "../config";
+import { matchSelectors, parseSelector, type SelectorList } from "../selectors/index";
+import { findCutoff } from "./cutoff";
+import { pageCounts, rangeCounts, type PageStructure } from "./page-structure";
+
+/** What one group of elements (one signature) holds over the pages. */
+export interface GroupStatistics {
+  readonly key: string;
+  /** Pages where it occurs. */
+  pages: number;
+  /** Token and content characters inside it, summed over pages. */
+  counted: number;
+  content: number;
+  /** Content characters of the pages where it occurs that lie outside it. */
+  missed: number;
+  /** Pages where it occurs and holds all of the page's content. */
+  whole: number;
+  /** Per page where it occurs: the page's ordinal and the text pairs of its top-most elements. */
+  readonly where: { readonly page: number; readonly pairs: number[] }[];
+}
+
+/** Per signature, the statistics over the given pages (top-most elements of a signature only: nested ones are inside). */
+export function groupStatistics(structures: readonly PageStructure[]): Map<string, GroupStatistics> {
+  const groups = new Map<string, GroupStatistics>();
+  structures.forEach((structure, pageIndex) => {
+    const ranges = new Map<string, number[]>();
+    const { blocks } = structure.page;
+    structure.keys.forEach((key, block) => {
+      if (key === "") return;
+      let pairs = ranges.get(key);
+      if (pairs === undefined) ranges.set(key, (pairs = []));
+      const start = blocks.textStart[block]!;
+      if (pairs.length > 0 && start < pairs.at(-1)!) return; // inside an element of the same signature
+      pairs.push(start, blocks.textEnd[block]!);
+    });
+    const page = pageCounts(structure);
+    for (const [key, pairs] of ranges) {
+      let group = groups.get(key);
+      if (group === undefined) groups.set(key, (group = { key, pages: 0, counted: 0, content: 0, missed: 0, whole: 0, where: [] }));
+      const inside = rangeCounts(structure, pairs);
+      group.pages++;
+      group.counted += inside.counted;
+      group.content += inside.content;
+      group.missed += page.content - inside.content;
+      if (inside.content === page.content) group.whole++;
+      group.where.push({ page: pageIndex, pairs });
+    }
+  });
+  return groups;
+}
+
+export interface StructureChoice {
+  readonly strip: string[];
+  readonly main: string[];
+  /** The content share below which a group is template (the cut of the groups' histogram), in [0, 1]. */
+  readonly stripShare: number;
+}
+
+/** Most main fallbacks written. */
+const MAIN_ENTRIES = 3;
+/** Bins of the content-share histogram (as the text rules' document-frequency histogram). */
+const SHARE_BINS = 100;
+
+/**
+ * Strip and main from the groups of the choosing pages. Only groups on most (more than half) of those pages
+ * count: a container of the template is there on most pages.
+ */
+export function chooseStructure(groups: ReadonlyMap<string, GroupStatistics>, structures: readonly PageStructure[]): StructureChoice {
+  const pageCount = structures.length;
+  const common = [...groups.values()].filter((group) => group.pages * 2 > pageCount && group.counted > 0);
+  // Histogram of template share (1 - content share): the cut separates template containers (high) from content ones.
+  const histogram = new Float64Array(SHARE_BINS);
+  const binOf = (group: GroupStatistics) => Math.min(SHARE_BINS - 1, Math.floor((1 - group.content / group.counted) * SHARE_BINS));
+  for (const group of common) histogram[binOf(group)]++;
+  const cut = findCutoff(histogram, SHARE_BINS, { bins: SHARE_BINS, energyTolerance: 0 });
+  const stripShare = 1 - cut.share;
+  // A template container holds no block of content (a block whose own text is above the cut) on any choosing page.
+  const contentBlocks = structures.map((structure) => contentBlockStarts(structure, stripShare));
+  const holdsContent = (group: GroupStatistics) =>
+    group.where.some(({ page, pairs }) => pairs.some((value, index) => index % 2 === 0 && contentBlocks[page]![pairs[index + 1]!]! > contentBlocks[page]![value]!));
+  const template = common.filter((group) => binOf(group) >= cut.bin && !holdsContent(group));
+  // Over the rule set's selector limit, the groups inside others go first, then the ones with the least text.
+  const limit = SELECTOR_MAX_PER_RULE_SET - MAIN_ENTRIES;
+  const strip = (template.length <= limit ? template : outermost(template, structures).slice(0, limit)).map((group) => group.key);
+  // Main: holds all of the page's content on every choosing page where it occurs; the smallest first.
+  const main = common
+    .filter((group) => group.whole === group.pages && group.missed === 0)
+    .sort((a, b) => a.counted / a.pages - b.counted / b.pages || b.pages - a.pages)
+    .slice(0, MAIN_ENTRIES)
+    .map((group) => group.key);
+  return { strip: strip.sort(), main, stripShare };
+}
+
+/**
+ * The groups not always inside another of them (an element whose container is stripped needs no selector of its
+ * own), the most text first.
+ */
+function outermost(groups: readonly GroupStatistics[], structures: readonly PageStructure[]): GroupStatistics[] {
+  const covered = structures.map((structure) => new Uint8Array(structure.page.text.length + 1));
+  const kept: GroupStatistics[] = [];
+  for (const group of [...groups].sort((a, b) => b.counted - a.counted || (a.key < b.key ? -1 : 1))) {
+    // Elements nest or are apart: one inside a kept group's element has its first character covered.
+    const inside = group.where.every(({ page, pairs }) => pairs.every((value, index) => index % 2 === 1 || value === pairs[index + 1] || covered[page]![value] === 1));
+    if (inside) continue;
+    kept.push(group);
+    for (const { page, pairs } of group.where) for (let index = 0; index < pairs.length; index += 2) covered[page]!.fill(1, pairs[index], pairs[index + 1]);
+  }
+  return kept;
+}
+
+/** Prefix counts over the page text of where content blocks start: [i] = content blocks starting before i. */
+function contentBlockStarts(structure: PageStructure, share: number): Int32Array {
+  const { page, ownCounted, ownContent } = structure;
+  const starts = new Int32Array(page.text.length + 1);
+  for (let block = 1; block < page.blockCount; block++) {
+    if (ownCounted[block]! > 0 && ownContent[block]! > share * ownCounted[block]!) starts[page.blocks.textStart[block]! + 1]++;
+  }
+  for (let at = 1; at <= page.text.length; at++) starts[at] += starts[at - 1]!;
+  return starts;
+}
+
+export interface HoldBackCheck {
+  readonly strip: string[];
+  readonly main: string[];
+  /** Strip selectors and main entries dropped, with why. */
+  readonly dropped: string[];
+}
+
+/**
+ * The choice checked with the real matcher (what pass 1 and HTMLRewriter will remove), on the held-back pages and
+ * on the choosing pages (a selector also matches elements of other signatures): a strip selector stays if what it
+ * matches holds no content block on any of them; a main entry stays if, on every page where it is the first entry
+ * to match, it holds all of the page's content.
+ */
+export function holdBackCheck(choice: StructureChoice, pages: readonly PageStructure[]): HoldBackCheck {
+  const selectors = [...choice.strip, ...choice.main];
+  const bad = selectors.find((selector) => !parseSelector(selector).ok);
+  if (bad !== undefined) throw new Error(`a mined selector does not parse: ${bad}`);
+  const lists = selectors.map((selector) => (parseSelector(selector) as { list: SelectorList }).list);
+  const failed = new Uint8Array(selectors.length);
+  for (const structure of pages) {
+    const matches = matchInGroups(structure, lists);
+    const contentBlocks = contentBlockStarts(structure, choice.stripShare);
+    choice.strip.forEach((_selector, index) => {
+      const pairs = matches[index]!.text;
+      for (let k = 0; k < pairs.length; k += 2) if (contentBlocks[pairs[k + 1]!]! > contentBlocks[pairs[k]!]!) failed[index] = 1;
+    });
+    const first = choice.main.findIndex((_selector, index) => matches[choice.strip.length + index]!.elements > 0);
+    const main = matches[choice.strip.length + first];
+    if (main !== undefined && rangeCounts(structure, main.text).content < pageCounts(structure).content) failed[choice.strip.length + first] = 1;
+  }
+  const dropped = selectors.flatMap((selector, index) =>
+    failed[index] === 0 ? [] : [index < choice.strip.length ? `strip ${selector}: holds content` : `main ${selector}: leaves content out`]);
+  return {
+    strip: choice.strip.filter((_selector, index) => failed[index] === 0),
+    main: choice.main.filter((_selector, index) => failed[choice.strip.length + index] === 0),
+    dropped,
+  };
+}
+
+/** matchSelectors over any number of lists, in scans of at most 32. */
+function matchInGroups(structure: PageStructure, lists: readonly SelectorList[]): ReturnType<typeof matchSelectors> {
+  const matches: ReturnType<typeof matchSelectors> = [];
+  for (let from = 0; from < lists.length; from += 32) matches.push(...matchSelectors(structure.page, lists.slice(from, from + 32)));
+  return matches;
+}

@@ -1,0 +1,59 @@
+/**
+ * How template each character of a mined page is, from the text miner's own statistics (the maximal repeats
+ * that passed the string filters, with their document frequency): per page a level for each page-text character.
+ * The structural miner (structure.ts) reads containers' text through these levels.
+ */
+import { entryAt } from "./corpus";
+import type { SiteMining } from "./mine-site";
+import { TOKEN_CLASS } from "./tokens";
+
+/** Character levels: not a token (white space), page-unique, repeated on other pages below the cutoff, template. */
+export const LEVEL_SPACE = 3;
+export const LEVEL_UNIQUE = 0;
+export const LEVEL_REPEATED = 1;
+export const LEVEL_TEMPLATE = 2;
+/** A mutable value (a class token: a date, a time, a count): its format repeats, the value is the page's own. */
+export const LEVEL_VALUE = 4;
+
+/**
+ * Page ordinal → character levels of its text. A class token is a value; any other token covered by a relevant repeat (2+ pages, the string filters
+ * passed) is repeated, template when the repeat reaches the cutoff's document frequency; any other token is unique.
+ * Each corpus position is written once: repeats are visited from the most documents down and a skip pointer
+ * jumps over positions already written, so the work is linear in the occurrences plus the corpus.
+ */
+export function textLevels(mining: SiteMining, pageTextLengths: readonly number[]): Uint8Array[] {
+  const { corpus, repeats, suffixArray, relevant, cutoff } = mining;
+  const length = corpus.tokens.length;
+  const documents = new Int32Array(length);
+  const next = new Int32Array(length + 1);
+  for (let position = 0; position <= length; position++) next[position] = position;
+  const find = (position: number): number => {
+    let root = position;
+    while (next[root] !== root) root = next[root]!;
+    while (next[position] !== root) {
+      const up = next[position]!;
+      next[position] = root;
+      position = up;
+    }
+    return root;
+  };
+  const order = Array.from(relevant).sort((a, b) => repeats.documents[b]! - repeats.documents[a]!);
+  for (const repeat of order) {
+    const span = repeats.length[repeat]!;
+    for (let rank = repeats.firstRank[repeat]!; rank <= repeats.lastRank[repeat]!; rank++) {
+      const start = suffixArray[rank]!;
+      for (let at = find(start); at < start + span; at = find(at + 1)) {
+        documents[at] = repeats.documents[repeat]!;
+        next[at] = at + 1;
+      }
+    }
+  }
+  const levels = pageTextLengths.map((textLength) => new Uint8Array(textLength).fill(LEVEL_SPACE));
+  for (let position = 0; position < length; position++) {
+    if (corpus.tokens[position]! < corpus.pageCount) continue; // a separator
+    const value = corpus.dictionary.kinds[entryAt(corpus, position)] === TOKEN_CLASS;
+    const level = value ? LEVEL_VALUE : documents[position] === 0 ? LEVEL_UNIQUE : documents[position]! >= cutoff.minimumDocuments ? LEVEL_TEMPLATE : LEVEL_REPEATED;
+    levels[corpus.documentOf[position]!]!.fill(level, corpus.textStart[position]!, corpus.textEnd[position]!);
+  }
+  return levels;
+}

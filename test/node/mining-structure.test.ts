@@ -1,0 +1,67 @@
+/**
+ * The structural miner (src/mining/structure.ts, page-structure.ts, mode-choice.ts) on a made-up site whose
+ * template containers change their text from page to page (a related list of other stories' links) beside
+ * containers whose text repeats (navigation, sidebar, footer), and an article of page-unique prose.
+ */
+import { describe, expect, it } from "vitest";
+import { DEFAULT_MINING_OPTIONS, mineSites } from "../../src/mining/index";
+import { readStructures } from "../../src/mining/page-structure";
+import { holdBackCheck } from "../../src/mining/structure";
+import { mineSite } from "../../src/mining/mine-site";
+import { textLevels } from "../../src/mining/text-levels";
+import { analysePage } from "../../src/page/index";
+import { parseRuleSet } from "../../src/rules/index";
+
+const WORDS = ["harbour", "dredging", "council", "vessel", "tide", "silt", "budget", "quay", "survey", "crew", "estuary", "permit",
+  "ferry", "beacon", "channel", "pilot", "cargo", "storm", "mooring", "lock", "pier", "buoy", "gull", "reef", "sandbar", "keel"];
+
+/** Page-unique words: a different run through the word list per page and sentence (no 2-word string repeats across pages). */
+function prose(page: number, sentence: number, length: number): string {
+  const words: string[] = [];
+  for (let k = 0; k < length; k++) words.push(`${WORDS[(page * 7 + sentence * 3 + k * (page + 2)) % WORDS.length]}${page}x${sentence}y${k}`);
+  return `${words.join(" ")}.`;
+}
+
+function sitePage(page: number, pages: number): string {
+  const related = [1, 2, 3].map((offset) => `<li><a href="/s${(page + offset) % pages}">${prose((page + offset) % pages, 9, 5)}</a></li>`).join("");
+  return `<!doctype html><html><head><title>Story ${page}</title></head><body>
+<div id="header"><ul class="nav"><li><a href="/">Home</a></li><li><a href="/news">News</a></li><li><a href="/sport">Sport and leisure</a></li></ul></div>
+<div id="content"><article class="post post-${1000 + page}"><h1>${prose(page, 0, 6)}</h1>
+<p>${prose(page, 1, 30)}</p><p>${prose(page, 2, 25)}</p></article>
+<div class="related"><h3>Related stories</h3><ul>${related}</ul></div></div>
+<div class="sidebar"><p>About this paper: the harbour town's news since eighteen ninety, read by everyone on the quay.</p></div>
+<div id="footer"><p>Copyright Wrenmouth News, all rights reserved. Contact the newsroom.</p></div>
+</body></html>`;
+}
+
+describe("structural rules", () => {
+  const pages = Array.from({ length: 9 }, (_unused, page) => analysePage(sitePage(page, 9)));
+  const [report] = mineSites([{ site: "news.example", pageTexts: pages.map((page) => page.text), pages }], DEFAULT_MINING_OPTIONS, () => {}, "2026-11-25T12:00:00Z");
+
+  it("strips template containers whose text changes (the related list) and keeps the article as main", () => {
+    const ruleSet = report!.ruleSet;
+    expect(parseRuleSet(ruleSet, { checkPatterns: true }).ok).toBe(true);
+    expect(ruleSet.version).toBe(2);
+    expect(ruleSet.strip).toContain("div.related");
+    expect(ruleSet.strip).toContain("div.sidebar");
+    expect(ruleSet.main?.[0]).toBe("article.post");
+    // A volatile token (post-1003) is never part of a selector; no selector takes the article.
+    expect([...(ruleSet.strip ?? []), ...(ruleSet.main ?? [])].join(" ")).not.toMatch(/\d{3}/);
+    expect(ruleSet.strip?.some((selector) => /article|content/.test(selector))).toBe(false);
+    expect(report!.structure?.heldBack).toBe(3);
+  });
+
+  it("records the default mode and how it was chosen", () => {
+    expect(report!.ruleSet.defaultMode?.by).toBe("held-back");
+    expect(report!.ruleSet.defaultMode?.mode).toBe("rules+classifier");
+  });
+
+  it("drops a strip selector that holds content and a main entry that leaves content out on a checked page", () => {
+    const mining = mineSite(pages.map((page) => page.text), DEFAULT_MINING_OPTIONS);
+    const structures = readStructures(pages, textLevels(mining, pages.map((page) => page.text.length)), pages.map((_page, index) => index));
+    const check = holdBackCheck({ strip: ["div#content", "div.sidebar"], main: ["div.related", "article.post"], stripShare: 0.5 }, structures);
+    expect(check.strip).toEqual(["div.sidebar"]);
+    expect(check.main).toEqual(["article.post"]);
+    expect(check.dropped).toEqual(["strip div#content: holds content", "main div.related: leaves content out"]);
+  });
+});
