@@ -62,6 +62,11 @@ function isCollapsibleSpace(code: number): boolean {
   return code <= 32 ? code === 32 || code === 10 || code === 9 || code === 13 || code === 12 : code === 0xa0;
 }
 
+/** A character copied into the page text as it stands: not white space, not a reference's "&", not U+0000. */
+function isPlainVisible(code: number): boolean {
+  return code !== 38 && code !== 0 && !isCollapsibleSpace(code);
+}
+
 class PageBuilder implements ScanHandler {
   private readonly source: string;
   // Open elements, bottom (0) to top (openCount - 1).
@@ -449,10 +454,15 @@ class PageBuilder implements ScanHandler {
         sourceLast = position = after;
         continue;
       }
-      // A run of visible characters up to the next white space, reference or U+0000, copied in one slice.
+      // A run of visible characters up to the next reference, U+0000 or white space other than one plain space
+      // between visible characters (collapsing would write that space as it is), copied in one slice.
       const segment = position++;
       while (position < end) {
         const next = source.charCodeAt(position);
+        if (next === 32 && position + 1 < end && isPlainVisible(source.charCodeAt(position + 1))) {
+          position += 2;
+          continue;
+        }
         if (next === 38 || next === 0 || isCollapsibleSpace(next)) break;
         position++;
       }
