@@ -3,7 +3,7 @@
  * signature (its tag, and the id and class tokens that recur on other pages of the site: a token found on one page
  * only, such as "post-4711", is volatile and left out), and per page how much of each block's text is page-unique
  * content (text-levels.ts: no repeat on another page, or a mutable value such as a date; link text counts only in a
- * heading, where titles are links).
+ * heading that states the page's title, where titles are permalinks).
  */
 import { SELECTOR_MAX_TESTS } from "../config";
 import { readAttribute, tagName, type PageModel } from "../page/index";
@@ -77,13 +77,25 @@ function keyOf(page: PageModel, block: number, tokens: readonly string[]): strin
   return tag + (id.length > 0 ? id[0]! : classes.join(""));
 }
 
+function normalised(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, " ").trim();
+}
+
+/** A heading that states the page's title (its text inside the document's <title>): a permalink there is the title, not a link away. */
+function isTitle(page: PageModel, block: number, title: string): boolean {
+  const text = normalised(page.text.slice(page.blocks.textStart[block], page.blocks.textEnd[block]));
+  return text !== "" && title.includes(text);
+}
+
 /** Prefix sums of token characters and content characters over the page text. */
 function contentSums(page: PageModel, levels: Uint8Array): { counted: Int32Array; content: Int32Array } {
   const { textNodes, blocks } = page;
   const length = page.text.length;
   const isContent = new Uint8Array(length);
+  const title = normalised(page.title);
   for (let node = 0; node < page.textNodeCount; node++) {
-    const linkAllowed = textNodes.inLink[node] === 0 || HEADING.test(tagName(blocks.tag[textNodes.block[node]!]!));
+    const block = textNodes.block[node]!;
+    const linkAllowed = textNodes.inLink[node] === 0 || (HEADING.test(tagName(blocks.tag[block]!)) && isTitle(page, block, title));
     if (!linkAllowed) continue;
     for (let at = textNodes.textStart[node]!; at < textNodes.textEnd[node]!; at++) if (levels[at] === LEVEL_UNIQUE || levels[at] === LEVEL_VALUE) isContent[at] = 1;
   }

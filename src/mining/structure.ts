@@ -89,17 +89,33 @@ export function chooseStructure(groups: ReadonlyMap<string, GroupStatistics>, st
   const contentBlocks = structures.map((structure) => contentBlockStarts(structure, stripShare));
   const holdsContent = (group: GroupStatistics) =>
     group.where.some(({ page, pairs }) => pairs.some((value, index) => index % 2 === 0 && contentBlocks[page]![pairs[index + 1]!]! > contentBlocks[page]![value]!));
-  const template = common.filter((group) => binOf(group) >= cut.bin && !holdsContent(group));
+  const specific = specificKeys(groups);
+  const template = common.filter((group) => binOf(group) >= cut.bin && !holdsContent(group) && specific(group.key));
   // Over the rule set's selector limit, the groups inside others go first, then the ones with the least text.
   const limit = SELECTOR_MAX_PER_RULE_SET - MAIN_ENTRIES;
   const strip = (template.length <= limit ? template : outermost(template, structures).slice(0, limit)).map((group) => group.key);
   // Main: holds all of the page's content on every choosing page where it occurs; the smallest first.
   const main = common
-    .filter((group) => group.whole === group.pages && group.missed === 0)
+    .filter((group) => group.whole === group.pages)
     .sort((a, b) => a.counted / a.pages - b.counted / b.pages || b.pages - a.pages)
     .slice(0, MAIN_ENTRIES)
     .map((group) => group.key);
   return { strip: strip.sort(), main, stripShare };
+}
+
+/**
+ * Whether a signature names one kind of element: an id, a region tag alone, or a class found in no other signature
+ * of the site. A class shared by many signatures ("left", "clearfix", "col-6") is layout: what it wraps on one page
+ * says little of what it wraps on the next.
+ */
+function specificKeys(groups: ReadonlyMap<string, GroupStatistics>): (key: string) => boolean {
+  const keysOf = new Map<string, number>();
+  const classesOf = (key: string): string[] => key.split(/(?=[.#])/).slice(1);
+  for (const key of groups.keys()) for (const token of classesOf(key)) keysOf.set(token, (keysOf.get(token) ?? 0) + 1);
+  return (key) => {
+    const tokens = classesOf(key);
+    return tokens.length === 0 || tokens.some((token) => token.startsWith("#") || keysOf.get(token) === 1);
+  };
 }
 
 /**
