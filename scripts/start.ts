@@ -7,7 +7,7 @@
  *    pages by that address find the rules.
  * 2. The sample site (samples/wrenmouth-gazette.example, a made-up local newspaper) is served on
  *    http://127.0.0.1:8788 by a small static server in this process.
- * 3. `wrangler dev` runs the Worker in local workerd on http://127.0.0.1:8787, with development-only vars:
+ * 3. `wrangler dev` runs the Worker in local workerd, with development-only vars:
  *    the dev API key, the sample site's origin allowed as a fetch target (its own, and those listed in
  *    DEV_ALLOWED_ORIGINS; every other loopback, private or metadata target stays refused), and the proxy
  *    mapping /sample/ to the sample site.
@@ -15,15 +15,20 @@
  *    Queues and the cron (`--test-scheduled`: GET /__scheduled runs it), and the dev admin key
  *    local-admin-key for /admin/*. The second sample site, samples/learn-test.example (a walking club's
  *    journal, another template, and no rule set), is there to be learned: see printTryLines.
- * Ctrl-C stops both. Ports: WORKER_PORT and SAMPLES_PORT override 8787 and 8788.
+ * 5. The service's port, http://127.0.0.1:8787, is a front door in this process (scripts/front-door.ts): it
+ *    hands requests to wrangler dev, on a free port of its own, at most MAX_IN_FLIGHT at a time, since local
+ *    workerd drops and starves requests when it holds hundreds of connections at once (README "Load").
+ * Ctrl-C stops all three. Ports: WORKER_PORT and SAMPLES_PORT override 8787 and 8788.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseCommand, usageText, type Command } from "./lib/cli";
 import { bulkPut, collectRuleSets, type KvEntry } from "./publish";
 import { demoSamples } from "./demo-samples";
-import { startStaticServer } from "./static-server";
+import { startFrontDoor, type FrontDoor } from "./front-door";
+import { startStaticServer, type StaticServer } from "./static-server";
 
 const REPO_ROOT = resolve(fileURLToPath(import.meta.url), "../..");
 const RULES_FOLDER = resolve(REPO_ROOT, "rules");
@@ -38,6 +43,12 @@ export const DEV_ADMIN_KEY = "local-admin-key";
 const LEARN_SITE = "learn-test.example";
 /** How long to wait for `wrangler dev` to answer /healthz before giving up, in milliseconds. */
 const READY_TIMEOUT_MS = 60_000;
+/**
+ * Requests the front door hands to wrangler dev at once. One isolate runs one request at a time, so a few
+ * suffice to keep it busy while others wait on I/O (a fetched page); 200 at once measured resets and 30 s
+ * timeouts, 16 none (README "Load").
+ */
+const MAX_IN_FLIGHT = 16;
 
 const COMMAND: Command = {
   name: "start",
@@ -83,11 +94,11 @@ function parseUrl(text: string): URL | null {
   }
 }
 
-function startWorker(origins: readonly string[]): ChildProcess {
+function startWorker(origins: readonly string[], wranglerPort: number): ChildProcess {
   // The proxy serves the sample site under /sample/, cleaned with the rules of the site it stands for.
   const proxyOrigins = JSON.stringify({ "/sample": { origin: `http://${HOST}:${samplesPort}`, site: SAMPLE_SITE } });
   const args = [
-    "wrangler", "dev", "--local", "--ip", HOST, "--port", String(workerPort), "--show-interactive-dev-session=false",
+    "wrangler", "dev", "--local", "--ip", HOST, "--port", String(wranglerPort), "--show-interactive-dev-session=false",
     // The cron trigger runs on GET /__scheduled (local R2 and Queues come from wrangler.toml's blocks).
     "--test-scheduled",
     "--var", `API_KEYS:${DEV_API_KEY}`,
@@ -126,7 +137,7 @@ function printTryLines(origins: readonly string[]): void {
   const page = `http://${HOST}:${samplesPort}/harbour-dredging-approved.html`;
   const lines = [
     "",
-    `The cleaner runs on ${api} (local workerd, local KV); the sample site on http://${HOST}:${samplesPort}/`,
+    `The cleaner runs on ${api} (local workerd, local KV; wrangler dev's own port above is internal); the sample site on http://${HOST}:${samplesPort}/`,
     `Dev API key: ${DEV_API_KEY} (local only). Fetch targets on loopback or private addresses: only ${origins.join(", ")} (add more with DEV_ALLOWED_ORIGINS). Try:`,
     "",
     `  curl -s '${api}/v1/clean?url=${page}&format=text' -H 'x-api-key: ${DEV_API_KEY}'`,
@@ -174,27 +185,67 @@ async function main(): Promise<void> {
   }
   const sites = entries.map((entry) => entry.key);
   console.log(`  ${sites.length} rule sets (${sites.includes(SAMPLE_SITE) ? SAMPLE_SITE : "no sample site"} among them)`);
-  const samples = await startStaticServer(SAMPLE_FOLDER, HOST, samplesPort).catch((error: NodeJS.ErrnoException) => {
-    console.error(`cannot serve the sample site on ${HOST}:${samplesPort} (${error.code ?? error.message}); set SAMPLES_PORT to another port`);
-    return null;
-  });
-  if (samples === null) {
+  const servers = await startLocalServers();
+  if (servers === null) {
     process.exitCode = 1;
     return;
   }
-  const worker = startWorker(origins);
+  const worker = startWorker(origins, servers.wranglerPort);
+  const closeServers = (): void => {
+    void servers.samples.close();
+    void servers.front.close();
+  };
   const stop = (): void => {
     worker.kill("SIGINT");
-    void samples.close();
+    closeServers();
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
   worker.on("exit", (code) => {
-    void samples.close();
+    closeServers();
     process.exitCode = code ?? 0;
   });
   if (await waitUntilReady(`http://${HOST}:${workerPort}/healthz`, worker)) printTryLines(origins);
   else console.error("wrangler dev did not become ready; see its output above");
+}
+
+interface LocalServers {
+  readonly samples: StaticServer;
+  readonly front: FrontDoor;
+  /** The port wrangler dev is to listen on, behind the front door. */
+  readonly wranglerPort: number;
+}
+
+/** The sample site and the front door, in this process; null (said why) when a port is taken. */
+async function startLocalServers(): Promise<LocalServers | null> {
+  const samples = await startStaticServer(SAMPLE_FOLDER, HOST, samplesPort).catch((error: NodeJS.ErrnoException) => {
+    console.error(`cannot serve the sample site on ${HOST}:${samplesPort} (${error.code ?? error.message}); set SAMPLES_PORT to another port`);
+    return null;
+  });
+  if (samples === null) return null;
+  const wranglerPort = await freePort();
+  const front = await startFrontDoor({ host: HOST, port: workerPort, upstreamPort: wranglerPort, maxInFlight: MAX_IN_FLIGHT }).catch((error: NodeJS.ErrnoException) => {
+    console.error(`cannot listen on ${HOST}:${workerPort} (${error.code ?? error.message}); set WORKER_PORT to another port`);
+    return null;
+  });
+  if (front === null) {
+    await samples.close();
+    return null;
+  }
+  return { samples, front, wranglerPort };
+}
+
+/** A port free on HOST just now (the system's pick), for wrangler dev. */
+function freePort(): Promise<number> {
+  return new Promise((found, failed) => {
+    const probe = createServer();
+    probe.once("error", failed);
+    probe.listen(0, HOST, () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      probe.close(() => found(port));
+    });
+  });
 }
 
 await main();
