@@ -17,12 +17,12 @@
 import type { ClassifierModel } from "./classify";
 import { classifyPage, commentBlocks, commentPlan, commentText, keepComments, scoreBlocks } from "./classify";
 import { CLEAN_MAX_BLOCKS, CLEAN_MAX_BYTES, CLEAN_TIME_BUDGET_MS } from "./config";
-import { analysePage, computeFeatures, readAttribute, type PageModel } from "./page";
+import { analysePage, computeFeatures, extractMetadata, readAttribute, type PageModel } from "./page";
 import {
   emptyPlan, mergePlans, planFromIntervals, planKeepingOnlySelected, planKeepingSelected, planRemovingSelected, withRemovedElements,
   type NormalisedPlan, type RemovalCounts,
 } from "./plan";
-import { annotateHtml, declaresOtherCharset, rewriteHtml, writeArticle, writeJson, writeMarkdown, writeText, type MetadataOverride } from "./rewrite";
+import { annotateHtml, declaresOtherCharset, rewriteHtml, withFrontMatter, writeArticle, writeJson, writeMarkdown, writeText, type MetadataOverride } from "./rewrite";
 import { matchRules, selectorsClean, type CompiledRuleSet, type RuleOverflow, type SiteSelectors } from "./rules";
 import type { HtmlRewriterBackend } from "./runtime";
 import { matchSelectors, type SelectorList, type SelectorMatch } from "./selectors";
@@ -71,6 +71,8 @@ export interface CleanOptions {
   /** The article format's title: the page's heading as it stands ("keep"), a header with title, byline and date
    * instead of a heading that repeats the title ("header"), or no heading that repeats it ("omit": the title is shown apart). */
   readonly articleTitle: ArticleTitle;
+  /** The markdown format: a YAML front matter block first (title, url, byline, published), from the page model already read. */
+  readonly frontMatter: boolean;
 }
 
 export const DEFAULT_CLEAN_OPTIONS: CleanOptions = Object.freeze({
@@ -84,6 +86,7 @@ export const DEFAULT_CLEAN_OPTIONS: CleanOptions = Object.freeze({
   // Benchmarks and readers of an article leave comments out (trafilatura's default too).
   comments: "exclude",
   articleTitle: "keep",
+  frontMatter: false,
 });
 
 export interface CleanInput {
@@ -374,8 +377,12 @@ function formatOutput(
       return annotateHtml(page, plan).html;
     case "text":
       return writeText(page, plan);
-    case "markdown":
-      return writeMarkdown(page, plan, { baseUrl: input.url });
+    case "markdown": {
+      const markdown = writeMarkdown(page, plan, { baseUrl: input.url });
+      if (!options.frontMatter) return markdown;
+      const { title, byline, published } = { ...extractMetadata(page, input.url), ...metadata };
+      return withFrontMatter(markdown, { title, url: input.url ?? null, byline, published });
+    }
     case "article":
       return writeArticle(page, plan, { baseUrl: input.url, header: options.articleTitle === "header", omitTitleHeading: options.articleTitle === "omit", metadata });
     case "json":

@@ -144,6 +144,25 @@ describe("clean() on a written page", () => {
   });
 });
 
+describe("clean(): markdown with front matter", () => {
+  const page = PAGE.replace("<article><h1>", '<article><p class="by">By Jo Reporter</p><h1>').replace("<title>", '<meta name="author" content="Meta Author"><title>');
+
+  it("writes the block from the page model clean() read (no second analysis), the site's metadata selectors first", async () => {
+    const url = "https://wrenmouth.example/tides";
+    const plain = await clean(input({ html: page, url, format: "markdown", options: { mode: "none", frontMatter: true } }));
+    if (!plain.ok) throw new Error(plain.detail);
+    expect(plain.body).toMatch(/^---\ntitle: "Tide tables & more"\nurl: "https:\/\/wrenmouth\.example\/tides"\nbyline: "Meta Author"\n---\n\n/);
+    const without = await clean(input({ html: page, url, format: "markdown", options: { mode: "none" } }));
+    if (!without.ok) throw new Error(without.detail);
+    expect(plain.body.endsWith(`---\n\n${without.body}`)).toBe(true);
+    const parsed = parseRuleSet({ version: 2, site: "wrenmouth.example", minedAt: "2026-11-21T00:00:00.000Z", pages: 8, cutoff: 0.5, mutablePatterns: [], rules: [], metadata: { byline: [".by"] } });
+    if (!parsed.ok) throw new Error(parsed.problems.join("; "));
+    const ruled = await clean(input({ html: page, url, format: "markdown", ruleSet: compileRuleSet(parsed.ruleSet), options: { mode: "rules", frontMatter: true } }));
+    if (!ruled.ok) throw new Error(ruled.detail);
+    expect(ruled.body).toMatch(/^---\n(?:[a-z]+: "[^\n]*"\n)*byline: "By Jo Reporter"\n---\n/);
+  });
+});
+
 describe.skipIf(!hasData())("clean() on the pages of ../shared/data", () => {
   if (!hasData()) console.log("skipped: ../shared/data is absent");
   const model = hasData() ? loadModel() : null;

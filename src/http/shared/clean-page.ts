@@ -1,9 +1,8 @@
 import { clean, type BailoutCode, type CleanResult, type CleanFormat, type RequestSelectors, type SelectorCounts } from "../../clean";
-import { decodeHtml, extractMetadata, scanHtml, TEXT_RAW, TEXT_RCDATA } from "../../page";
+import { decodeHtml, scanHtml, TEXT_RAW, TEXT_RCDATA } from "../../page";
 import { createWorkerdBackend } from "../../runtime";
 import type { PageSampler } from "../../learning";
 import type { Env } from "./bindings";
-import { withFrontMatter } from "../api/front-matter";
 import { ServiceError } from "./errors";
 import type { RequestedMode } from "./formats";
 import { classifierModel } from "./model";
@@ -53,12 +52,11 @@ export async function cleanPage(env: Env, page: PageToClean): Promise<Response> 
     ruleSet: rules.compiled,
     model: classifierModel(),
     rewriter: REWRITER,
-    options: { maxBytes: page.maxBytes, mode: page.mode, articleTitle: page.articleHeader === true ? "header" : "keep" },
+    options: { maxBytes: page.maxBytes, mode: page.mode, articleTitle: page.articleHeader === true ? "header" : "keep", frontMatter: page.frontMatter === true },
     selectors: page.selectors,
   });
   if (result.ok) {
-    const body = page.frontMatter === true && page.format === "markdown" ? markdownWithFrontMatter(result.body, decoded.html, page.url) : result.body;
-    const response = cleanedResponse({ ...result, body }, page.site, rules.status, decoded.charset);
+    const response = cleanedResponse(result, page.site, rules.status, decoded.charset);
     if (hasUnclosedRawText(decoded.html)) response.headers.set(WARNING_HEADER, "unclosed-raw-text");
     if (page.url !== undefined) page.sample?.({ html: decoded.html, url: page.url, site: rules.site, rulesMinedAt: rules.compiled?.minedAt });
     return response;
@@ -67,11 +65,6 @@ export async function cleanPage(env: Env, page: PageToClean): Promise<Response> 
   if (result.bailout !== "too-large") console.error("clean() bailed out", page.site, result.bailout, result.detail);
   if (result.bailout === "too-large" && page.source === "body") throw new ServiceError("payload-too-large", result.detail);
   return passThrough({ ...page, body: page.bytes, html: decoded.html, charset: decoded.charset, reason: result.bailout, rules: rules.status });
-}
-
-function markdownWithFrontMatter(markdown: string, html: string, url: string | undefined): string {
-  const metadata = extractMetadata(html, url);
-  return withFrontMatter(markdown, { title: metadata.title, url: url ?? null, byline: metadata.byline, published: metadata.published });
 }
 
 function cleanedResponse(result: Extract<CleanResult, { ok: true }>, site: string, rules: RulesStatus, charset: string): Response {
