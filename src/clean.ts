@@ -133,6 +133,8 @@ export type CleanResult =
       readonly removed: RemovalCounts;
       /** What the selectors matched, when any ran. */
       readonly selectors?: SelectorCounts;
+      /** A script, style or the like left open swallowed the rest of the page (PageModel.unclosedRawText). */
+      readonly unclosedRawText: boolean;
       /** Stage name → milliseconds (coarse in workerd: see above). */
       readonly timings: Readonly<Record<string, number>>;
     }
@@ -222,7 +224,7 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   clock.lap("format");
   return {
     ok: true, body, contentType: CONTENT_TYPES[input.format], mode: decidedMode, site: input.site, title: page.title, lang: page.lang,
-    removed, timings: clock.timings, ...(selected.counts === null ? {} : { selectors: selected.counts }),
+    removed, timings: clock.timings, unclosedRawText: page.unclosedRawText === true, ...(selected.counts === null ? {} : { selectors: selected.counts }),
   };
 }
 

@@ -62,6 +62,11 @@ function isCollapsibleSpace(code: number): boolean {
   return code <= 32 ? code === 32 || code === 10 || code === 9 || code === 13 || code === 12 : code === 0xa0;
 }
 
+/** Raw-text and RCDATA elements: unclosed, each takes the rest of the page as its text (HTML5 tokenizer). */
+const RAW_TEXT_ELEMENTS = new Set(["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "noscript", "plaintext"]);
+/** A tag in such text: the page's markup went into the element, not just a truncated script. */
+const SWALLOWED_TAG = /<[a-zA-Z!/]/;
+
 /** A character copied into the page text as it stands: not white space, not a reference's "&", not U+0000. */
 function isPlainVisible(code: number): boolean {
   return code !== 38 && code !== 0 && !isCollapsibleSpace(code);
@@ -118,6 +123,8 @@ class PageBuilder implements ScanHandler {
   private titleSeen = false;
   private lang = "";
   private charsetDeclaration: readonly [number, number] = [-1, -1];
+  private lastStartName = "";
+  private unclosedRawText = false;
 
   constructor(source: string) {
     this.source = source;
@@ -192,6 +199,7 @@ class PageBuilder implements ScanHandler {
 
   startTag(name: string, tagStart: number, nameEnd: number, tagEnd: number, selfClosing: boolean, foreign: boolean, namespace: number): void {
     const tag = foreign ? TAG_OTHER : tagId(name);
+    this.lastStartName = name;
     if (!foreign) this.implyEnds(tag, tagStart);
     if (tag === TAG_HTML && this.lang === "") this.lang = (readAttribute(this.source, nameEnd, tagEnd, "lang") ?? "").trim();
     if (tag === TAG_BR) this.pendingSpace = true;
@@ -397,6 +405,9 @@ class PageBuilder implements ScanHandler {
   }
 
   text(start: number, end: number, kind: number): void {
+    if (end === this.source.length && (kind === TEXT_RAW || kind === TEXT_RCDATA) && RAW_TEXT_ELEMENTS.has(this.lastStartName)) {
+      this.unclosedRawText = SWALLOWED_TAG.test(this.source.slice(start, end));
+    }
     if (kind === TEXT_RCDATA) {
       const top = this.openCount - 1;
       if (!this.titleSeen && top >= 0 && this.openTag[top] === TAG_TITLE) {
@@ -538,6 +549,7 @@ class PageBuilder implements ScanHandler {
       },
       impliedEndCount: this.impliedCount,
       charsetDeclaration: this.charsetDeclaration,
+      unclosedRawText: this.unclosedRawText,
       impliedEnds: { offset: this.impliedOffset.subarray(0, this.impliedCount), tag: this.impliedTag.subarray(0, this.impliedCount) },
     };
   }

@@ -33,6 +33,11 @@ export interface PageModel {
    * Optional so that hand-built page models in tests need not give it (absent means none).
    */
   readonly charsetDeclaration?: readonly [number, number];
+  /**
+   * A raw-text or RCDATA element (script, style, title, textarea…) left open whose text, running to the end of
+   * the page, holds markup: the page's rest went into it, for a browser too. Optional, as charsetDeclaration.
+   */
+  readonly unclosedRawText?: boolean;
 }
 
 /** Implied end tags in source order (several may share an offset: write them in ordinal order). */

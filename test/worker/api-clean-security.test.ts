@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { hasUnclosedRawText } from "../../src/http/shared/clean-page";
+import { analysePage } from "../../src/page/index";
 import app from "../../src/worker";
 
 // What the API's answers let a browser do with fetched markup, and the shape of answers that pass a page through.
@@ -105,17 +105,17 @@ describe("unclosed raw-text elements", () => {
   it("says so when a script, style, title or the like swallows the rest of the page", async () => {
     for (const tag of ["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "plaintext"]) {
       const page = `<html><body><p>First paragraph of the page, which is seen.</p><${tag}>x = 1;\n<p>The rest of the page, which is not.</p></body></html>`;
-      expect(hasUnclosedRawText(page), tag).toBe(true);
+      expect(analysePage(page).unclosedRawText, tag).toBe(true);
       const response = await post("text", page);
       expect(response.headers.get("x-clean-warning"), tag).toBe("unclosed-raw-text");
     }
   });
 
   it("stays quiet for closed elements, a truncated script with no markup after it, and raw text that ends the page in order", async () => {
-    expect(hasUnclosedRawText("<p>a</p><script>if (a < b) x();</script><p>b</p>")).toBe(false);
-    expect(hasUnclosedRawText("<p>a</p><script>var x = 1;")).toBe(false);
-    expect(hasUnclosedRawText("<title>x</title><style>p { color: red }</style>")).toBe(false);
-    expect(hasUnclosedRawText("<script><!--<script></script><p>still script</p>")).toBe(true);
+    expect(analysePage("<p>a</p><script>if (a < b) x();</script><p>b</p>").unclosedRawText).toBe(false);
+    expect(analysePage("<p>a</p><script>var x = 1;").unclosedRawText).toBe(false);
+    expect(analysePage("<title>x</title><style>p { color: red }</style>").unclosedRawText).toBe(false);
+    expect(analysePage("<script><!--<script></script><p>still script</p>").unclosedRawText).toBe(true);
     const response = await post("text", PAGE);
     expect(response.headers.get("x-clean-warning")).toBeNull();
   });

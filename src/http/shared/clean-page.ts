@@ -1,5 +1,5 @@
 import { clean, type BailoutCode, type CleanResult, type CleanFormat, type RequestSelectors, type SelectorCounts } from "../../clean";
-import { decodeHtml, scanHtml, TEXT_RAW, TEXT_RCDATA } from "../../page";
+import { decodeHtml } from "../../page";
 import { createWorkerdBackend } from "../../runtime";
 import type { PageSampler } from "../../learning";
 import type { Env } from "./bindings";
@@ -57,7 +57,7 @@ export async function cleanPage(env: Env, page: PageToClean): Promise<Response> 
   });
   if (result.ok) {
     const response = cleanedResponse(result, page.site, rules.status, decoded.charset);
-    if (hasUnclosedRawText(decoded.html)) response.headers.set(WARNING_HEADER, "unclosed-raw-text");
+    if (result.unclosedRawText) response.headers.set(WARNING_HEADER, "unclosed-raw-text");
     if (page.url !== undefined) page.sample?.({ html: decoded.html, url: page.url, site: rules.site, rulesMinedAt: rules.compiled?.minedAt });
     return response;
   }
@@ -152,33 +152,6 @@ function charsetOf(contentType: string | null): string | null {
 
 /** Response header for what cleaned well but may not be what the page meant. */
 const WARNING_HEADER = "x-clean-warning";
-/** Raw-text and RCDATA elements: unclosed, each takes the rest of the page as its text (HTML5 tokenizer). */
-const RAW_TEXT_ELEMENTS = new Set(["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "noscript", "plaintext"]);
-/** A tag in swallowed text: the page's markup went into the element, not just a truncated script. */
-const SWALLOWED_TAG = /<[a-zA-Z!/]/;
-
-/**
- * Whether a raw-text element is left open and takes the rest of the page with it (so the rest is not
- * shown by a browser either, and goes with the element if it is removed). Pass 1's scanner reports the
- * element's text up to the end of the page; only text that holds markup counts.
- */
-export function hasUnclosedRawText(html: string): boolean {
-  let lastStart = "";
-  let swallowed = false;
-  scanHtml(html, {
-    startTag: (name) => {
-      lastStart = name;
-    },
-    endTag: () => {},
-    text: (start, end, kind) => {
-      if (end === html.length && (kind === TEXT_RAW || kind === TEXT_RCDATA) && RAW_TEXT_ELEMENTS.has(lastStart)) {
-        swallowed = SWALLOWED_TAG.test(html.slice(start, end));
-      }
-    },
-  });
-  return swallowed;
-}
-
 /** Stage timings as a Server-Timing header ("analyse;dur=1.20, rules;dur=0.31"), readable in browser devtools. */
 function serverTiming(timings: Readonly<Record<string, number>>): string {
   return Object.entries(timings)
