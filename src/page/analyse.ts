@@ -10,6 +10,7 @@
  */
 import { decodeEntityAt, entityEnd } from "./entities";
 import { findAttribute, readAttribute } from "./attributes";
+import { MetadataCollector } from "./metadata-scan";
 import { NAMESPACE_MATH, NAMESPACE_SVG, scanHtml, TEXT_CDATA, TEXT_DATA, TEXT_RAW, TEXT_RCDATA, type ScanHandler } from "./scanner";
 import {
   FLAG_BLOCK, FLAG_BUTTON_SCOPE, FLAG_CLOSES_P, FLAG_HEADING, FLAG_SPECIAL, FLAG_TABLE_SCOPE, FLAG_VOID, TAG_A,
@@ -21,11 +22,41 @@ import {
   MARKUP_IMAGES, MARKUP_INPUTS, MARKUP_LINKS, MARKUP_TAGS, type PageModel,
 } from "./types";
 
+export interface AnalyseOptions {
+  /** Also gather the reader metadata's facts (PageModel.metadataFacts) in the same walk, for formats that show them. */
+  readonly metadata?: boolean;
+}
+
 /** Builds the page model of a decoded HTML string. Never throws on malformed HTML. */
-export function analysePage(html: string): PageModel {
+export function analysePage(html: string, options: AnalyseOptions = {}): PageModel {
   const builder = new PageBuilder(html);
-  scanHtml(html, builder);
-  return builder.finish();
+  if (options.metadata !== true) {
+    scanHtml(html, builder);
+    return builder.finish();
+  }
+  const collector = new MetadataCollector(html);
+  scanHtml(html, new BothListening(builder, collector));
+  return { ...builder.finish(), metadataFacts: collector.facts };
+}
+
+/** One walk of the scanner, two listeners: the page model and the metadata collector see the same events. */
+class BothListening implements ScanHandler {
+  constructor(private readonly first: ScanHandler, private readonly second: ScanHandler) {}
+
+  startTag(name: string, tagStart: number, nameEnd: number, tagEnd: number, selfClosing: boolean, foreign: boolean, namespace: number): void {
+    this.first.startTag(name, tagStart, nameEnd, tagEnd, selfClosing, foreign, namespace);
+    this.second.startTag(name, tagStart, nameEnd, tagEnd, selfClosing, foreign, namespace);
+  }
+
+  endTag(name: string, tagStart: number, tagEnd: number): void {
+    this.first.endTag(name, tagStart, tagEnd);
+    this.second.endTag(name, tagStart, tagEnd);
+  }
+
+  text(start: number, end: number, kind: number): void {
+    this.first.text(start, end, kind);
+    this.second.text(start, end, kind);
+  }
 }
 
 /** How deep below the top of the open elements the HTML5 implied-end searches look (elements); real pages nest

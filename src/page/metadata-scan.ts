@@ -139,8 +139,8 @@ export function scanMetadata(html: string): MetadataFacts {
   return collector.facts;
 }
 
-/** Listens to the page scanner for the few tags metadata needs. */
-class MetadataCollector implements ScanHandler {
+/** Listens to the page scanner for the few tags metadata needs (on its own, or beside pass 1: analysePage). */
+export class MetadataCollector implements ScanHandler {
   readonly facts: MetadataFacts = { meta: new Map(), title: "", htmlLang: "", imageLink: "", canonical: "", jsonLd: [], bylines: [], dates: [], headings: [] };
   private inJsonLd = false;
   private titleSeen = false;

@@ -1,3 +1,5 @@
+import type { MetadataFacts } from "./metadata-scan";
+
 /**
  * The page model: what pass 1 (page analysis) learns of a page, and all that the later stages need.
  * Per-block and per-text-node data live in typed arrays indexed by ordinal.
@@ -38,6 +40,8 @@ export interface PageModel {
    * the page, holds markup: the page's rest went into it, for a browser too. Optional, as charsetDeclaration.
    */
   readonly unclosedRawText?: boolean;
+  /** The reader metadata's facts, when pass 1 was asked to gather them (analysePage's metadata option). */
+  readonly metadataFacts?: MetadataFacts;
 }
 
 /** Implied end tags in source order (several may share an offset: write them in ordinal order). */

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { hasData, loadDataset, type DatasetPage } from "../../src/evaluation/index";
-import { decodeEntities, extractMetadata } from "../../src/page/index";
+import { DATA_SETS, hasData, loadDataset, type DatasetPage } from "../../src/evaluation/index";
+import { analysePage, decodeEntities, extractMetadata } from "../../src/page/index";
 import { MAX_RATIO, scalingRatio } from "../support/scaling";
 
 const dataPresent = hasData();
@@ -81,6 +81,22 @@ describe.skipIf(!dataPresent)("metadata of real dragnet pages", () => {
     for (const candidate of pages) if (extractMetadata(candidate.html, candidate.url).title !== null) titles++;
     // Every dragnet page but R237 (whose <title> is empty and which has no og:title) has a title.
     expect(titles).toBe(802);
+  });
+});
+
+describe.skipIf(!dataPresent)("metadata gathered in pass 1's walk (analysePage's metadata option)", () => {
+  it("equals the metadata of a scan of its own, on every 4th dev page of every set", () => {
+    let pages = 0;
+    for (const set of DATA_SETS) {
+      for (const page of loadDataset(set).pages.filter((_page, index) => index % 4 === 0)) {
+        const url = page.url === "" ? undefined : page.url;
+        const model = analysePage(page.html, { metadata: true });
+        expect(model.metadataFacts, page.id).toBeDefined();
+        expect(extractMetadata(model, url), page.id).toEqual(extractMetadata(page.html, url));
+        pages++;
+      }
+    }
+    expect(pages).toBeGreaterThan(350);
   });
 });
 
