@@ -3,7 +3,7 @@
  * build item 4), with no gold: the page-unique content (page-structure.ts) stands in for it. On each held-back
  * page the rule set's plan is read as pass 1 reads it (main, strip, the text rules' intervals):
  * - the rules cut content on a held-back page (content removed from a content block, one whose own text is over the
- *   strip cut's content share): they do not help there, "classifier";
+ *   strip cut's content share and states something, structure.ts): they do not help there, "classifier";
  * - otherwise both, "rules+classifier" (the classifier removes what the rules left). "rules" alone is not chosen:
  *   measured with gold (npm run mine:eval), the held-back pages' "no template block left" picked it on sites where
  *   the classifier still removed template the page-unique text cannot tell apart (0.88-0.91 against 0.95-0.99).
@@ -81,7 +81,7 @@ function blockEffects(structure: PageStructure, removed: Uint8Array, share: numb
   let leftTemplate = false;
   for (let block = 1; block < page.blockCount; block++) {
     const own = structure.ownCounted[block]!;
-    if (removedContent[block]! > 0 && structure.ownContent[block]! > share * own) cutContent = true;
+    if (removedContent[block]! > 0 && structure.stated[block] === 1 && structure.ownContent[block]! > share * own) cutContent = true;
     if (keptCounted[block]! > 0 && keptContent[block]! <= share * keptCounted[block]!) leftTemplate = true;
   }
   return { cutContent, leftTemplate };

@@ -7,6 +7,7 @@
  */
 import { SELECTOR_MAX_TESTS } from "../config";
 import { readAttribute, tagName, type PageModel } from "../page/index";
+import { isSentenceTerminal } from "../rules/index";
 import { LEVEL_SPACE, LEVEL_UNIQUE, LEVEL_VALUE } from "./text-levels";
 
 /** One page read for the structural miner. */
@@ -20,6 +21,8 @@ export interface PageStructure {
   /** Block ordinal → its own text's (text nodes directly in it) token and content characters. */
   readonly ownCounted: Int32Array;
   readonly ownContent: Int32Array;
+  /** Block ordinal → 1 if its own text states something: a sentence end, a value (a date, a count) or the page's title. */
+  readonly stated: Uint8Array;
 }
 
 /** Container tags that name a page region on their own, without an id or a class. */
@@ -41,13 +44,18 @@ export function readStructures(pages: readonly PageModel[], levels: readonly Uin
     const { counted, content } = contentSums(page, levels[index]!);
     const ownCounted = new Int32Array(page.blockCount);
     const ownContent = new Int32Array(page.blockCount);
+    const stated = titleHeadings(page);
+    const pageLevels = levels[index]!;
     for (let node = 0; node < page.textNodeCount; node++) {
       const block = page.textNodes.block[node]!;
       const [start, end] = [page.textNodes.textStart[node]!, page.textNodes.textEnd[node]!];
       ownCounted[block] += counted[end]! - counted[start]!;
       ownContent[block] += content[end]! - content[start]!;
+      for (let at = start; at < end && stated[block] === 0; at++) {
+        if (pageLevels[at] === LEVEL_VALUE || isSentenceTerminal(page.text.charCodeAt(at))) stated[block] = 1;
+      }
     }
-    return { page, keys, counted, content, ownCounted, ownContent };
+    return { page, keys, counted, content, ownCounted, ownContent, stated };
   });
 }
 
@@ -81,10 +89,27 @@ function normalised(text: string): string {
   return text.toLowerCase().replace(/\s+/g, " ").trim();
 }
 
-/** A heading that states the page's title (its text inside the document's <title>): a permalink there is the title, not a link away. */
-function isTitle(page: PageModel, block: number, title: string): boolean {
-  const text = normalised(page.text.slice(page.blocks.textStart[block], page.blocks.textEnd[block]));
-  return text !== "" && title.includes(text);
+/**
+ * Block ordinal → 1 for the headings that state the page's title (their text inside the document's <title>), of the
+ * highest rank among such headings: a permalink there is the title, not a link away, while a list of the latest
+ * stories that names this one too sits in lower-ranked headings.
+ */
+function titleHeadings(page: PageModel): Uint8Array {
+  const title = normalised(page.title);
+  const marked = new Uint8Array(page.blockCount);
+  let best = 7;
+  const level = (block: number): number => {
+    const name = tagName(page.blocks.tag[block]!);
+    if (!HEADING.test(name)) return 7;
+    const text = normalised(page.text.slice(page.blocks.textStart[block], page.blocks.textEnd[block]));
+    return text !== "" && title.includes(text) ? Number(name[1]) : 7;
+  };
+  const levels = Array.from({ length: page.blockCount }, (_unused, block) => level(block));
+  for (const value of levels) best = Math.min(best, value);
+  levels.forEach((value, block) => {
+    if (value === best && best < 7) marked[block] = 1;
+  });
+  return marked;
 }
 
 /** Prefix sums of token characters and content characters over the page text. */
@@ -92,10 +117,10 @@ function contentSums(page: PageModel, levels: Uint8Array): { counted: Int32Array
   const { textNodes, blocks } = page;
   const length = page.text.length;
   const isContent = new Uint8Array(length);
-  const title = normalised(page.title);
+  const titles = titleHeadings(page);
   for (let node = 0; node < page.textNodeCount; node++) {
     const block = textNodes.block[node]!;
-    const linkAllowed = textNodes.inLink[node] === 0 || (HEADING.test(tagName(blocks.tag[block]!)) && isTitle(page, block, title));
+    const linkAllowed = textNodes.inLink[node] === 0 || titles[block] === 1;
     if (!linkAllowed) continue;
     for (let at = textNodes.textStart[node]!; at < textNodes.textEnd[node]!; at++) if (levels[at] === LEVEL_UNIQUE || levels[at] === LEVEL_VALUE) isContent[at] = 1;
   }
@@ -117,9 +142,4 @@ export function rangeCounts(structure: PageStructure, pairs: ArrayLike<number>):
     content += structure.content[pairs[i + 1]!]! - structure.content[pairs[i]!]!;
   }
   return { counted, content };
-}
-
-/** The whole page's counted and content characters. */
-export function pageCounts(structure: PageStructure): { counted: number; content: number } {
-  return { counted: structure.counted.at(-1)!, content: structure.content.at(-1)! };
 }

@@ -3,16 +3,18 @@
  * (page-structure.ts), each group read through the text miner's statistics (text-levels.ts), then decided with
  * the same kind of parameter-free cut as the text rules (cutoff.ts):
  * - `strip`: containers on most pages whose text is template or shared with other pages even where it changes
- *   from page to page (related lists, "most read", sidebars): the low mode of the groups' content shares;
- * - `main`: the smallest containers on most pages that hold all of a page's unique content (ordered fallbacks),
+ *   from page to page (related lists, "most read", sidebars): the low mode of the groups' content shares, holding
+ *   no content block (a block whose own text is over that share and states something: a sentence, a value such as
+ *   a date, or the page's title);
+ * - `main`: the smallest containers on most pages that hold all of a page's content blocks (ordered fallbacks),
  *   or none when no container does;
- * Then a check on pages held back from this choice (holdBackCheck), with the real selector matcher: a strip
- * selector that takes content there, or a main entry that leaves content out, is dropped.
+ * Then a check with the real selector matcher on every mined page, a third of them held back from this choice
+ * (holdBackCheck): a strip selector that takes a content block, or a main entry that leaves one out, is dropped.
  */
 import { SELECTOR_MAX_PER_RULE_SET } from "../config";
 import { matchSelectors, parseSelector, type SelectorList } from "../selectors/index";
 import { findCutoff } from "./cutoff";
-import { pageCounts, rangeCounts, type PageStructure } from "./page-structure";
+import { rangeCounts, type PageStructure } from "./page-structure";
 
 /** What one group of elements (one signature) holds over the pages. */
 export interface GroupStatistics {
@@ -22,10 +24,6 @@ export interface GroupStatistics {
   /** Token and content characters inside it, summed over pages. */
   counted: number;
   content: number;
-  /** Content characters of the pages where it occurs that lie outside it. */
-  missed: number;
-  /** Pages where it occurs and holds all of the page's content. */
-  whole: number;
   /** Per page where it occurs: the page's ordinal and the text pairs of its top-most elements. */
   readonly where: { readonly page: number; readonly pairs: number[] }[];
 }
@@ -44,16 +42,13 @@ export function groupStatistics(structures: readonly PageStructure[]): Map<strin
       if (pairs.length > 0 && start < pairs.at(-1)!) return; // inside an element of the same signature
       pairs.push(start, blocks.textEnd[block]!);
     });
-    const page = pageCounts(structure);
     for (const [key, pairs] of ranges) {
       let group = groups.get(key);
-      if (group === undefined) groups.set(key, (group = { key, pages: 0, counted: 0, content: 0, missed: 0, whole: 0, where: [] }));
+      if (group === undefined) groups.set(key, (group = { key, pages: 0, counted: 0, content: 0, where: [] }));
       const inside = rangeCounts(structure, pairs);
       group.pages++;
       group.counted += inside.counted;
       group.content += inside.content;
-      group.missed += page.content - inside.content;
-      if (inside.content === page.content) group.whole++;
       group.where.push({ page: pageIndex, pairs });
     }
   });
@@ -90,13 +85,19 @@ export function chooseStructure(groups: ReadonlyMap<string, GroupStatistics>, st
   const holdsContent = (group: GroupStatistics) =>
     group.where.some(({ page, pairs }) => pairs.some((value, index) => index % 2 === 0 && contentBlocks[page]![pairs[index + 1]!]! > contentBlocks[page]![value]!));
   const specific = specificKeys(groups);
+  const holdsAllContentBlocks = (group: GroupStatistics) =>
+    group.where.every(({ page, pairs }) => {
+      let inside = 0;
+      for (let k = 0; k < pairs.length; k += 2) inside += contentBlocks[page]![pairs[k + 1]!]! - contentBlocks[page]![pairs[k]!]!;
+      return inside === contentBlocks[page]![structures[page]!.page.text.length]!;
+    });
   const template = common.filter((group) => binOf(group) >= cut.bin && !holdsContent(group) && specific(group.key));
   // Over the rule set's selector limit, the groups inside others go first, then the ones with the least text.
   const limit = SELECTOR_MAX_PER_RULE_SET - MAIN_ENTRIES;
   const strip = (template.length <= limit ? template : outermost(template, structures).slice(0, limit)).map((group) => group.key);
-  // Main: holds all of the page's content on every choosing page where it occurs; the smallest first.
+  // Main: holds all of the page's content blocks on every choosing page where it occurs; the smallest first.
   const main = common
-    .filter((group) => group.whole === group.pages)
+    .filter(holdsAllContentBlocks)
     .sort((a, b) => a.counted / a.pages - b.counted / b.pages || b.pages - a.pages)
     .slice(0, MAIN_ENTRIES)
     .map((group) => group.key);
@@ -140,7 +141,7 @@ function contentBlockStarts(structure: PageStructure, share: number): Int32Array
   const { page, ownCounted, ownContent } = structure;
   const starts = new Int32Array(page.text.length + 1);
   for (let block = 1; block < page.blockCount; block++) {
-    if (ownCounted[block]! > 0 && ownContent[block]! > share * ownCounted[block]!) starts[page.blocks.textStart[block]! + 1]++;
+    if (structure.stated[block] === 1 && ownCounted[block]! > 0 && ownContent[block]! > share * ownCounted[block]!) starts[page.blocks.textStart[block]! + 1]++;
   }
   for (let at = 1; at <= page.text.length; at++) starts[at] += starts[at - 1]!;
   return starts;
@@ -157,7 +158,7 @@ export interface HoldBackCheck {
  * The choice checked with the real matcher (what pass 1 and HTMLRewriter will remove), on the held-back pages and
  * on the choosing pages (a selector also matches elements of other signatures): a strip selector stays if what it
  * matches holds no content block on any of them; a main entry stays if, on every page where it is the first entry
- * to match, it holds all of the page's content.
+ * to match, it holds all of the page's content blocks.
  */
 export function holdBackCheck(choice: StructureChoice, pages: readonly PageStructure[]): HoldBackCheck {
   const selectors = [...choice.strip, ...choice.main];
@@ -174,7 +175,11 @@ export function holdBackCheck(choice: StructureChoice, pages: readonly PageStruc
     });
     const first = choice.main.findIndex((_selector, index) => matches[choice.strip.length + index]!.elements > 0);
     const main = matches[choice.strip.length + first];
-    if (main !== undefined && rangeCounts(structure, main.text).content < pageCounts(structure).content) failed[choice.strip.length + first] = 1;
+    if (main !== undefined) {
+      let inside = 0;
+      for (let k = 0; k < main.text.length; k += 2) inside += contentBlocks[main.text[k + 1]!]! - contentBlocks[main.text[k]!]!;
+      if (inside < contentBlocks[structure.page.text.length]!) failed[choice.strip.length + first] = 1;
+    }
   }
   const dropped = selectors.flatMap((selector, index) =>
     failed[index] === 0 ? [] : [index < choice.strip.length ? `strip ${selector}: holds content` : `main ${selector}: leaves content out`]);
