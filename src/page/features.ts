@@ -88,6 +88,10 @@ const MAX_WORDS_PER_SENTENCE = 100;
 /** A paragraph's credit: 1 + its commas + its length in units of this many characters, at most PARAGRAPH_MAX_LENGTH_CREDIT (Readability's scoring). */
 const PARAGRAPH_LENGTH_UNIT = 100;
 const PARAGRAPH_MAX_LENGTH_CREDIT = 3;
+/** A select's text is its options: a form control, never prose, however long the list. */
+const TAG_SELECT = TAG_NAMES.indexOf("select");
+/** Readability's class weight: a candidate's own class or id naming content adds this much credit, one naming boilerplate takes it away. */
+const MAIN_CONTENT_CLASS_WEIGHT = 25;
 /** Longest "short" word, in characters: English, French, German, Spanish... function words (the, of, de, la, und, der). */
 const SHORT_WORD_LETTERS = 3;
 /** Text nodes before and after a block that make its sequence context. */
@@ -129,7 +133,7 @@ export function computeFeatures(page: PageModel): FeatureMatrix {
   }
   writeContext(page, data);
   writeSequence(page, data);
-  writeMainContent(page, counts, inheritedHints, containers, data);
+  writeMainContent(page, counts, { own: hints, inherited: inheritedHints }, containers, data);
   return { blockCount: count, featureCount: FEATURE_COUNT, data };
 }
 
@@ -272,7 +276,7 @@ function countText(page: PageModel, counts: BlockCounts, table: WordTable, title
     if (linked) {
       counts.linkChars[block] += end - start;
       counts.linkWords[block] += words;
-    } else if (end - start >= PROSE_MIN_CHARS) {
+    } else if (end - start >= PROSE_MIN_CHARS && page.blocks.tag[block] !== TAG_SELECT) {
       counts.paragraphCredit[block] += 1 + commas + Math.min(PARAGRAPH_MAX_LENGTH_CREDIT, (end - start) / PARAGRAPH_LENGTH_UNIT);
     }
   }
@@ -448,8 +452,15 @@ const MAIN_COLUMN = FEATURE_NAMES.indexOf("inMainContent");
 
 /** Hint groups that speak against main content (all but "content"): comments, sidebars, navigation... */
 const BOILERPLATE_HINTS = (1 << (HINT_GROUPS.length - 1)) - 1;
+/** Hint bit of the "content" group (the last). */
+const CONTENT_HINT = 1 << (HINT_GROUPS.length - 1);
 /** Factor on the main-content credit of a block inside a boilerplate-hinted element (like Readability's class weights). */
 const MAIN_CONTENT_HINT_DISCOUNT = 0.25;
+
+/** Readability's class weight of a block's own class and id: + for a name of content (article, post, entry...), - for one of boilerplate. */
+function classWeight(ownHints: number): number {
+  return ((ownHints & CONTENT_HINT) !== 0 ? MAIN_CONTENT_CLASS_WEIGHT : 0) - ((ownHints & BOILERPLATE_HINTS) !== 0 ? MAIN_CONTENT_CLASS_WEIGHT : 0);
+}
 
 /** Parent and grandparent features (the root stands in for missing ancestors). */
 function writeContext(page: PageModel, data: Float32Array): void {
@@ -508,7 +519,7 @@ function writeSequence(page: PageModel, data: Float32Array): void {
  * highest count, discounted by its link share, is the main content container. Features: inside it,
  * an ancestor of it, and the distance to it in page text (share of the page).
  */
-function writeMainContent(page: PageModel, counts: BlockCounts, inheritedHints: Uint32Array, containers: Uint32Array, data: Float32Array): void {
+function writeMainContent(page: PageModel, counts: BlockCounts, hints: { own: Uint32Array; inherited: Uint32Array }, containers: Uint32Array, data: Float32Array): void {
   const { parent, textStart, textEnd } = page.blocks;
   const count = page.blockCount;
   const candidate = new Float64Array(count); // block ordinal → paragraph characters credited to it
@@ -521,8 +532,10 @@ function writeMainContent(page: PageModel, counts: BlockCounts, inheritedHints: 
   let best = 0;
   const score = new Float64Array(count); // block ordinal → its candidate score
   for (let b = 1; b < count; b++) {
-    const hinted = (containers[b] & HIDDEN_BIT) !== 0 ? 0 : (inheritedHints[b] & BOILERPLATE_HINTS) !== 0 ? MAIN_CONTENT_HINT_DISCOUNT : 1;
-    score[b] = candidate[b] * hinted * (1 - counts.linkChars[b] / Math.max(1, counts.chars[b]));
+    if (candidate[b] <= 0) continue;
+    const hinted = (containers[b] & HIDDEN_BIT) !== 0 ? 0 : (hints.inherited[b] & BOILERPLATE_HINTS) !== 0 ? MAIN_CONTENT_HINT_DISCOUNT : 1;
+    const credit = Math.max(0, candidate[b] + classWeight(hints.own[b]));
+    score[b] = credit * hinted * (1 - counts.linkChars[b] / Math.max(1, counts.chars[b]));
     if (score[b] > best) { best = score[b]; main = b; }
   }
   const inside = new Uint8Array(count); // block ordinal → 1 if the block is the main container or inside it

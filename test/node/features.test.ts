@@ -57,6 +57,22 @@ describe("block features", () => {
     expect(value(matrix, 0, "pageTextShare")).toBeGreaterThan(0.9);
   });
 
+  it("takes the main content from a post named as one over a longer text beside it, and never from a list of options", () => {
+    const paragraph = (words: string): string => `<p>${words}, which the reader came for, and more of it, told at length here.</p>`;
+    const options = Array.from({ length: 40 }, (_, i) => `<option value="${i}">The best of the city, list number ${i}, all of it, again</option>`).join("");
+    const written = analysePage(`<body><div id="page">
+<div class="post-body entry-content">${paragraph("The council met on Monday")}${paragraph("The vote was close")}</div>
+<div id="sidebar"><dl class="profile"><dd>${paragraph("I write about the city")}${paragraph("I worked in banks")}${paragraph("I live by the river")}</dd></dl></div>
+<div class="links"><form><select name="lists">${options}</select></form></div>
+</div></body>`);
+    const features = computeFeatures(written);
+    const post = blockWithText(written, "The council met");
+    expect(value(features, post, "inMainContent")).toBe(1);
+    expect(value(features, blockWithText(written, "I write about"), "inMainContent")).toBe(0);
+    expect(value(features, blockWithText(written, "The best of the city"), "inMainContent")).toBe(0);
+    expect(value(features, blockWithText(written, "The best of the city"), "mainContentScore")).toBe(0);
+  });
+
   it("counts repeats of the same text on the page", () => {
     const repeated = analysePage("<body><div><p>Read more</p></div><p>Other text here</p><div><p>Read more</p></div></body>");
     const features = computeFeatures(repeated);
