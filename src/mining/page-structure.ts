@@ -21,7 +21,8 @@ export interface PageStructure {
   /** Block ordinal → its own text's (text nodes directly in it) token and content characters. */
   readonly ownCounted: Int32Array;
   readonly ownContent: Int32Array;
-  /** Block ordinal → 1 if its own text states something: a sentence end, a value (a date, a count) or the page's title. */
+  /** Block ordinal → 1 if its own text states something (a sentence end, a value such as a date, or the page's title)
+   * and it is not an item of a list of links. */
   readonly stated: Uint8Array;
 }
 
@@ -55,6 +56,7 @@ export function readStructures(pages: readonly PageModel[], levels: readonly Uin
         if (pageLevels[at] === LEVEL_VALUE || isSentenceTerminal(page.text.charCodeAt(at))) stated[block] = 1;
       }
     }
+    unstateLinkItems(page, pageLevels, counted, stated);
     return { page, keys, counted, content, ownCounted, ownContent, stated };
   });
 }
@@ -83,6 +85,24 @@ function keyOf(page: PageModel, block: number, tokens: readonly string[]): strin
   // At most as many classes as a selector step may test (the tag is one test).
   const classes = tokens.filter((token) => token.startsWith(".")).sort().slice(0, SELECTOR_MAX_TESTS - 1);
   return tag + (id.length > 0 ? id[0]! : classes.join(""));
+}
+
+/**
+ * A block whose parent's text is mostly link text is an item of a list of links (related stories, latest posts):
+ * its teaser sentence or date belongs to the link beside it, and states nothing of the page.
+ */
+function unstateLinkItems(page: PageModel, levels: Uint8Array, counted: Int32Array, stated: Uint8Array): void {
+  const linked = new Int32Array(page.text.length + 1);
+  const inLink = new Uint8Array(page.text.length);
+  for (let node = 0; node < page.textNodeCount; node++) {
+    if (page.textNodes.inLink[node] === 1) inLink.fill(1, page.textNodes.textStart[node], page.textNodes.textEnd[node]);
+  }
+  for (let at = 0; at < page.text.length; at++) linked[at + 1] = linked[at]! + (inLink[at] === 1 && levels[at] !== LEVEL_SPACE ? 1 : 0);
+  for (let block = 1; block < page.blockCount; block++) {
+    const parent = page.blocks.parent[block]!;
+    const [start, end] = [page.blocks.textStart[parent]!, page.blocks.textEnd[parent]!];
+    if (parent > 0 && 2 * (linked[end]! - linked[start]!) > counted[end]! - counted[start]!) stated[block] = 0;
+  }
 }
 
 function normalised(text: string): string {

@@ -23,7 +23,8 @@ function prose(page: number, sentence: number, length: number): string {
 }
 
 function sitePage(page: number, pages: number): string {
-  const related = [1, 2, 3].map((offset) => `<li><a href="/s${(page + offset) % pages}">${prose((page + offset) % pages, 9, 5)}</a></li>`).join("");
+  // Each related story: its title as a link and a short teaser sentence of its own (an item of a list of links).
+  const related = [1, 2, 3].map((offset) => `<li><a href="/s${(page + offset) % pages}">${prose((page + offset) % pages, 9, 8)}</a><p>${prose(page * 10 + offset, 8, 3)}</p></li>`).join("");
   return `<!doctype html><html><head><title>Story ${page}</title></head><body>
 <div id="header"><ul class="nav"><li><a href="/">Home</a></li><li><a href="/news">News</a></li><li><a href="/sport">Sport and leisure</a></li></ul></div>
 <div id="content"><article class="post post-${1000 + page}"><h1>${prose(page, 0, 6)}</h1>
