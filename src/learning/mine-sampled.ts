@@ -1,8 +1,11 @@
 /**
  * Mining one site's sampled pages, with the same stages as `npm run mine` (src/mining: page text → miner →
- * cross-site filter → RuleSet validated by src/rules), the cross-site counts coming from the merged table.
+ * cross-site filter → structural rules → RuleSet validated by src/rules), the cross-site counts coming from the
+ * merged table.
  */
-import { candidateKeys, DEFAULT_MINING_OPTIONS, dropShared, mineSite, siteNgramKeys, writeRuleSet, type MiningOptions } from "../mining";
+import {
+  candidateKeys, DEFAULT_MINING_OPTIONS, dropShared, mineSite, mineStructure, siteNgramKeys, withStructure, writeRuleSet, type MiningOptions,
+} from "../mining";
 import { analysePage } from "../page";
 import { parseRuleSet, type RuleSet } from "../rules";
 import type { CrossSiteCounts } from "./cross-site-table";
@@ -27,7 +30,8 @@ export async function mineSampledSite(
   options: MiningOptions = DEFAULT_MINING_OPTIONS,
 ): Promise<SampledMining> {
   let started = performance.now();
-  const texts = htmlPages.map((html) => analysePage(html).text);
+  const pages = htmlPages.map((html) => analysePage(html));
+  const texts = pages.map((page) => page.text);
   const analyse = performance.now() - started;
   started = performance.now();
   const mining = mineSite(texts, options);
@@ -38,7 +42,8 @@ export async function mineSampledSite(
   const dropped = dropShared(candidates, counts.countOf, counts.siteTotal, options);
   const survivors = mining.candidates.filter((_repeat, index) => dropped[index] === 0);
   const written = writeRuleSet(mining, survivors, site, minedAt, options);
-  const ruleSet: RuleSet = { ...written.ruleSet, source: "learned" };
+  // The structural rules and the default mode, as `npm run mine` writes them (src/mining/site-structure.ts).
+  const ruleSet: RuleSet = { ...withStructure(written.ruleSet, mineStructure(mining, pages)), source: "learned" };
   const parsed = parseRuleSet(ruleSet, { checkPatterns: true });
   const rules = performance.now() - started;
   return {

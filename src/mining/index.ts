@@ -43,3 +43,4 @@ export {
   type SiteInput,
   type SiteReport,
 } from "./mine-sites";
+export { mineStructure, withStructure, type StructureMining } from "./site-structure";
