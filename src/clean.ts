@@ -182,7 +182,7 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   const size = utf8Length(input.html, options.maxBytes);
   if (size > options.maxBytes) return { ok: false, bailout: "too-large", detail: `page over ${options.maxBytes} bytes` };
   // 1 analyse
-  const page = analysePage(input.html, { metadata: showsMetadata(input.format, options) });
+  const page = analysePage(input.html, { metadata: showsMetadata(input.format, options), scanLog: walksMarkup(input.format) });
   clock.lap("analyse");
   if (page.blockCount > options.maxBlocks) {
     return { ok: false, bailout: "too-many-blocks", detail: `${page.blockCount} blocks, limit ${options.maxBlocks}` };
@@ -366,6 +366,11 @@ function selectedValue(page: PageModel, match: SelectorMatch, isDate: boolean): 
 function decide(page: PageModel, rulesPlan: NormalisedPlan | null, classifierPlan: NormalisedPlan | null): NormalisedPlan {
   if (rulesPlan !== null && classifierPlan !== null) return mergePlans(page, rulesPlan, classifierPlan);
   return rulesPlan ?? classifierPlan ?? emptyPlan(page);
+}
+
+/** Whether a writer walks the page's markup (Markdown, the article, json holding both): pass 1 then records its walk for it. */
+function walksMarkup(format: CleanFormat): boolean {
+  return format === "markdown" || format === "article" || format === "json";
 }
 
 /** Whether the output shows the page's reader metadata: pass 1 then gathers it in the same walk. */

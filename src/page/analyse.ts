@@ -11,6 +11,7 @@
 import { decodeEntityAt, entityEnd } from "./entities";
 import { findAttribute, readAttribute } from "./attributes";
 import { MetadataCollector } from "./metadata-scan";
+import { ScanLog } from "./scan-log";
 import { NAMESPACE_MATH, NAMESPACE_SVG, scanHtml, TEXT_CDATA, TEXT_DATA, TEXT_RAW, TEXT_RCDATA, type ScanHandler } from "./scanner";
 import {
   FLAG_BLOCK, FLAG_BUTTON_SCOPE, FLAG_CLOSES_P, FLAG_HEADING, FLAG_SPECIAL, FLAG_TABLE_SCOPE, FLAG_VOID, TAG_A,
@@ -25,37 +26,37 @@ import {
 export interface AnalyseOptions {
   /** Also gather the reader metadata's facts (PageModel.metadataFacts) in the same walk, for formats that show them. */
   readonly metadata?: boolean;
+  /** Also record the walk's events (PageModel.scanLog), for the writers that walk the markup again (Markdown, article). */
+  readonly scanLog?: boolean;
 }
 
 /** Builds the page model of a decoded HTML string. Never throws on malformed HTML. */
 export function analysePage(html: string, options: AnalyseOptions = {}): PageModel {
   const builder = new PageBuilder(html);
-  if (options.metadata !== true) {
+  if (options.metadata !== true && options.scanLog !== true) {
     scanHtml(html, builder);
     return builder.finish();
   }
-  const collector = new MetadataCollector(html);
-  scanHtml(html, new BothListening(builder, collector));
-  return { ...builder.finish(), metadataFacts: collector.facts };
+  const collector = options.metadata === true ? new MetadataCollector(html) : null;
+  const log = options.scanLog === true ? new ScanLog() : null;
+  scanHtml(html, new Listeners([builder, ...(collector === null ? [] : [collector]), ...(log === null ? [] : [log])]));
+  return { ...builder.finish(), ...(collector === null ? {} : { metadataFacts: collector.facts }), ...(log === null ? {} : { scanLog: log }) };
 }
 
-/** One walk of the scanner, two listeners: the page model and the metadata collector see the same events. */
-class BothListening implements ScanHandler {
-  constructor(private readonly first: ScanHandler, private readonly second: ScanHandler) {}
+/** One walk of the scanner, several listeners: each hears every event, in order. */
+class Listeners implements ScanHandler {
+  constructor(private readonly listeners: readonly ScanHandler[]) {}
 
   startTag(name: string, tagStart: number, nameEnd: number, tagEnd: number, selfClosing: boolean, foreign: boolean, namespace: number): void {
-    this.first.startTag(name, tagStart, nameEnd, tagEnd, selfClosing, foreign, namespace);
-    this.second.startTag(name, tagStart, nameEnd, tagEnd, selfClosing, foreign, namespace);
+    for (const listener of this.listeners) listener.startTag(name, tagStart, nameEnd, tagEnd, selfClosing, foreign, namespace);
   }
 
   endTag(name: string, tagStart: number, tagEnd: number): void {
-    this.first.endTag(name, tagStart, tagEnd);
-    this.second.endTag(name, tagStart, tagEnd);
+    for (const listener of this.listeners) listener.endTag(name, tagStart, tagEnd);
   }
 
   text(start: number, end: number, kind: number): void {
-    this.first.text(start, end, kind);
-    this.second.text(start, end, kind);
+    for (const listener of this.listeners) listener.text(start, end, kind);
   }
 }
 

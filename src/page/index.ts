@@ -5,6 +5,7 @@ export { findAttribute, readAttribute } from "./attributes";
 export { decodeEntities } from "./entities";
 export { scanHtml, TEXT_CDATA, TEXT_DATA, TEXT_RAW, TEXT_RCDATA } from "./scanner";
 export type { ScanHandler } from "./scanner";
+export type { ScanLog } from "./scan-log";
 export { SourceOffsetCursor, sourceOffsetOfText } from "./text-offsets";
 export { FLAG_BLOCK, FLAG_VOID, TAG_FLAGS, TAG_NAMES, TAG_OTHER, TAG_ROOT, tagId, tagName } from "./tags";
 export {

@@ -1,4 +1,5 @@
 import type { MetadataFacts } from "./metadata-scan";
+import type { ScanLog } from "./scan-log";
 
 /**
  * The page model: what pass 1 (page analysis) learns of a page, and all that the later stages need.
@@ -42,6 +43,8 @@ export interface PageModel {
   readonly unclosedRawText?: boolean;
   /** The reader metadata's facts, when pass 1 was asked to gather them (analysePage's metadata option). */
   readonly metadataFacts?: MetadataFacts;
+  /** Pass 1's scanner events, when it was asked to record them (analysePage's scanLog option). */
+  readonly scanLog?: ScanLog;
 }
 
 /** Implied end tags in source order (several may share an offset: write them in ordinal order). */

@@ -42,7 +42,7 @@ export function writeArticle(page: PageModel, plan: NormalisedPlan, options: Art
   const extracted = options.header === true || options.omitTitleHeading === true ? extractMetadata(page, options.baseUrl) : null;
   const metadata = extracted === null ? null : { ...extracted, ...options.metadata };
   const builder = new ArticleBuilder(page, plan, options.baseUrl, options.maxNesting ?? MARKDOWN_MAX_NESTING, metadata?.title ?? null);
-  scanMarkup(page.source, topRemovedRanges(page, plan), page.textNodes, page.textNodeCount, builder);
+  scanMarkup(page, topRemovedRanges(page, plan), builder);
   const body = builder.finish();
   if (options.header !== true || metadata === null) return body;
   return `${articleHeader(metadata.title, metadata.byline, metadata.published)}${body}`;

@@ -19,7 +19,7 @@ export interface MarkdownOptions {
 
 export function writeMarkdown(page: PageModel, plan: NormalisedPlan, options: MarkdownOptions = {}): string {
   const writer = new MarkdownBuilder(page, plan, options.baseUrl, options.maxNesting ?? MARKDOWN_MAX_NESTING);
-  scanMarkup(page.source, topRemovedRanges(page, plan), page.textNodes, page.textNodeCount, writer);
+  scanMarkup(page, topRemovedRanges(page, plan), writer);
   return writer.finish();
 }
 

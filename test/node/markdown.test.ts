@@ -4,6 +4,7 @@ import { analysePage, type PageModel } from "../../src/page/index";
 import { normalisePlan, type RemovalPlan } from "../../src/plan/index";
 import { writeMarkdown } from "../../src/rewrite/markdown-writer";
 import { writeText } from "../../src/rewrite/text-writer";
+import { writeArticle } from "../../src/rewrite/article-writer";
 import { MAX_RATIO, scalingRatio } from "../support/scaling";
 
 const dataPresent = hasData();
@@ -113,6 +114,29 @@ describe.skipIf(!dataPresent)("writeMarkdown on the pages of ../shared/data", ()
       expect(compared).toBeGreaterThan(pages.length / 2);
     });
   }
+});
+
+describe.skipIf(!dataPresent)("the writers on pass 1's recorded walk (analysePage's scanLog option)", () => {
+  it("write the same Markdown and article as on a scan of their own, on every 3rd dev page, with and without removed blocks", () => {
+    let compared = 0;
+    for (const set of DATA_SETS) {
+      for (const [index, entry] of loadDataset(set).pages.entries()) {
+        if (index % 3 !== 0) continue;
+        const scanned = analysePage(entry.html);
+        const logged = analysePage(entry.html, { scanLog: true });
+        expect(logged.scanLog, entry.id).toBeDefined();
+        const plan = emptyPlan(scanned);
+        for (let block = 1; block < scanned.blockCount; block++) if ((block * 7919 + index) % 13 === 0) plan.removedBlocks[block] = 1;
+        for (const removal of [emptyPlan(scanned), plan]) {
+          const options = { baseUrl: entry.url };
+          expect(writeMarkdown(logged, normalisePlan(logged, removal), options), entry.id).toBe(writeMarkdown(scanned, normalisePlan(scanned, removal), options));
+          expect(writeArticle(logged, normalisePlan(logged, removal), options), entry.id).toBe(writeArticle(scanned, normalisePlan(scanned, removal), options));
+        }
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(500);
+  });
 });
 
 describe("tables with cells outside rows", () => {

@@ -1,0 +1,73 @@
+/**
+ * The scanner's events of one walk, recorded in typed arrays so that a later stage can hear them again without
+ * scanning the page a second time: the Markdown and article writers replay pass 1's walk (analysePage's
+ * scanLog option) instead of tokenizing the source once more each. Tag names are kept as the scanner gave them.
+ */
+import type { ScanHandler } from "./scanner";
+
+const EVENT_START = 0;
+const EVENT_END = 1;
+const EVENT_TEXT = 2;
+const SELF_CLOSING = 1;
+const FOREIGN = 2;
+
+export class ScanLog implements ScanHandler {
+  private count = 0;
+  private kind = new Uint8Array(1024);
+  /** Per event: the start tag's "<", name end, ">" end; the end tag's "<" and ">" end; the text's start and end. */
+  private offsets = new Int32Array(3 * 1024);
+  /** Per event: the start tag's flags and namespace, or the text's TEXT_* kind. */
+  private detail = new Uint8Array(1024);
+  private readonly names: string[] = [];
+
+  startTag(name: string, tagStart: number, nameEnd: number, tagEnd: number, selfClosing: boolean, foreign: boolean, namespace: number): void {
+    const event = this.add(EVENT_START, tagStart, nameEnd, tagEnd, (selfClosing ? SELF_CLOSING : 0) | (foreign ? FOREIGN : 0) | (namespace << 2));
+    this.names[event] = name;
+  }
+
+  endTag(name: string, tagStart: number, tagEnd: number): void {
+    const event = this.add(EVENT_END, tagStart, tagEnd, 0, 0);
+    this.names[event] = name;
+  }
+
+  text(start: number, end: number, kind: number): void {
+    this.add(EVENT_TEXT, start, end, 0, kind);
+  }
+
+  /** Calls the handler with every recorded event, in order, as the scanner called the recorder. */
+  replay(handler: ScanHandler): void {
+    const { kind, offsets, detail, names } = this;
+    for (let event = 0; event < this.count; event++) {
+      const at = 3 * event;
+      if (kind[event] === EVENT_TEXT) handler.text(offsets[at], offsets[at + 1], detail[event]);
+      else if (kind[event] === EVENT_END) handler.endTag(names[event], offsets[at], offsets[at + 1]);
+      else {
+        const flags = detail[event];
+        handler.startTag(names[event], offsets[at], offsets[at + 1], offsets[at + 2], (flags & SELF_CLOSING) !== 0, (flags & FOREIGN) !== 0, flags >> 2);
+      }
+    }
+  }
+
+  private add(kind: number, first: number, second: number, third: number, detail: number): number {
+    if (this.count === this.kind.length) this.grow();
+    const event = this.count++;
+    this.kind[event] = kind;
+    this.offsets[3 * event] = first;
+    this.offsets[3 * event + 1] = second;
+    this.offsets[3 * event + 2] = third;
+    this.detail[event] = detail;
+    return event;
+  }
+
+  private grow(): void {
+    const kind = new Uint8Array(this.kind.length * 2);
+    kind.set(this.kind);
+    this.kind = kind;
+    const offsets = new Int32Array(this.offsets.length * 2);
+    offsets.set(this.offsets);
+    this.offsets = offsets;
+    const detail = new Uint8Array(this.detail.length * 2);
+    detail.set(this.detail);
+    this.detail = detail;
+  }
+}
