@@ -21,22 +21,13 @@ const { values } = parseCommand(COMMAND, {
 });
 if (values["lower-floors"] !== undefined && !values["write-floors"]) usageError(COMMAND, "--lower-floors needs --write-floors");
 // Loaded after the arguments are read, so that --help and a mistyped option answer at once.
-const { Readability } = await import("@mozilla/readability");
 const { HTMLRewriter } = await import("html-rewriter-wasm");
-const { parseHTML } = await import("linkedom");
+const { readabilityText } = await import("./lib/readability");
 const { parseModel } = await import("../src/classify/index");
 const { belowFloors, DATA_SETS, dataDigest, hasData, nextFloors } = await import("../src/evaluation/index");
 const { createWasmBackend } = await import("../src/runtime/index");
 const { evaluateShipped, LOST_PAGE_F1, measuredFloors, pageF1, prepareEvaluation, shippedProtocol, SYSTEM_CLASSIFIER } = await import("../src/training/index");
 
-function readabilityText(page: AnalysedPage): string {
-  try {
-    const { document } = parseHTML(page.page.html);
-    return new Readability(document as unknown as ConstructorParameters<typeof Readability>[0]).parse()?.textContent ?? "";
-  } catch {
-    return ""; // Readability gives up on some pages; an empty output scores as such
-  }
-}
 
 function printRows(rows: readonly EvaluationRow[]): void {
   console.log(["set", "system", "pages", "precision", "recall", "F1", "token F1", "pages < 0.3", "F1 per fold"].join("\t"));
@@ -71,7 +62,7 @@ async function main(): Promise<void> {
   const corpus = prepareEvaluation(parsed.model.json, log);
   const rows = await evaluateShipped(corpus.pages, corpus.validation.folds, corpus.ruleSets, {
     rewriter: createWasmBackend(HTMLRewriter),
-    reference: values["no-readability"] ? undefined : { name: "readability", text: readabilityText },
+    reference: values["no-readability"] ? undefined : { name: "readability", text: (page: AnalysedPage) => readabilityText(page.page.html) },
     log,
   });
   printRows(rows);
