@@ -182,7 +182,7 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   const size = utf8Length(input.html, options.maxBytes);
   if (size > options.maxBytes) return { ok: false, bailout: "too-large", detail: `page over ${options.maxBytes} bytes` };
   // 1 analyse
-  const page = analysePage(input.html, { metadata: showsMetadata(input.format, options), scanLog: walksMarkup(input.format) });
+  const page = analysePage(input.html, { metadata: showsMetadata(input.format, options), scanLog: walksMarkup(input.format) || matchesSelectors(input) });
   clock.lap("analyse");
   if (page.blockCount > options.maxBlocks) {
     return { ok: false, bailout: "too-many-blocks", detail: `${page.blockCount} blocks, limit ${options.maxBlocks}` };
@@ -371,6 +371,11 @@ function decide(page: PageModel, rulesPlan: NormalisedPlan | null, classifierPla
 /** Whether a writer walks the page's markup (Markdown, the article, json holding both): pass 1 then records its walk for it. */
 function walksMarkup(format: CleanFormat): boolean {
   return format === "markdown" || format === "article" || format === "json";
+}
+
+/** Whether selectors (the site's or the request's) will be matched on the page: pass 1 then records its walk for them. */
+function matchesSelectors(input: CleanInput): boolean {
+  return (input.ruleSet?.selectors ?? null) !== null || (input.selectors?.target ?? null) !== null || (input.selectors?.remove ?? null) !== null;
 }
 
 /** Whether the output shows the page's reader metadata: pass 1 then gathers it in the same walk. */

@@ -64,12 +64,16 @@ export const SELECTOR_MATCH_MAX_DEPTH = 4096;
 /** Most lists matched in one scan (one bit each per open element). */
 export const SELECTOR_MATCH_MAX_LISTS = 32;
 
-/** Matches each list against the page in one scan; throws only if its tree and pass 1's disagree (a defect). */
+/**
+ * Matches each list against the page in one walk (pass 1's recorded walk where the page model has one, else a
+ * scan); throws only if its tree and pass 1's disagree (a defect).
+ */
 export function matchSelectors(page: PageModel, lists: readonly SelectorList[]): SelectorMatch[] {
   if (lists.length === 0) return [];
   if (lists.length > SELECTOR_MATCH_MAX_LISTS) throw new Error(`at most ${SELECTOR_MATCH_MAX_LISTS} selector lists are matched at once`);
   const walker = new MatchWalker(page, lists);
-  scanHtml(page.source, walker);
+  if (page.scanLog === undefined) scanHtml(page.source, walker);
+  else page.scanLog.replay(walker);
   return walker.finish();
 }
 

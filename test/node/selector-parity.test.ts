@@ -26,7 +26,12 @@ describe.skipIf(!hasData())("selectors: pass 1 and pass 2 agree on every page of
       let matched = 0;
       for (const source of pages) {
         const page = analysePage(source.html);
-        const ours = matchSelectors(page, lists).map((match) => match.elements);
+        const scanned = matchSelectors(page, lists);
+        const ours = scanned.map((match) => match.elements);
+        // The same matches when the matcher replays pass 1's recorded walk instead of scanning (clean() does so).
+        const replayed = matchSelectors(analysePage(source.html, { scanLog: true }), lists);
+        const summary = (matches: typeof scanned): string => JSON.stringify(matches.map((match) => [match.elements, Array.from(match.text), Array.from(match.coveredBlocks)]));
+        if (summary(replayed) !== summary(scanned)) failures.push(`${source.id}: matches differ on the recorded walk`);
         const theirs = await lolHtmlMatchCounts(backend, page, COUNTED_SELECTORS);
         ours.forEach((count, index) => {
           if (count !== theirs[index]) failures.push(`${source.id}: ${COUNTED_SELECTORS[index]} matched ${count}, lol-html ${theirs[index]}`);
