@@ -45,7 +45,7 @@ const DATE_META_KEYS = [
 
 /** Metadata of a page: its HTML (analysed here) or the page model pass 1 made of it. */
 export function extractMetadata(input: string | PageModel, pageUrl?: string): PageMetadata {
-  const page = typeof input === "string" ? analysePage(input) : input;
+  const page = typeof input === "string" ? analysePage(input, { metadata: true }) : input;
   const facts = page.metadataFacts ?? scanMetadata(page.source);
   const jsonLd = readJsonLd(facts.jsonLd);
   const meta = (...keys: string[]): string | null => firstMeta(facts.meta, keys);
