@@ -4,7 +4,8 @@
  * folds' out-of-fold pages). The shipped model is fitted on all pages, with the settings that do best on
  * all out-of-fold pages.
  */
-import { classifyPage, parseModel, scoreBlocks, type ClassifierModel, type ModelJson } from "../classify/index";
+import { classifyPage, commentBlocks, commentPlan, parseModel, scoreBlocks, type ClassifierModel, type ModelJson } from "../classify/index";
+import { mergePlans } from "../plan/index";
 import { TRAIN_FOLDS } from "../config";
 import { meanCounts, type PageCounts } from "../evaluation/index";
 import { collectExamples, labelsOf, type AnalysedPage, type LabelSource } from "./corpus";
@@ -87,6 +88,8 @@ export function candidateSettings(): DecisionSettings[] {
  */
 function calibrationTable(pages: readonly AnalysedPage[], scores: ReadonlyMap<AnalysedPage, Float32Array>, models: readonly ClassifierModel[], candidates: readonly DecisionSettings[]): PageCounts[][] {
   const scorers = new Map<AnalysedPage, PageScorer>(pages.map((page) => [page, pageScorer(page.model, page.page.gold)]));
+  // What ships leaves reader comments out (clean()'s default), so the settings are chosen on that plan.
+  const comments = new Map(pages.map((page) => [page, commentPlan(commentBlocks(page.model, page.features))]));
   const smoothed = new Map<string, Float32Array[]>(); // penalty settings → page index → smoothed scores
   return candidates.map((settings) => {
     const key = `${settings.penaltyScale}/${settings.charsPerUnit}`;
@@ -96,7 +99,7 @@ function calibrationTable(pages: readonly AnalysedPage[], scores: ReadonlyMap<An
       const options = { smoothing: true, scores: scores.get(page)!, features: page.features, ...settings, mainOnly: false, smoothed: cached[index] };
       const result = classifyPage(page.model, models[page.fold], options);
       cached[index] = result.smoothed;
-      return scoreKept(scorers.get(page)!, keptTextNodes(page.model, result.plan));
+      return scoreKept(scorers.get(page)!, keptTextNodes(page.model, mergePlans(page.model, result.plan, comments.get(page)!)));
     });
   });
 }
