@@ -81,7 +81,7 @@ interface Linear {
 
 /**
  * All trees in flat typed arrays, each padded to the same full depth so that scoring walks exactly `depth`
- * levels with no leaf test (a leaf above the last level is copied down to both children, under a split
+ * levels with no leaf test (a leaf above the last level is copied down to the nodes below it, under splits
  * every value passes). Tree t's node n (heap order: children 2n+1 and 2n+2) is at t * nodes + n; column is
  * the feature-matrix column tested, threshold the split on the raw feature value, value the leaf value times
  * the learning rate (read at the last level only).
@@ -135,32 +135,32 @@ export function rawThreshold(threshold: number, mean: number, scale: number): nu
 function flattenTrees(json: ModelJson, columns: Int32Array): Forest {
   const trees = json.boosted?.trees ?? [];
   const { mean, scale } = json.normalisation;
-  const depth = Math.max(0, ...trees.map((tree) => Math.log2(tree.feature.length + 1) - 1));
+  // A heap of n nodes reaches depth ceil(log2(n + 1)) - 1; a tree need not fill its last level.
+  const depth = Math.max(0, ...trees.map((tree) => Math.ceil(Math.log2(tree.feature.length + 1)) - 1));
   const nodes = 2 ** (depth + 1) - 1;
   const forest = { trees: trees.length, depth, nodes, column: new Int32Array(trees.length * nodes), threshold: new Float64Array(trees.length * nodes), value: new Float64Array(trees.length * nodes) };
   const rate = json.boosted?.learningRate ?? 0;
   trees.forEach((tree, index) => {
     const offset = index * nodes;
-    const place = (from: number, to: number): void => {
-      const feature = from < tree.feature.length ? tree.feature[from] : -1;
-      if (feature >= 0) {
-        forest.column[offset + to] = columns[feature];
-        forest.threshold[offset + to] = rawThreshold(tree.value[from], mean[feature], scale[feature]);
-        place(2 * from + 1, 2 * to + 1);
-        place(2 * from + 2, 2 * to + 2);
-      } else if (2 * to + 1 < nodes) {
-        // A leaf above the last level: every value goes left (x <= Infinity; NaN right), the leaf copied to both.
-        forest.threshold[offset + to] = Infinity;
-        const leaf = (node: number): void => {
-          if (2 * node + 1 >= nodes) forest.value[offset + node] = rate * tree.value[from];
-          else { leaf(2 * node + 1); leaf(2 * node + 2); }
-        };
-        leaf(to);
-      } else {
-        forest.value[offset + to] = rate * tree.value[from];
+    // A leaf above the last level is copied down to every node below it, under splits every value passes (x <= Infinity).
+    const fillLeaf = (node: number, value: number): void => {
+      if (2 * node + 1 >= nodes) {
+        forest.value[offset + node] = value;
+        return;
       }
+      forest.threshold[offset + node] = Infinity;
+      fillLeaf(2 * node + 1, value);
+      fillLeaf(2 * node + 2, value);
     };
-    place(0, 0);
+    const place = (node: number): void => {
+      const feature = node < tree.feature.length ? tree.feature[node] : -1;
+      if (feature < 0) return fillLeaf(node, rate * tree.value[node]);
+      forest.column[offset + node] = columns[feature];
+      forest.threshold[offset + node] = rawThreshold(tree.value[node], mean[feature], scale[feature]);
+      place(2 * node + 1);
+      place(2 * node + 2);
+    };
+    place(0);
   });
   return forest;
 }

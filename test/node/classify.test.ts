@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { classifyPage, isMonotone, MODEL_VERSION, parseModel, rawThreshold, planFromClassifier, type ClassifierModel } from "../../src/classify/index";
+import { classifyPage, isMonotone, MODEL_VERSION, parseModel, rawThreshold, planFromClassifier, scoreBlocks, type ClassifierModel } from "../../src/classify/index";
 import { aggregateScores, hasData, loadDataset, scoreText, type PageScore } from "../../src/evaluation/index";
-import { analysePage, FEATURE_COUNT, type PageModel } from "../../src/page/index";
+import { analysePage, FEATURE_COUNT, FEATURE_NAMES, type PageModel } from "../../src/page/index";
 import { mergePlans, type NormalisedPlan, type RemovalPlan } from "../../src/plan/index";
 import { keptText } from "../../src/training/index";
 import { seededRandom } from "../support/seeded-random";
@@ -62,6 +62,29 @@ describe("tree splits on raw feature values (rawThreshold)", () => {
       const near = [bound, bound * (1 + 1e-15), bound * (1 - 1e-15), bound + 1e-12, bound - 1e-12, Math.fround(bound), threshold * scale + mean];
       for (const x of near) expect(x <= bound, `t ${threshold} m ${mean} s ${scale} x ${x}`).toBe((x - mean) / scale <= threshold);
     }
+  });
+});
+
+describe("boosted trees that do not fill their last level", () => {
+  it("score as the tree walked node by node: a leaf above the last level holds for every value below it", () => {
+    const features = ["logChars", "linkCharRatio"];
+    const json = {
+      ...MODEL_JSON, kind: "boosted-trees", features, normalisation: { mean: [0, 0], scale: [1, 1] },
+      // Root splits on logChars at 2; its left child on linkCharRatio at 0.5 (leaves 3 and 4); its right child is a leaf.
+      boosted: { base: 0, learningRate: 1, trees: [{ feature: [0, 1, -1, -1, -1], value: [2, 0.5, 7, 1, -3] }] },
+    };
+    const parsed = parseModel(json);
+    if (!parsed.ok) throw new Error(parsed.problems.join("; "));
+    const column = (name: string): number => FEATURE_NAMES.indexOf(name as never);
+    const rows = [[1, 0.2], [1, 0.9], [5, 0.2], [5, 0.9]];
+    const data = new Float32Array(rows.length * FEATURE_COUNT);
+    rows.forEach(([chars, links], row) => {
+      data[row * FEATURE_COUNT + column("logChars")] = chars;
+      data[row * FEATURE_COUNT + column("linkCharRatio")] = links;
+    });
+    const scores = scoreBlocks({ blockCount: rows.length, featureCount: FEATURE_COUNT, data }, parsed.model);
+    const expected = [1, -3, 7, 7].map((logOdds) => 1 / (1 + Math.exp(-logOdds)));
+    expect(Array.from(scores)).toEqual(expected.map((value) => Math.fround(value)));
   });
 });
 
