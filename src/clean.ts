@@ -17,12 +17,12 @@
 import type { ClassifierModel } from "./classify";
 import { classifyPage, commentBlocks, commentPlan, commentText, keepComments, scoreBlocks } from "./classify";
 import { CLEAN_MAX_BLOCKS, CLEAN_MAX_BYTES, CLEAN_TIME_BUDGET_MS } from "./config";
-import { analysePage, computeFeatures, extractMetadata, readAttribute, type PageModel } from "./page";
+import { analysePage, computeFeatures, readAttribute, type PageModel } from "./page";
 import {
   emptyPlan, mergePlans, planFromIntervals, planKeepingOnlySelected, planKeepingSelected, planRemovingSelected, withRemovedElements,
   type NormalisedPlan, type RemovalCounts,
 } from "./plan";
-import { annotateHtml, declaresOtherCharset, rewriteHtml, withFrontMatter, writeArticle, writeJson, writeMarkdown, writeText, type MetadataOverride } from "./rewrite";
+import { annotateHtml, declaresOtherCharset, readerMetadata, rewriteHtml, withFrontMatter, writeArticle, writeJson, writeMarkdown, writeText, type MetadataOverride } from "./rewrite";
 import { matchRules, selectorsClean, type CompiledRuleSet, type RuleOverflow, type SiteSelectors } from "./rules";
 import type { HtmlRewriterBackend } from "./runtime";
 import { matchSelectors, type SelectorList, type SelectorMatch } from "./selectors";
@@ -397,7 +397,7 @@ function formatOutput(
     case "markdown": {
       const markdown = writeMarkdown(page, plan, { baseUrl: input.url });
       if (!options.frontMatter) return markdown;
-      const { title, byline, published } = { ...extractMetadata(page, input.url), ...metadata };
+      const { title, byline, published } = readerMetadata(page, input.url, metadata);
       return withFrontMatter(markdown, { title, url: input.url ?? null, byline, published });
     }
     case "article":

@@ -43,6 +43,12 @@ export function analysePage(html: string, options: AnalyseOptions = {}): PageMod
   return { ...builder.finish(), ...(collector === null ? {} : { metadataFacts: collector.facts }), ...(log === null ? {} : { scanLog: log }) };
 }
 
+/** Walks a page for a later stage: pass 1's recorded walk where the page model has one (PageModel.scanLog), else a scan. */
+export function walkPage(page: PageModel, handler: ScanHandler): void {
+  if (page.scanLog === undefined) scanHtml(page.source, handler);
+  else page.scanLog.replay(handler);
+}
+
 /** One walk of the scanner, several listeners: each hears every event, in order. */
 class Listeners implements ScanHandler {
   constructor(private readonly listeners: readonly ScanHandler[]) {}

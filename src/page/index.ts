@@ -1,4 +1,4 @@
-export { analysePage } from "./analyse";
+export { analysePage, walkPage } from "./analyse";
 export { decodeHtml } from "./charset";
 export type { DecodeResult } from "./charset";
 export { findAttribute, readAttribute } from "./attributes";

@@ -1,5 +1,5 @@
 import { MARKDOWN_MAX_NESTING } from "../config";
-import { decodeEntities, extractMetadata, readAttribute, type PageModel } from "../page";
+import { decodeEntities, extractMetadata, readAttribute, type PageMetadata, type PageModel } from "../page";
 import type { NormalisedPlan } from "../plan";
 import { scanMarkup, type MarkupHandler } from "./markdown-scan";
 import { RemovedTextCursor, topRemovedRanges, type PieceSink } from "./text-removal";
@@ -25,6 +25,11 @@ export interface MetadataOverride {
   readonly published?: string;
 }
 
+/** The page's reader metadata with the site's own findings over it: what every format that shows metadata shows. */
+export function readerMetadata(page: PageModel, url: string | undefined, override: MetadataOverride | undefined): PageMetadata {
+  return { ...extractMetadata(page, url), ...override };
+}
+
 export interface ArticleOptions {
   /** The page's URL: URLs are made absolute against it (and the page's <base>); unknown: relative URLs stay as written. */
   readonly baseUrl?: string;
@@ -39,8 +44,7 @@ export interface ArticleOptions {
 }
 
 export function writeArticle(page: PageModel, plan: NormalisedPlan, options: ArticleOptions = {}): string {
-  const extracted = options.header === true || options.omitTitleHeading === true ? extractMetadata(page, options.baseUrl) : null;
-  const metadata = extracted === null ? null : { ...extracted, ...options.metadata };
+  const metadata = options.header === true || options.omitTitleHeading === true ? readerMetadata(page, options.baseUrl, options.metadata) : null;
   const builder = new ArticleBuilder(page, plan, options.baseUrl, options.maxNesting ?? MARKDOWN_MAX_NESTING, metadata?.title ?? null);
   scanMarkup(page, topRemovedRanges(page, plan), builder);
   const body = builder.finish();

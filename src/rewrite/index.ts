@@ -4,5 +4,5 @@ export { writeText } from "./text-writer";
 export { writeMarkdown, type MarkdownOptions } from "./markdown-writer";
 export { buildReaderDocument, writeJson, type ReaderContext, type ReaderDocument } from "./json-writer";
 export { annotateHtml, ANNOTATE_REMOVED_ATTRIBUTE, ANNOTATE_PARTIAL_ATTRIBUTE, type AnnotatedPage } from "./annotate";
-export { writeArticle, type ArticleOptions, type MetadataOverride } from "./article-writer";
+export { readerMetadata, writeArticle, type ArticleOptions, type MetadataOverride } from "./article-writer";
 export { withFrontMatter, type FrontMatterFields } from "./front-matter";

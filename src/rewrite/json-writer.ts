@@ -1,6 +1,6 @@
-import { countWords, extractMetadata, type PageModel } from "../page";
+import { countWords, type PageModel } from "../page";
 import type { NormalisedPlan, RemovalCounts } from "../plan";
-import { writeArticle, type MetadataOverride } from "./article-writer";
+import { readerMetadata, writeArticle, type MetadataOverride } from "./article-writer";
 import { writeMarkdown } from "./markdown-writer";
 import { writeText } from "./text-writer";
 
@@ -51,7 +51,7 @@ export interface ReaderContext {
 }
 
 export function buildReaderDocument(page: PageModel, plan: NormalisedPlan, context: ReaderContext): ReaderDocument {
-  const metadata = { ...extractMetadata(page, context.url), ...context.metadata };
+  const metadata = readerMetadata(page, context.url, context.metadata);
   const text = writeText(page, plan);
   return {
     url: context.url ?? null,

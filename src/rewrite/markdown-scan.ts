@@ -1,10 +1,10 @@
 /**
  * The walk under the Markdown writer: pass 1's walk heard again (or the scanner over the source once more),
  * reporting start and end tags, the page model's text nodes where they fall, and raw character data (for
- * <pre>). Removed blocks are passed over by their source ranges; svg and math content, scripts, styles and titles are not
- * reported (the scanner marks them foreign or as raw text).
+ * <pre>). Removed blocks are passed over by their source ranges; svg and math content, scripts, styles and
+ * titles are not reported (the scanner marks them foreign or as raw text).
  */
-import { scanHtml, TEXT_DATA, type PageModel, type ScanHandler } from "../page";
+import { TEXT_DATA, walkPage, type PageModel, type ScanHandler } from "../page";
 
 export interface MarkupHandler {
   /** A text node of the page model, in document order. */
@@ -18,11 +18,8 @@ export interface MarkupHandler {
   foreignStartTag?(name: string): void;
 }
 
-/** Walks the page's markup: pass 1's recorded walk where the page model has one (PageModel.scanLog), else a scan. */
 export function scanMarkup(page: PageModel, skipRanges: Int32Array, handler: MarkupHandler): void {
-  const skipping = new SkippingScan(skipRanges, page.textNodes.sourceStart, page.textNodeCount, handler);
-  if (page.scanLog === undefined) scanHtml(page.source, skipping);
-  else page.scanLog.replay(skipping);
+  walkPage(page, new SkippingScan(skipRanges, page.textNodes.sourceStart, page.textNodeCount, handler));
 }
 
 class SkippingScan implements ScanHandler {

@@ -9,7 +9,7 @@
  * step with that step pending. Work is elements × selectors × steps; no objects per element.
  */
 import {
-  FLAG_BLOCK, FLAG_VOID, findAttribute, scanHtml, TAG_FLAGS, TAG_OTHER, tagId, type PageModel, type ScanHandler,
+  FLAG_BLOCK, FLAG_VOID, findAttribute, TAG_FLAGS, TAG_OTHER, tagId, walkPage, type PageModel, type ScanHandler,
 } from "../page";
 import {
   ATTRIBUTE_EQUALS, ATTRIBUTE_INCLUDES, ATTRIBUTE_PREFIX, ATTRIBUTE_PRESENT, ATTRIBUTE_SUBSTRING, ATTRIBUTE_SUFFIX,
@@ -72,8 +72,7 @@ export function matchSelectors(page: PageModel, lists: readonly SelectorList[]):
   if (lists.length === 0) return [];
   if (lists.length > SELECTOR_MATCH_MAX_LISTS) throw new Error(`at most ${SELECTOR_MATCH_MAX_LISTS} selector lists are matched at once`);
   const walker = new MatchWalker(page, lists);
-  if (page.scanLog === undefined) scanHtml(page.source, walker);
-  else page.scanLog.replay(walker);
+  walkPage(page, walker);
   return walker.finish();
 }
 
