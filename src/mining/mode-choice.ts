@@ -9,20 +9,17 @@
  *   the classifier still removed template the page-unique text cannot tell apart (0.88-0.91 against 0.95-0.99).
  */
 import type { DefaultModeChoice, RuleSet } from "../rules/index";
-import { compileRuleSet, findRuleIntervals } from "../rules/index";
-import { matchSelectors, parseSelector, type SelectorList } from "../selectors/index";
+import { compileRuleSet, findRuleIntervals, type CompiledRuleSet } from "../rules/index";
+import { matchSelectors } from "../selectors/index";
 import type { PageStructure } from "./page-structure";
 
 export function chooseDefaultMode(ruleSet: RuleSet, heldBack: readonly PageStructure[], stripShare: number): DefaultModeChoice {
   if (heldBack.length === 0) return { mode: "rules+classifier", by: "held-back", note: "no page held back: the Worker's default" };
   const compiled = compileRuleSet(ruleSet);
-  const parse = (selectors: readonly string[] | undefined): SelectorList[] => (selectors ?? []).map((selector) => (parseSelector(selector) as { list: SelectorList }).list);
-  const main = parse(ruleSet.main);
-  const strip = parse(ruleSet.strip);
   let cut = 0;
   let leftTemplate = 0;
   for (const structure of heldBack) {
-    const effect = blockEffects(structure, removedText(structure, compiled, main, strip), stripShare);
+    const effect = blockEffects(structure, removedText(structure, compiled), stripShare);
     if (effect.cutContent) cut++;
     if (effect.leftTemplate) leftTemplate++;
   }
@@ -32,10 +29,13 @@ export function chooseDefaultMode(ruleSet: RuleSet, heldBack: readonly PageStruc
 }
 
 /** Page-text character → 1 where the rule set removes it: outside the first main entry that matches, in a strip match, in a text rule's interval. */
-function removedText(structure: PageStructure, compiled: ReturnType<typeof compileRuleSet>, main: readonly SelectorList[], strip: readonly SelectorList[]): Uint8Array {
+function removedText(structure: PageStructure, compiled: CompiledRuleSet): Uint8Array {
   const { page } = structure;
   const removed = new Uint8Array(page.text.length);
-  const matches = matchSelectors(page, [...main, ...strip].slice(0, 32));
+  // The set's selectors as cleaning uses them (compileSiteSelectors): the main entries in order, every strip entry as one list.
+  const main = compiled.selectors?.main ?? [];
+  const strip = compiled.selectors?.strip ?? null;
+  const matches = matchSelectors(page, strip === null ? main : [...main, strip]);
   const first = matches.slice(0, main.length).find((match) => match.elements > 0);
   if (first !== undefined) {
     removed.fill(1);
@@ -44,16 +44,9 @@ function removedText(structure: PageStructure, compiled: ReturnType<typeof compi
   const fill = (pairs: ArrayLike<number>) => {
     for (let k = 0; k < pairs.length; k += 2) removed.fill(1, pairs[k], pairs[k + 1]);
   };
-  for (const match of matches.slice(main.length)) fill(match.text);
-  if (strip.length + main.length > 32) for (const match of matchSelectorsInGroups(page, strip.slice(32 - main.length))) fill(match.text);
+  if (strip !== null) fill(matches[main.length]!.text);
   fill(findRuleIntervals(compiled, page.text));
   return removed;
-}
-
-function matchSelectorsInGroups(page: PageStructure["page"], lists: readonly SelectorList[]): ReturnType<typeof matchSelectors> {
-  const matches: ReturnType<typeof matchSelectors> = [];
-  for (let from = 0; from < lists.length; from += 32) matches.push(...matchSelectors(page, lists.slice(from, from + 32)));
-  return matches;
 }
 
 /**

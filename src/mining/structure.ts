@@ -12,7 +12,7 @@
  * (holdBackCheck): a strip selector that takes a content block, or a main entry that leaves one out, is dropped.
  */
 import { SELECTOR_MAX_PER_RULE_SET } from "../config";
-import { matchSelectors, parseSelector, type SelectorList } from "../selectors/index";
+import { matchSelectors, parseSelector, SELECTOR_MATCH_MAX_LISTS, type SelectorList } from "../selectors/index";
 import { findCutoff } from "./cutoff";
 import { rangeCounts, type PageStructure } from "./page-structure";
 
@@ -190,9 +190,9 @@ export function holdBackCheck(choice: StructureChoice, pages: readonly PageStruc
   };
 }
 
-/** matchSelectors over any number of lists, in scans of at most 32. */
+/** matchSelectors over any number of lists, in walks of at most SELECTOR_MATCH_MAX_LISTS. */
 function matchInGroups(structure: PageStructure, lists: readonly SelectorList[]): ReturnType<typeof matchSelectors> {
   const matches: ReturnType<typeof matchSelectors> = [];
-  for (let from = 0; from < lists.length; from += 32) matches.push(...matchSelectors(structure.page, lists.slice(from, from + 32)));
+  for (let from = 0; from < lists.length; from += SELECTOR_MATCH_MAX_LISTS) matches.push(...matchSelectors(structure.page, lists.slice(from, from + SELECTOR_MATCH_MAX_LISTS)));
   return matches;
 }
