@@ -104,32 +104,30 @@ function foldLinear(json: ModelJson, columns: Int32Array): Linear | null {
   return { columns, weights: Float64Array.from(weights), bias };
 }
 
-const float = new Float64Array(1);
-const bits = new BigInt64Array(float.buffer);
-
-/** The next double above (step 1) or below (step -1) a finite, non-zero-crossing value. */
-function nextDouble(value: number, step: 1 | -1): number {
-  if (value === 0) return step * Number.MIN_VALUE;
-  float[0] = value;
-  bits[0] += BigInt(value > 0 ? step : -step);
-  return float[0];
-}
-
 /**
  * The largest double x with (x - mean) / scale <= threshold. The normalised value only grows with x (each
- * rounded operation is monotone, scale > 0), so x <= this bound exactly when the normalised test holds; the
- * first guess is within a few units in the last place of it.
+ * rounded operation is monotone, scale > 0), so x <= this bound exactly when the normalised test holds. The
+ * first guess is close, but near zero a few units of its last place are millions of doubles: the bound is
+ * bracketed by doubling a step away from the guess, then bisected until the two ends are adjacent doubles.
  */
 export function rawThreshold(threshold: number, mean: number, scale: number): number {
   const holds = (x: number): boolean => (x - mean) / scale <= threshold;
-  let bound = threshold * scale + mean;
-  if (!Number.isFinite(bound)) return bound;
-  if (holds(bound)) {
-    for (let next = nextDouble(bound, 1); holds(next); next = nextDouble(bound, 1)) bound = next;
+  const guess = threshold * scale + mean;
+  if (!Number.isFinite(guess)) return guess;
+  let low = guess; // holds
+  let high = guess; // fails
+  let step = Math.abs(guess) * Number.EPSILON || Number.MIN_VALUE;
+  if (holds(guess)) {
+    for (high = guess + step; holds(high); high = guess + step) [low, step] = [high, step * 2];
   } else {
-    do bound = nextDouble(bound, -1); while (!holds(bound));
+    for (low = guess - step; !holds(low); low = guess - step) [high, step] = [low, step * 2];
   }
-  return bound;
+  for (;;) {
+    const middle = low / 2 + high / 2;
+    if (middle <= low || middle >= high) return low;
+    if (holds(middle)) low = middle;
+    else high = middle;
+  }
 }
 
 function flattenTrees(json: ModelJson, columns: Int32Array): Forest {

@@ -63,6 +63,24 @@ describe("tree splits on raw feature values (rawThreshold)", () => {
       for (const x of near) expect(x <= bound, `t ${threshold} m ${mean} s ${scale} x ${x}`).toBe((x - mean) / scale <= threshold);
     }
   });
+
+  it("is the largest such double, also where the bound lies near zero and a unit in the last place of the guess spans millions of doubles", () => {
+    const nextUp = (x: number): number => {
+      const view = new DataView(new ArrayBuffer(8));
+      view.setFloat64(0, x);
+      view.setBigInt64(0, view.getBigInt64(0) + (x >= 0 ? 1n : -1n));
+      return x === 0 ? Number.MIN_VALUE : view.getFloat64(0);
+    };
+    // The first case is a split of the shipped model whose bound, 3.0e-8, lay 2 million doubles from the first guess.
+    const cases: [number, number, number][] = [[-0.9641, 0.2041, 0.2117], [0, 0, 1], [-1, 1, 1], [1e-300, 0, 1], [-2.5, 3.1, 1.24]];
+    const random = seededRandom(12);
+    for (let trial = 0; trial < 300; trial++) cases.push([(random() - 0.5) * 8, (random() - 0.5) * 10, 10 ** (random() * 4 - 2)]);
+    for (const [threshold, mean, scale] of cases) {
+      const bound = rawThreshold(threshold, mean, scale);
+      expect((bound - mean) / scale <= threshold, `${threshold} ${mean} ${scale}`).toBe(true);
+      expect((nextUp(bound) - mean) / scale <= threshold, `${threshold} ${mean} ${scale}`).toBe(false);
+    }
+  });
 });
 
 describe("boosted trees that do not fill their last level", () => {
