@@ -15,7 +15,7 @@
  * runs it, does advance it). `npm run bench` times workerd across I/O boundaries instead.
  */
 import type { ClassifierModel } from "./classify";
-import { classifyPage, commentBlocks, commentPlan, commentText, keepComments, scoreBlocks } from "./classify";
+import { classifyPage, commentPlan, commentText, keepComments, scoreBlocks } from "./classify";
 import { CLEAN_MAX_BLOCKS, CLEAN_MAX_BYTES, CLEAN_TIME_BUDGET_MS } from "./config";
 import { analysePage, computeFeatures, readAttribute, type PageModel } from "./page";
 import {
@@ -269,9 +269,9 @@ function classifyWithModel(page: PageModel, model: ClassifierModel | null, clock
   const features = computeFeatures(page);
   const scores = scoreBlocks(features, model);
   clock.lap("classify");
-  const { plan } = classifyPage(page, model, { smoothing: true, scores, features });
+  const { plan, comments } = classifyPage(page, model, { smoothing: true, scores, features });
   clock.lap("smooth");
-  return { plan, comments: commentBlocks(page, features) };
+  return { plan, comments };
 }
 
 /** The plan with the comment blocks removed, or kept whole (nothing to do where the classifier did not run). */

@@ -24,6 +24,13 @@ export function commentBlocks(page: PageModel, features: FeatureMatrix): Uint8Ar
   return comments;
 }
 
+/** Block ordinal → 1 for the comment blocks and every block inside one. */
+export function insideComments(page: PageModel, comments: Uint8Array): Uint8Array {
+  const inside = comments.slice();
+  for (let b = 1; b < page.blockCount; b++) inside[b] |= inside[page.blocks.parent[b]];
+  return inside;
+}
+
 /** The plan that removes the comment blocks. */
 export function commentPlan(comments: Uint8Array): RemovalPlan {
   return { removedBlocks: comments.slice(), removedText: new Int32Array(0) };

@@ -6,6 +6,7 @@ import { PROSE_MIN_CHARS, SMOOTHING_SCORE_LEVELS } from "../config";
 import { computeFeatures, FEATURE_NAMES, type FeatureMatrix, type PageModel } from "../page/index";
 import { normalisePlan, type NormalisedPlan, type RemovalPlan } from "../plan/index";
 import { scoreBlocks, type ClassifierModel } from "./model";
+import { commentBlocks, insideComments } from "./comments";
 import { isotonicSmooth } from "./smoothing";
 
 export interface ClassifyOptions {
@@ -35,6 +36,8 @@ export interface Classification {
   /** Block ordinal → smoothed score (equal to the quantised scores when smoothing is off). */
   readonly smoothed: Float32Array;
   readonly plan: NormalisedPlan;
+  /** Block ordinal → 1 for the top-most reader-comment blocks (see comments.ts; none without features). */
+  readonly comments: Uint8Array;
 }
 
 const DEFAULT_OPTIONS: ClassifyOptions = { smoothing: true };
@@ -78,20 +81,19 @@ export function classifyPage(page: PageModel, model: ClassifierModel, options: C
   const features = options.features ?? (options.scores ? undefined : computeFeatures(page));
   const scores = options.scores ? options.scores.slice() : scoreBlocks(features!, model);
   const main = features ? mainContentBlock(features) : -1;
+  const comments = features ? commentBlocks(page, features) : new Uint8Array(page.blockCount);
+  // Reader comments go apart from the plan (clean() removes them by default): the guards do not raise the
+  // page's threshold to keep their text, which would keep every template block scoring as high with it.
+  const counted = insideComments(page, comments);
   scores[0] = 0; // the document itself is never template
-  if (!options.smoothing) {
-    const smoothed = quantise(scores);
-    const level = Math.max(pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin, main), proseThreshold(page, smoothed, baseThreshold, keepProse));
-    const thresholds = blockThresholds(page, main, baseThreshold, level, mainOnly);
-    return { scores, smoothed, plan: normalisePlan(page, planFromOwnScores(page, smoothed, thresholds)) };
-  }
-  const smoothed = options.smoothed ?? smoothPage(page, scores, options.penaltyScale ?? json.smoothing.penaltyScale, options.charsPerUnit ?? json.smoothing.charsPerUnit);
-  const level = Math.max(pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin, main), proseThreshold(page, smoothed, baseThreshold, keepProse));
+  const smoothed = !options.smoothing ? quantise(scores) : options.smoothed ?? smoothPage(page, scores, options.penaltyScale ?? json.smoothing.penaltyScale, options.charsPerUnit ?? json.smoothing.charsPerUnit);
+  const level = Math.max(pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin, main, counted), proseThreshold(page, smoothed, baseThreshold, keepProse, counted));
   const thresholds = blockThresholds(page, main, baseThreshold, level, mainOnly);
+  if (!options.smoothing) return { scores, smoothed, comments, plan: normalisePlan(page, planFromOwnScores(page, smoothed, thresholds)) };
   const removedBlocks = new Uint8Array(page.blockCount);
   // Normalising keeps the top-most of these blocks, each taking its subtree.
   for (let b = 1; b < page.blockCount; b++) if (smoothed[b] > thresholds[b]) removedBlocks[b] = 1;
-  return { scores, smoothed, plan: normalisePlan(page, { removedBlocks, removedText: new Int32Array(0) }) };
+  return { scores, smoothed, comments, plan: normalisePlan(page, { removedBlocks, removedText: new Int32Array(0) }) };
 }
 
 /**
@@ -99,11 +101,12 @@ export function classifyPage(page: PageModel, model: ClassifierModel, options: C
  * characters of its text (or all of it), together with blocks scoring at most `margin` above it: a page is
  * never emptied because all its scores run high. The kept block is the main-content block of the features'
  * estimate (`main`), or without one the least template-like block with `keepChars` characters or more.
- * Values are quantised levels, so the raise goes level by level through that block's subtree.
+ * Values are quantised levels, so the raise goes level by level through that block's subtree. Text inside
+ * reader comments (`inComments`) does not count: it goes apart from the plan.
  */
-function pageThreshold(page: PageModel, values: Float32Array, threshold: number, keepChars: number, margin: number, main: number): number {
+function pageThreshold(page: PageModel, values: Float32Array, threshold: number, keepChars: number, margin: number, main: number, inComments: Uint8Array): number {
   if (keepChars <= 0) return threshold;
-  const { parent, textStart, textEnd } = page.blocks;
+  const { textStart, textEnd } = page.blocks;
   let kept = main;
   for (let b = 1; b < page.blockCount && main <= 0; b++) {
     if (textEnd[b] - textStart[b] >= keepChars && (kept <= 0 || values[b] < values[kept])) kept = b;
@@ -111,13 +114,11 @@ function pageThreshold(page: PageModel, values: Float32Array, threshold: number,
   if (kept < 0) return threshold;
   const top = SMOOTHING_SCORE_LEVELS - 1;
   const charsAtLevel = new Float64Array(SMOOTHING_SCORE_LEVELS); // level → own text of subtree blocks at that level
-  const inside = new Uint8Array(page.blockCount); // block ordinal → 1 if in the kept block's subtree
-  inside[kept] = 1;
-  for (let b = kept + 1; b < page.blockCount && textStart[b] < textEnd[kept] + 1; b++) inside[b] = inside[parent[b]];
+  const inside = subtree(page, kept);
   let total = 0;
   for (let t = 0; t < page.textNodeCount; t++) {
     const block = page.textNodes.block[t];
-    if (inside[block] !== 1) continue;
+    if (inside[block] !== 1 || inComments[block] === 1) continue;
     const chars = page.textNodes.textEnd[t] - page.textNodes.textStart[t];
     charsAtLevel[Math.round(Math.min(1, Math.max(0, values[block])) * top)] += chars;
     total += chars;
@@ -128,6 +129,14 @@ function pageThreshold(page: PageModel, values: Float32Array, threshold: number,
   for (let k = 0; k <= level; k++) keptChars += charsAtLevel[k];
   while (keptChars < wanted && level < top) keptChars += charsAtLevel[++level];
   return Math.max(threshold, level / top + 1e-6);
+}
+
+/** Block ordinal → 1 for `root` and the blocks under it (in document order, they follow it without a gap). */
+function subtree(page: PageModel, root: number): Uint8Array {
+  const inside = new Uint8Array(page.blockCount);
+  inside[root] = 1;
+  for (let b = root + 1; b < page.blockCount && inside[page.blocks.parent[b]] === 1; b++) inside[b] = 1;
+  return inside;
 }
 
 function smoothPage(page: PageModel, scores: Float32Array, penaltyScale: number, charsPerUnit: number): Float32Array {
@@ -153,14 +162,14 @@ function followParentWhereEmpty(page: PageModel, smoothed: Float32Array): Float3
  * page costs less than keeping nothing of the article. Smoothed scores never fall below an ancestor's, so
  * a text node is kept exactly when its own block's level is at or below the threshold.
  */
-function proseThreshold(page: PageModel, values: Float32Array, threshold: number, share: number): number {
+function proseThreshold(page: PageModel, values: Float32Array, threshold: number, share: number, inComments: Uint8Array): number {
   if (share <= 0) return threshold;
   const top = SMOOTHING_SCORE_LEVELS - 1;
   const proseAtLevel = new Float64Array(SMOOTHING_SCORE_LEVELS); // level → prose characters in blocks at that level
   let total = 0;
   for (let t = 0; t < page.textNodeCount; t++) {
     const chars = page.textNodes.textEnd[t] - page.textNodes.textStart[t];
-    if (chars < PROSE_MIN_CHARS || page.textNodes.inLink[t] === 1) continue;
+    if (chars < PROSE_MIN_CHARS || page.textNodes.inLink[t] === 1 || inComments[page.textNodes.block[t]] === 1) continue;
     proseAtLevel[Math.round(Math.min(1, Math.max(0, values[page.textNodes.block[t]])) * top)] += chars;
     total += chars;
   }
@@ -174,18 +183,15 @@ function proseThreshold(page: PageModel, values: Float32Array, threshold: number
 }
 
 /**
- * Block ordinal → threshold: the page's threshold, except (with `mainOnly`) outside the main-content block
- * and its ancestors, where the base threshold applies: text away from the main content stays only if its
- * score is low on its own merits.
+ * Block ordinal → threshold: the page's, except (with `mainOnly`) outside the main-content block and its
+ * ancestors, where the base threshold applies: text away from the main content stays only if its score is
+ * low on its own merits.
  */
 function blockThresholds(page: PageModel, main: number, base: number, pageLevel: number, mainOnly: boolean): Float32Array {
   const thresholds = new Float32Array(page.blockCount).fill(pageLevel);
   if (!mainOnly || main <= 0) return thresholds;
-  const { parent } = page.blocks;
-  const near = new Uint8Array(page.blockCount); // block ordinal → 1 if in the main block's subtree or an ancestor of it
-  near[main] = 1;
-  for (let b = main + 1; b < page.blockCount; b++) near[b] = near[parent[b]];
-  for (let b = parent[main]; b > 0; b = parent[b]) near[b] = 1;
+  const near = subtree(page, main); // block ordinal → 1 if in the main block's subtree or an ancestor of it
+  for (let b = page.blocks.parent[main]; b > 0; b = page.blocks.parent[b]) near[b] = 1;
   for (let b = 1; b < page.blockCount; b++) if (near[b] === 0) thresholds[b] = base;
   return thresholds;
 }

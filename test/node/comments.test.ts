@@ -56,4 +56,17 @@ describe.skipIf(!hasData())("comments on a real blog page (skipped without ../sh
     expect(document.comments).toContain(phrase);
     expect(document.text).not.toContain(phrase);
   });
+
+  it("do not raise the threshold that keeps the main block: a short post with a reply form keeps its post, not the blogroll beside it", async () => {
+    // healthcare-economist.com: a 350-character post whose main block also holds the reply form; counting the form
+    // raised the page's threshold until every block, blogroll and archive list included, was kept.
+    const entry = loadDataset("dragnet").pages.find((candidate) => candidate.id === "R490")!;
+    const parsed = parseModel(JSON.parse(readFileSync(join(import.meta.dirname, "../../rules/model.json"), "utf8")));
+    if (!parsed.ok) throw new Error(parsed.problems.join("; "));
+    const result = await clean({ html: entry.html, url: entry.url, site: entry.site, format: "text", ruleSet: null, model: parsed.model, rewriter: createWasmBackend(HTMLRewriter), options: { mode: "classifier" } });
+    if (!result.ok) throw new Error(result.detail);
+    expect(result.body).toContain("Are you voting for Obama?");
+    expect(result.body).not.toContain("Becker-Posner");
+    expect(result.body).not.toContain("Your email address will not be published");
+  });
 });
