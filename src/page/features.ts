@@ -117,7 +117,7 @@ export function computeFeatures(page: PageModel): FeatureMatrix {
   const count = page.blockCount;
   const counts = emptyCounts(count);
   const wordTable = countPageWords(page);
-  countText(page, counts, wordTable, titleWordSet(page.title));
+  countText(page, counts, wordTable);
   readMarkup(page, counts);
   for (let b = count - 1; b > 0; b--) addIntoParent(counts, b, page.blocks.parent[b]);
   const data = new Float32Array(count * FEATURE_COUNT);
@@ -185,16 +185,62 @@ function hashStep(hash: number, code: number): number {
 }
 const HASH_SEED = 2166136261;
 
-/** Word hash → occurrences on the page, plus the page's word total. */
+/**
+ * Word hash → occurrences on the page (and whether the title has the word), plus the page's word total. An
+ * open-addressed table in typed arrays (linear probing, kept at most half full): a page has thousands of
+ * words, and a Map entry for each cost more than the counting.
+ */
 interface WordTable {
-  readonly frequency: Map<number, number>;
-  readonly total: number;
+  mask: number;
+  keys: Uint32Array;
+  /** Slot → occurrences on the page; -1 marks an empty slot. */
+  counts: Int32Array;
+  /** Slot → 1 if the title has the word. */
+  inTitle: Uint8Array;
+  /** Slots in use. */
+  used: number;
+  /** Words on the page. */
+  total: number;
 }
 
-function countPageWords(page: PageModel): WordTable {
-  const frequency = new Map<number, number>();
-  const text = page.text;
-  let total = 0;
+function emptyWordTable(expected: number): WordTable {
+  let size = 64;
+  while (size < 2 * expected) size *= 2;
+  return { mask: size - 1, keys: new Uint32Array(size), counts: new Int32Array(size).fill(-1), inTitle: new Uint8Array(size), used: 0, total: 0 };
+}
+
+/** The slot of a word hash: its own, or the empty one where it would go. */
+function slotOf(table: WordTable, hash: number): number {
+  let slot = Math.imul(hash, 0x9e3779b1) & table.mask;
+  while (table.counts[slot] >= 0 && table.keys[slot] !== hash) slot = (slot + 1) & table.mask;
+  return slot;
+}
+
+/** The slot of a word hash, taken for it if new (the table doubles before it is half full). */
+function claimSlot(table: WordTable, hash: number): number {
+  if (2 * (table.used + 1) > table.mask + 1) {
+    const old = table;
+    const grown = emptyWordTable(old.mask + 1);
+    for (let slot = 0; slot <= old.mask; slot++) {
+      if (old.counts[slot] < 0) continue;
+      const at = slotOf(grown, old.keys[slot]);
+      grown.keys[at] = old.keys[slot];
+      grown.counts[at] = old.counts[slot];
+      grown.inTitle[at] = old.inTitle[slot];
+    }
+    Object.assign(table, { mask: grown.mask, keys: grown.keys, counts: grown.counts, inTitle: grown.inTitle });
+  }
+  const slot = slotOf(table, hash);
+  if (table.counts[slot] < 0) {
+    table.keys[slot] = hash;
+    table.counts[slot] = 0;
+    table.used++;
+  }
+  return slot;
+}
+
+/** Calls `word` with the hash of each word of `text` (case-folded). */
+function forEachWord(text: string, word: (hash: number) => void): void {
   let hash = HASH_SEED;
   let inWord = false;
   for (let i = 0; i <= text.length; i++) {
@@ -203,33 +249,27 @@ function countPageWords(page: PageModel): WordTable {
       hash = hashStep(inWord ? hash : HASH_SEED, code);
       inWord = true;
     } else if (inWord) {
-      frequency.set(hash, (frequency.get(hash) ?? 0) + 1);
-      total++;
+      word(hash);
       inWord = false;
     }
   }
-  return { frequency, total };
 }
 
-function titleWordSet(title: string): Set<number> {
-  const words = new Set<number>();
-  let hash = HASH_SEED;
-  let inWord = false;
-  for (let i = 0; i <= title.length; i++) {
-    const code = i < title.length ? title.charCodeAt(i) : 32;
-    if (isWordCode(code)) {
-      hash = hashStep(inWord ? hash : HASH_SEED, code);
-      inWord = true;
-    } else if (inWord) {
-      words.add(hash);
-      inWord = false;
-    }
-  }
-  return words;
+function countPageWords(page: PageModel): WordTable {
+  // Pages average about one word in six characters; the table grows if there are more.
+  const table = emptyWordTable(page.text.length / 6 + 16);
+  forEachWord(page.text, (hash) => {
+    table.counts[claimSlot(table, hash)]++;
+    table.total++;
+  });
+  forEachWord(page.title, (hash) => {
+    table.inTitle[claimSlot(table, hash)] = 1;
+  });
+  return table;
 }
 
 /** One pass over every text node: character classes, words, sentence ends, word statistics. */
-function countText(page: PageModel, counts: BlockCounts, table: WordTable, title: Set<number>): void {
+function countText(page: PageModel, counts: BlockCounts, table: WordTable): void {
   const { text, textNodes } = page;
   const logTotal = Math.log(table.total + 1);
   for (let t = 0; t < page.textNodeCount; t++) {
@@ -259,8 +299,9 @@ function countText(page: PageModel, counts: BlockCounts, table: WordTable, title
       if (inWord) {
         words++;
         if (i - wordStart <= SHORT_WORD_LETTERS) shortWords++;
-        counts.crossEntropy[block] += logTotal - Math.log(table.frequency.get(hash) ?? 1);
-        if (title.has(hash)) counts.titleWords[block]++;
+        const slot = slotOf(table, hash);
+        counts.crossEntropy[block] += logTotal - Math.log(Math.max(1, table.counts[slot]));
+        counts.titleWords[block] += table.inTitle[slot];
         inWord = false;
       }
       if (i === end || code === 32) continue;
