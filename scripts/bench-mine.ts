@@ -149,7 +149,7 @@ function main(): number {
   }
   const loaded = loadSites([...DATA_SETS]);
   const sites = loaded.sites;
-  const allPages: InputSite = { label: "all", site: "all.example", pages: sites.flatMap((site) => site.pages) };
+  const allPages: InputSite = { label: "all", site: "all.example", group: "all", pages: sites.flatMap((site) => site.pages) };
   report("every site on its own", sites, runs);
   const rate = report("all dev pages as one site", [allPages], runs);
   const allTexts = allPages.pages.map((page) => pageTextOf(page.html));

@@ -61,7 +61,7 @@ function analyseSites(sites: readonly InputSite[]): { models: PageModel[][]; sec
 }
 
 function printSummary(reports: readonly SiteReport[], analyseSeconds: readonly number[], written: ReadonlySet<string>): void {
-  const header = ["site", "pages", "tokens", "candidates", "cutoff", "kept", "cross-site", "rules", "strip", "main", "mode", "seconds", ""];
+  const header = ["site", "pages", "tokens", "candidates", "cutoff", "kept", "cross-site", "rules", "strip", "main", "keep", "mode", "seconds", ""];
   const rows = reports.map((report, index) => {
     const stageMilliseconds = Object.values(report.timings).reduce((sum, value) => sum + value, 0);
     return [
@@ -75,6 +75,7 @@ function printSummary(reports: readonly SiteReport[], analyseSeconds: readonly n
       String(report.rules),
       String(report.ruleSet.strip?.length ?? 0),
       String(report.ruleSet.main?.length ?? 0),
+      String(report.ruleSet.keep?.length ?? 0),
       report.ruleSet.defaultMode?.mode ?? "",
       (analyseSeconds[index]! + stageMilliseconds / 1000).toFixed(2),
       written.has(report.site) ? "" : report.problems.length > 0 ? "NOT WRITTEN: invalid" : "(dry run)",
@@ -86,7 +87,7 @@ function printSummary(reports: readonly SiteReport[], analyseSeconds: readonly n
   for (const row of rows) console.log(format(row));
   console.log("candidates = maximal repeats of 2+ words in 2+ pages at block edges (the histogram); cutoff = eq. 3.1 cut;");
   console.log("kept = above the cutoff and past the cross-site filter; cross-site = dropped as shared by many sites;");
-  console.log("rules = patterns written (contained strings merged, long strings cut); strip, main = selectors kept after the");
+  console.log("rules = patterns written (contained strings merged, long strings cut); strip, main, keep = selectors kept after the");
   console.log("held-back check; mode = the default mode measured on held-back pages; seconds = page analysis + mining.");
 }
 

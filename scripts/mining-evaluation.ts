@@ -31,6 +31,8 @@ export interface ReferenceSystem {
 
 export interface SiteEvaluation {
   readonly site: string;
+  /** The input the site was read from (InputSite.group). */
+  readonly group: string;
   readonly pages: number;
   /** Rules per fold (text rules + selectors). */
   readonly rules: readonly string[];
@@ -121,7 +123,7 @@ export async function evaluateMinedRules(
   const evaluations: SiteEvaluation[] = sites.map((site, s) => {
     const byMode = new Map(modes.map((mode, m) => [mode, aggregateScores(cleaned[m]![s]!)]));
     return {
-      site: site.site, pages: site.pages.length, rules: rules[s]!, chosen: chosen[s]!, uncleaned: aggregateScores(uncleaned[s]!),
+      site: site.site, group: site.group, pages: site.pages.length, rules: rules[s]!, chosen: chosen[s]!, uncleaned: aggregateScores(uncleaned[s]!),
       cleaned: byMode.get(modes[0]!)!, modes: byMode, reference: choices.reference === undefined ? null : aggregateScores(reference[s]!),
     };
   });
@@ -205,16 +207,48 @@ function formatModes(evaluation: MiningEvaluation): string {
     return [site.site, String(site.pages), site.rules.join(" | "), f3(site.uncleaned.f1), ...scores.map((score) => f3(score.f1)), systems[best]!, [...new Set(site.chosen)].join(" / ")];
   });
   const pages = evaluation.sites.reduce((sum, site) => sum + site.pages, 0);
-  const meanOf = (pick: (score: AggregateScore) => number, index: number) => mean(evaluation.sites.map((site) => pick(scoresOf(site)[index]!)));
   const wins = systems.map((_name, index) => evaluation.sites.filter((site) => {
     const scores = scoresOf(site);
     return scores.every((score) => score.f1 <= scores[index]!.f1);
   }).length);
-  rows.push(["mean F1", String(pages), "", f3(evaluation.meanUncleanedF1), ...systems.map((_name, index) => f3(meanOf((score) => score.f1, index))), "", ""]);
-  rows.push(["mean P", "", "", f3(mean(evaluation.sites.map((site) => site.uncleaned.precision))), ...systems.map((_name, index) => f3(meanOf((score) => score.precision, index))), "", ""]);
-  rows.push(["mean R", "", "", f3(mean(evaluation.sites.map((site) => site.uncleaned.recall))), ...systems.map((_name, index) => f3(meanOf((score) => score.recall, index))), "", ""]);
+  const groups = [...new Set(evaluation.sites.map((site) => site.group))];
+  const meanRows = (label: string, sites: readonly SiteEvaluation[], pageCount: number): string[][] => {
+    const meanOf = (pick: (score: AggregateScore) => number, index: number) => mean(sites.map((site) => pick(scoresOf(site)[index]!)));
+    const uncleaned = (pick: (score: AggregateScore) => number) => f3(mean(sites.map((site) => pick(site.uncleaned))));
+    return (["F1", "P", "R"] as const).map((name) => {
+      const pick = name === "F1" ? (score: AggregateScore) => score.f1 : name === "P" ? (score: AggregateScore) => score.precision : (score: AggregateScore) => score.recall;
+      return [`mean ${name}${label}`, name === "F1" ? String(pageCount) : "", "", uncleaned(pick), ...systems.map((_name, index) => f3(meanOf(pick, index))), "", ""];
+    });
+  };
+  if (groups.length > 1) {
+    for (const group of groups) {
+      const sites = evaluation.sites.filter((site) => site.group === group);
+      rows.push(...meanRows(` · ${group} (${sites.length} sites)`, sites, sites.reduce((sum, site) => sum + site.pages, 0)));
+    }
+  }
+  rows.push(...meanRows("", evaluation.sites, pages));
   rows.push(["sites won", "", "", "", ...wins.map(String), "", ""]);
-  return formatTable(header, rows);
+  const comparison = defaultComparison(evaluation, groups, systems, scoresOf);
+  return formatTable(header, rows) + (comparison === "" ? "" : `\n${comparison}`);
+}
+
+/**
+ * Per group of sites (and over all), the default mode's mean F1 against each other system's: the default is meant
+ * to be at least the classifier alone and at least the reference (Readability) on every group.
+ */
+function defaultComparison(evaluation: MiningEvaluation, groups: readonly string[], systems: readonly string[], scoresOf: (site: SiteEvaluation) => AggregateScore[]): string {
+  const auto = systems.indexOf("auto");
+  if (auto < 0 || systems.length < 2) return "";
+  const lines = [...groups, ""].map((group) => {
+    const sites = evaluation.sites.filter((site) => group === "" || site.group === group);
+    const meanF1 = (index: number) => mean(sites.map((site) => scoresOf(site)[index]!.f1));
+    const against = systems.flatMap((name, index) => (index === auto || name === "rules" ? [] : [`${meanF1(auto) >= meanF1(index) ? ">=" : "<"} ${name} ${f3(meanF1(index))}`]));
+    const classifier = systems.indexOf("classifier");
+    const below = classifier < 0 ? [] : sites.filter((site) => scoresOf(site)[auto]!.f1 < scoresOf(site)[classifier]!.f1).map((site) => site.site);
+    const belowText = classifier < 0 ? "" : `; below the classifier alone on ${below.length} site(s)${below.length > 0 ? ` (${below.join(", ")})` : ""}`;
+    return `default on ${group === "" ? "all sites" : group} (${sites.length}): ${f3(meanF1(auto))} ${against.join(", ")}${belowText}`;
+  });
+  return lines.join("\n");
 }
 
 function formatTable(header: readonly string[], rows: readonly string[][]): string {

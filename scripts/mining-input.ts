@@ -25,6 +25,8 @@ export interface InputSite {
   readonly label: string;
   /** KV key derived from the label and the pages' URLs (siteKeyOfLabel: `bbc.co.uk_news` → `bbc.co.uk/news`). */
   readonly site: string;
+  /** The input it was read from (a data set's name, an index file, a folder): mine:eval compares systems per group. */
+  readonly group: string;
   readonly pages: InputPage[];
 }
 
@@ -36,13 +38,17 @@ export interface LoadedInput {
 /** Reads every input (index files, set names, folders or pages), grouping pages by site in first-seen order. */
 export function loadSites(inputs: readonly string[]): LoadedInput {
   const byLabel = new Map<string, InputPage[]>();
+  const groupOf = new Map<string, string>();
   const problems: string[] = [];
+  let group = "";
   const add = (label: string, page: InputPage): void => {
     let pages = byLabel.get(label);
     if (pages === undefined) byLabel.set(label, (pages = []));
+    if (!groupOf.has(label)) groupOf.set(label, group);
     pages.push(page);
   };
   for (const input of inputs) {
+    group = input;
     const index = indexOf(input);
     if (index !== null) {
       const loaded = loadDataset(index);
@@ -62,7 +68,7 @@ export function loadSites(inputs: readonly string[]): LoadedInput {
   for (const [label, pages] of byLabel) {
     const site = siteKeyOfLabel(label, pages.map((page) => page.url).filter((url) => url !== ""));
     const entry = bySite.get(site);
-    if (entry === undefined) bySite.set(site, { label, site, pages });
+    if (entry === undefined) bySite.set(site, { label, site, group: groupOf.get(label)!, pages });
     else entry.pages.push(...pages);
   }
   return { sites: [...bySite.values()], problems };

@@ -28,14 +28,18 @@ export function chooseDefaultMode(ruleSet: RuleSet, heldBack: readonly PageStruc
   return { mode: "rules+classifier", by: "held-back", note: `the rules kept all page-unique text on ${pages} (template blocks left on ${leftTemplate})` };
 }
 
-/** Page-text character → 1 where the rule set removes it: outside the first main entry that matches, in a strip match, in a text rule's interval. */
+/**
+ * Page-text character → 1 where the rule set removes it: outside the first main entry that matches, in a strip match,
+ * in a text rule's interval; never in a keep match.
+ */
 function removedText(structure: PageStructure, compiled: CompiledRuleSet): Uint8Array {
   const { page } = structure;
   const removed = new Uint8Array(page.text.length);
   // The set's selectors as cleaning uses them (compileSiteSelectors): the main entries in order, every strip entry as one list.
   const main = compiled.selectors?.main ?? [];
   const strip = compiled.selectors?.strip ?? null;
-  const matches = matchSelectors(page, strip === null ? main : [...main, strip]);
+  const keep = compiled.selectors?.keep ?? null;
+  const matches = matchSelectors(page, [...main, ...(strip === null ? [] : [strip]), ...(keep === null ? [] : [keep])]);
   const first = matches.slice(0, main.length).find((match) => match.elements > 0);
   if (first !== undefined) {
     removed.fill(1);
@@ -46,6 +50,10 @@ function removedText(structure: PageStructure, compiled: CompiledRuleSet): Uint8
   };
   if (strip !== null) fill(matches[main.length]!.text);
   fill(findRuleIntervals(compiled, page.text));
+  if (keep !== null) {
+    const kept = matches.at(-1)!.text;
+    for (let k = 0; k < kept.length; k += 2) removed.fill(0, kept[k], kept[k + 1]);
+  }
   return removed;
 }
 

@@ -3,12 +3,15 @@
  * signature (its tag, and the id and class tokens that recur on other pages of the site: a token found on one page
  * only, such as "post-4711", is volatile and left out), and per page how much of each block's text is page-unique
  * content (text-levels.ts: no repeat on another page, or a mutable value such as a date; link text counts only in a
- * heading that states the page's title, where titles are permalinks).
+ * heading that states the page's title, where titles are permalinks). The page's title and byline are its own even
+ * where other pages repeat them; reader comments and form options are not the page's (notPageText).
  */
 import { SELECTOR_MAX_TESTS } from "../config";
-import { readAttribute, tagName, type PageModel } from "../page/index";
+import { commentBlocks } from "../classify/index";
+import { computeFeatures, extractMetadata, readAttribute, tagId, tagName, type PageModel } from "../page/index";
 import { isSentenceTerminal } from "../rules/index";
-import { LEVEL_SPACE, LEVEL_UNIQUE, LEVEL_VALUE } from "./text-levels";
+import type { SiteMining } from "./mine-site";
+import { LEVEL_REPEATED, LEVEL_SPACE, LEVEL_UNIQUE, LEVEL_VALUE } from "./text-levels";
 
 /** One page read for the structural miner. */
 export interface PageStructure {
@@ -24,11 +27,59 @@ export interface PageStructure {
   /** Block ordinal → 1 if its own text states something (a sentence end, a value such as a date, or the page's title)
    * and it is not an item of a list of links. */
   readonly stated: Uint8Array;
+  /** Block ordinal → 1 for the headings that state the page's title (titleHeadings). */
+  readonly titles: Uint8Array;
+}
+
+/**
+ * Credits a page with its own text that other pages list: a string repeated on a few pages (below the cutoff) that
+ * one page states (in a stated block, outside links) and another page lists (in a link, or in an item of a list of
+ * links or stories) is the stating page's own (its summary, shown as a teaser elsewhere): it counts in that block's
+ * own content. A string stated on every page where it occurs (an author's bio) stays repeated.
+ */
+export function creditListedText(mining: SiteMining, structures: readonly PageStructure[]): void {
+  const { corpus, repeats, suffixArray, relevant, cutoff } = mining;
+  const credited = structures.map((structure) => new Uint8Array(structure.page.text.length));
+  const nodeAt = structures.map(textNodesAt);
+  const stating = (position: number): number => {
+    const page = corpus.documentOf[position]!;
+    const { stated, page: model } = structures[page]!;
+    const node = nodeAt[page]![corpus.textStart[position]!]!;
+    return node < 0 || model.textNodes.inLink[node] === 1 ? 0 : stated[model.textNodes.block[node]!]!;
+  };
+  for (const repeat of relevant) {
+    if (repeats.documents[repeat]! >= cutoff.minimumDocuments) continue;
+    const ranks = Array.from({ length: repeats.lastRank[repeat]! - repeats.firstRank[repeat]! + 1 }, (_unused, k) => suffixArray[repeats.firstRank[repeat]! + k]!);
+    const states = ranks.map(stating);
+    if (!states.includes(0) || !states.includes(1)) continue;
+    ranks.forEach((start, k) => {
+      if (states[k] === 0) return;
+      const page = corpus.documentOf[start]!;
+      const structure = structures[page]!;
+      for (let position = start; position < start + repeats.length[repeat]!; position++) {
+        for (let at = corpus.textStart[position]!; at < corpus.textEnd[position]!; at++) {
+          if (credited[page]![at] === 1 || structure.content[at + 1]! > structure.content[at]! || structure.counted[at + 1] === structure.counted[at]) continue;
+          credited[page]![at] = 1;
+          const node = nodeAt[page]![at]!;
+          if (node >= 0) structure.ownContent[structure.page.textNodes.block[node]!]++;
+        }
+      }
+    });
+  }
+}
+
+/** Page-text character → its text node's ordinal (-1 between text nodes). */
+function textNodesAt(structure: PageStructure): Int32Array {
+  const { page } = structure;
+  const nodes = new Int32Array(page.text.length).fill(-1);
+  for (let node = 0; node < page.textNodeCount; node++) nodes.fill(node, page.textNodes.textStart[node], page.textNodes.textEnd[node]);
+  return nodes;
 }
 
 /** Container tags that name a page region on their own, without an id or a class. */
 const REGION_TAGS = new Set(["article", "main", "aside", "nav", "header", "footer"]);
 const HEADING = /^h[1-6]$/;
+const TAG_SELECT = tagId("select");
 /** A token that numbers or hashes something (post-103184, c9f2e1a7b3): volatile even when another page repeats it. */
 const VOLATILE = /\d{3,}|(?<![0-9a-z])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6,}(?![0-9a-z])/i;
 /** Tokens a selector can carry as they are: CSS identifiers (no escapes), not starting with a digit. */
@@ -42,10 +93,13 @@ export function readStructures(pages: readonly PageModel[], levels: readonly Uin
   const stable = (token: string): boolean => (pageCount.get(token) ?? 0) >= 2 && !VOLATILE.test(token);
   return pages.map((page, index) => {
     const keys = tokens[index]!.map((blockTokens, block) => keyOf(page, block, blockTokens.filter(stable)));
-    const { counted, content } = contentSums(page, levels[index]!);
+    const comments = notPageText(page);
+    const titles = titleHeadings(page);
+    const byline = bylineNode(page, comments, titles);
+    const { counted, content } = contentSums(page, levels[index]!, comments, byline, titles);
     const ownCounted = new Int32Array(page.blockCount);
     const ownContent = new Int32Array(page.blockCount);
-    const stated = titleHeadings(page);
+    const stated = titles.slice();
     const pageLevels = levels[index]!;
     for (let node = 0; node < page.textNodeCount; node++) {
       const block = page.textNodes.block[node]!;
@@ -57,7 +111,10 @@ export function readStructures(pages: readonly PageModel[], levels: readonly Uin
       }
     }
     unstateLinkItems(page, pageLevels, counted, stated);
-    return { page, keys, counted, content, ownCounted, ownContent, stated };
+    unstateStoryItems(page, stated, titles);
+    for (let block = 1; block < page.blockCount; block++) if (comments[block] === 1) stated[block] = 0;
+    if (byline >= 0) stated[page.textNodes.block[byline]!] = 1;
+    return { page, keys, counted, content, ownCounted, ownContent, stated, titles };
   });
 }
 
@@ -105,6 +162,53 @@ function unstateLinkItems(page: PageModel, levels: Uint8Array, counted: Int32Arr
   }
 }
 
+/**
+ * A story list's items (related stories, latest news): an item holds a heading that is wholly a link away (not a
+ * heading that states the page's title), and its container holds two or more such items. A teaser or a date in an
+ * item states something of the story linked, not of the page.
+ */
+function unstateStoryItems(page: PageModel, stated: Uint8Array, titles: Uint8Array): void {
+  const text = new Int32Array(page.blockCount);
+  const linked = new Int32Array(page.blockCount);
+  for (let node = 0; node < page.textNodeCount; node++) {
+    const length = page.text.slice(page.textNodes.textStart[node], page.textNodes.textEnd[node]).trim().length;
+    text[page.textNodes.block[node]!] += length;
+    if (page.textNodes.inLink[node] === 1) linked[page.textNodes.block[node]!] += length;
+  }
+  const items = new Uint8Array(page.blockCount);
+  const itemsIn = new Int32Array(page.blockCount);
+  for (let block = 1; block < page.blockCount; block++) {
+    const linkedHeading = HEADING.test(tagName(page.blocks.tag[block]!)) && titles[block] === 0 && text[block]! > 0 && linked[block] === text[block];
+    const item = page.blocks.parent[block]!;
+    if (!linkedHeading || item === 0 || items[item] === 1) continue;
+    items[item] = 1;
+    itemsIn[page.blocks.parent[item]!]++;
+  }
+  const inItem = new Uint8Array(page.blockCount);
+  for (let block = 1; block < page.blockCount; block++) {
+    const parent = page.blocks.parent[block]!;
+    if (inItem[parent] === 1 || (items[block] === 1 && itemsIn[parent]! >= 2)) inItem[block] = 1;
+    if (inItem[block] === 1) stated[block] = 0;
+  }
+}
+
+/**
+ * The text node of the page's byline (extractMetadata's author, the first text node at or after the title heading that
+ * names it, outside comments), or -1: the author is the page's own fact even where other pages name the same author.
+ */
+function bylineNode(page: PageModel, comments: Uint8Array, titles: Uint8Array): number {
+  const byline = extractMetadata(page).byline;
+  if (byline === null) return -1;
+  const name = normalised(byline);
+  let from = 0;
+  for (let block = 1; block < page.blockCount && from === 0; block++) if (titles[block] === 1) from = page.blocks.textStart[block]!;
+  for (let node = 0; node < page.textNodeCount; node++) {
+    const [start, end] = [page.textNodes.textStart[node]!, page.textNodes.textEnd[node]!];
+    if (start >= from && comments[page.textNodes.block[node]!] === 0 && normalised(page.text.slice(start, end)).includes(name)) return node;
+  }
+  return -1;
+}
+
 function normalised(text: string): string {
   return text.toLowerCase().replace(/\s+/g, " ").trim();
 }
@@ -124,25 +228,44 @@ function titleHeadings(page: PageModel): Uint8Array {
     const text = normalised(page.text.slice(page.blocks.textStart[block], page.blocks.textEnd[block]));
     return text !== "" && title.includes(text) ? Number(name[1]) : 7;
   };
-  const levels = Array.from({ length: page.blockCount }, (_unused, block) => level(block));
-  for (const value of levels) best = Math.min(best, value);
-  levels.forEach((value, block) => {
+  const ranks = Array.from({ length: page.blockCount }, (_unused, block) => level(block));
+  for (const value of ranks) best = Math.min(best, value);
+  ranks.forEach((value, block) => {
     if (value === best && best < 7) marked[block] = 1;
   });
   return marked;
 }
 
+/**
+ * Block ordinal → 1 inside text that is not the page's own statement: reader comments (commentBlocks: a block whose
+ * own class or id names comments, and what it holds), which clean() leaves out by default, and a select's options
+ * (a form control, never prose). The miner counts it as no content, so a container of it may be stripped.
+ */
+function notPageText(page: PageModel): Uint8Array {
+  const inside = commentBlocks(page, computeFeatures(page));
+  for (let block = 1; block < page.blockCount; block++) {
+    if (inside[page.blocks.parent[block]!] === 1 || page.blocks.tag[block] === TAG_SELECT) inside[block] = 1;
+  }
+  return inside;
+}
+
 /** Prefix sums of token characters and content characters over the page text. */
-function contentSums(page: PageModel, levels: Uint8Array): { counted: Int32Array; content: Int32Array } {
+function contentSums(page: PageModel, levels: Uint8Array, comments: Uint8Array, byline: number, titles: Uint8Array): { counted: Int32Array; content: Int32Array } {
   const { textNodes, blocks } = page;
   const length = page.text.length;
   const isContent = new Uint8Array(length);
-  const titles = titleHeadings(page);
   for (let node = 0; node < page.textNodeCount; node++) {
     const block = textNodes.block[node]!;
+    if (node === byline) {
+      for (let at = textNodes.textStart[node]!; at < textNodes.textEnd[node]!; at++) if (levels[at] !== LEVEL_SPACE) isContent[at] = 1;
+      continue;
+    }
     const linkAllowed = textNodes.inLink[node] === 0 || titles[block] === 1;
-    if (!linkAllowed) continue;
-    for (let at = textNodes.textStart[node]!; at < textNodes.textEnd[node]!; at++) if (levels[at] === LEVEL_UNIQUE || levels[at] === LEVEL_VALUE) isContent[at] = 1;
+    if (!linkAllowed || comments[block] === 1) continue;
+    // The title states the page even where some other pages repeat it (in their lists of related stories); a heading
+    // of the site's name, in every page's <title> too, is template.
+    const own = (level: number) => level === LEVEL_UNIQUE || level === LEVEL_VALUE || (titles[block] === 1 && level === LEVEL_REPEATED);
+    for (let at = textNodes.textStart[node]!; at < textNodes.textEnd[node]!; at++) if (own(levels[at]!)) isContent[at] = 1;
   }
   const counted = new Int32Array(length + 1);
   const content = new Int32Array(length + 1);

@@ -5,14 +5,18 @@
  * - `strip`: containers on most pages whose text is template or shared with other pages even where it changes
  *   from page to page (related lists, "most read", sidebars): the low mode of the groups' content shares, holding
  *   no content block (a block whose own text is over that share and states something: a sentence, a value such as
- *   a date, or the page's title);
+ *   a date, the page's title or its byline);
  * - `main`: the smallest containers on most pages that hold all of a page's content blocks (ordered fallbacks),
  *   or none when no container does;
+ * - `keep`: the containers of the page's title heading alone (other pages list the title as a link, so a text rule
+ *   may match it);
  * Then a check with the real selector matcher on every mined page, a third of them held back from this choice
- * (holdBackCheck): a strip selector that takes a content block, or a main entry that leaves one out, is dropped.
+ * (holdBackCheck): a strip selector that takes a content block, a main entry that leaves one out, or a keep entry that
+ * takes more than a heading, is dropped.
  */
 import { SELECTOR_MAX_PER_RULE_SET } from "../config";
 import { matchSelectors, parseSelector, SELECTOR_MATCH_MAX_LISTS, type SelectorList } from "../selectors/index";
+import { tagName } from "../page/index";
 import { findCutoff } from "./cutoff";
 import { rangeCounts, type PageStructure } from "./page-structure";
 
@@ -58,22 +62,27 @@ export function groupStatistics(structures: readonly PageStructure[]): Map<strin
 export interface StructureChoice {
   readonly strip: string[];
   readonly main: string[];
+  /** Containers of the page's title alone (the title is never removed, though other pages list it as a link). */
+  readonly keep: string[];
   /** The content share below which a group is template (the cut of the groups' histogram), in [0, 1]. */
   readonly stripShare: number;
 }
 
 /** Most main fallbacks written. */
 const MAIN_ENTRIES = 3;
+/** Most keep entries written (one title container, and a fallback). */
+const KEEP_ENTRIES = 2;
+const HEADING = /^h[1-6]$/;
 /** Bins of the content-share histogram (as the text rules' document-frequency histogram). */
 const SHARE_BINS = 100;
 
 /**
- * Strip and main from the groups of the choosing pages. Only groups on most (more than half) of those pages
- * count: a container of the template is there on most pages.
+ * Strip, main and keep from the groups of the choosing pages. Only groups on at least half of those pages count: a
+ * container of the template is there on most pages (half of four choosing pages is a container that two of them show).
  */
 export function chooseStructure(groups: ReadonlyMap<string, GroupStatistics>, structures: readonly PageStructure[]): StructureChoice {
   const pageCount = structures.length;
-  const common = [...groups.values()].filter((group) => group.pages * 2 > pageCount && group.counted > 0);
+  const common = [...groups.values()].filter((group) => group.pages * 2 >= pageCount && group.counted > 0);
   // Histogram of template share (1 - content share): the cut separates template containers (high) from content ones.
   const histogram = new Float64Array(SHARE_BINS);
   const binOf = (group: GroupStatistics) => Math.min(SHARE_BINS - 1, Math.floor((1 - group.content / group.counted) * SHARE_BINS));
@@ -93,7 +102,7 @@ export function chooseStructure(groups: ReadonlyMap<string, GroupStatistics>, st
     });
   const template = common.filter((group) => binOf(group) >= cut.bin && !holdsContent(group) && specific(group.key));
   // Over the rule set's selector limit, the groups inside others go first, then the ones with the least text.
-  const limit = SELECTOR_MAX_PER_RULE_SET - MAIN_ENTRIES;
+  const limit = SELECTOR_MAX_PER_RULE_SET - MAIN_ENTRIES - KEEP_ENTRIES;
   const strip = (template.length <= limit ? template : outermost(template, structures).slice(0, limit)).map((group) => group.key);
   // Main: holds all of the page's content blocks on every choosing page where it occurs; the smallest first.
   const main = common
@@ -101,7 +110,31 @@ export function chooseStructure(groups: ReadonlyMap<string, GroupStatistics>, st
     .sort((a, b) => a.counted / a.pages - b.counted / b.pages || b.pages - a.pages)
     .slice(0, MAIN_ENTRIES)
     .map((group) => group.key);
-  return { strip: strip.sort(), main, stripShare };
+  return { strip: strip.sort(), main, keep: chooseKeep(common, structures), stripShare };
+}
+
+/**
+ * Keep: the groups that hold the title heading and nothing else on every choosing page where they occur, with another
+ * text on each page (a heading of the site's name is in every page's <title> too); the most pages first.
+ */
+function chooseKeep(common: readonly GroupStatistics[], structures: readonly PageStructure[]): string[] {
+  const textOf = ({ page, pairs }: GroupStatistics["where"][number]) => structures[page]!.page.text.slice(pairs[0], pairs.at(-1));
+  return common
+    .filter((group) => group.where.every(({ page, pairs }) => onlyHeadings(structures[page]!, pairs, true)) && new Set(group.where.map(textOf)).size === group.where.length)
+    .sort((a, b) => b.pages - a.pages || (a.key < b.key ? -1 : 1))
+    .slice(0, KEEP_ENTRIES)
+    .map((group) => group.key);
+}
+
+/** Whether each [start, end) pair is the text of a heading (`titles`: one that states the page's title). */
+function onlyHeadings(structure: PageStructure, pairs: ArrayLike<number>, titles: boolean): boolean {
+  const { page } = structure;
+  const ranges = new Set<string>();
+  for (let block = 1; block < page.blockCount; block++) {
+    if (titles ? structure.titles[block] === 1 : HEADING.test(tagName(page.blocks.tag[block]!))) ranges.add(`${page.blocks.textStart[block]}:${page.blocks.textEnd[block]}`);
+  }
+  for (let k = 0; k < pairs.length; k += 2) if (pairs[k] !== pairs[k + 1] && !ranges.has(`${pairs[k]}:${pairs[k + 1]}`)) return false;
+  return true;
 }
 
 /**
@@ -150,7 +183,8 @@ function contentBlockStarts(structure: PageStructure, share: number): Int32Array
 export interface HoldBackCheck {
   readonly strip: string[];
   readonly main: string[];
-  /** Strip selectors and main entries dropped, with why. */
+  readonly keep: string[];
+  /** Strip, main and keep entries dropped, with why. */
   readonly dropped: string[];
 }
 
@@ -158,10 +192,11 @@ export interface HoldBackCheck {
  * The choice checked with the real matcher (what pass 1 and HTMLRewriter will remove), on the held-back pages and
  * on the choosing pages (a selector also matches elements of other signatures): a strip selector stays if what it
  * matches holds no content block on any of them; a main entry stays if, on every page where it is the first entry
- * to match, it holds all of the page's content blocks.
+ * to match, it holds all of the page's content blocks; a keep entry stays if it matches headings only.
  */
 export function holdBackCheck(choice: StructureChoice, pages: readonly PageStructure[]): HoldBackCheck {
-  const selectors = [...choice.strip, ...choice.main];
+  const selectors = [...choice.strip, ...choice.main, ...choice.keep];
+  const keepFrom = choice.strip.length + choice.main.length;
   const bad = selectors.find((selector) => !parseSelector(selector).ok);
   if (bad !== undefined) throw new Error(`a mined selector does not parse: ${bad}`);
   const lists = selectors.map((selector) => (parseSelector(selector) as { list: SelectorList }).list);
@@ -180,12 +215,17 @@ export function holdBackCheck(choice: StructureChoice, pages: readonly PageStruc
       for (let k = 0; k < main.text.length; k += 2) inside += contentBlocks[main.text[k + 1]!]! - contentBlocks[main.text[k]!]!;
       if (inside < contentBlocks[structure.page.text.length]!) failed[choice.strip.length + first] = 1;
     }
+    choice.keep.forEach((_selector, index) => {
+      if (!onlyHeadings(structure, matches[keepFrom + index]!.text, false)) failed[keepFrom + index] = 1;
+    });
   }
-  const dropped = selectors.flatMap((selector, index) =>
-    failed[index] === 0 ? [] : [index < choice.strip.length ? `strip ${selector}: holds content` : `main ${selector}: leaves content out`]);
+  const why = (index: number) =>
+    index < choice.strip.length ? "strip %s: holds content" : index < keepFrom ? "main %s: leaves content out" : "keep %s: holds more than a heading";
+  const dropped = selectors.flatMap((selector, index) => (failed[index] === 0 ? [] : [why(index).replace("%s", selector)]));
   return {
     strip: choice.strip.filter((_selector, index) => failed[index] === 0),
     main: choice.main.filter((_selector, index) => failed[choice.strip.length + index] === 0),
+    keep: choice.keep.filter((_selector, index) => failed[keepFrom + index] === 0),
     dropped,
   };
 }

@@ -46,7 +46,7 @@ describe("npm run mine", () => {
       const footer = `Body 9 words9 other9 text9.\nCopyright 2019 ${file === "harbour-news.example.json" ? "www.harbour-news.example" : "valley-post.example"}. All rights reserved.\nContact the newsroom`;
       expect(parsed.ruleSet.rules.some((rule) => new RegExp(rule.pattern).exec(footer)?.[0].includes("All rights reserved")), file).toBe(true);
     }
-    expect(result.stdout).toMatch(/site\s+pages\s+tokens\s+candidates\s+cutoff\s+kept\s+cross-site\s+rules\s+strip\s+main\s+mode\s+seconds/);
+    expect(result.stdout).toMatch(/site\s+pages\s+tokens\s+candidates\s+cutoff\s+kept\s+cross-site\s+rules\s+strip\s+main\s+keep\s+mode\s+seconds/);
     expect(result.stdout).toMatch(/harbour-news\.example\s+8\s+\d+/);
     expect(result.stdout).toMatch(/wrote 2 rule sets/);
   });
