@@ -392,6 +392,16 @@ function hintBits(source: string, from: number, to: number, cache: Map<string, n
 
 // ── page-level comparisons ───────────────────────────────────────────────────────────────────────────
 
+/** Base of the rolling text hash of textRepeats. */
+const HASH_BASE = 1000003;
+
+/** HASH_BASE^exponent mod 2^32, by squaring: a block needs one power, and a table of all would be as long as the page. */
+function basePower(exponent: number): number {
+  let result = 1;
+  for (let base = HASH_BASE, rest = exponent; rest > 0; rest >>>= 1, base = Math.imul(base, base)) if ((rest & 1) === 1) result = Math.imul(result, base);
+  return result;
+}
+
 /**
  * Block ordinal → how many other blocks on the page have exactly the same text (blocks whose text range
  * equals their parent's are the same text seen twice and are not counted). Polynomial prefix hashes
@@ -400,13 +410,7 @@ function hintBits(source: string, from: number, to: number, cache: Map<string, n
 function textRepeats(page: PageModel): Float64Array {
   const { text, blocks } = page;
   const prefix = new Uint32Array(text.length + 1); // offset → hash of text[0, offset)
-  const power = new Uint32Array(text.length + 1); // length → BASE^length mod 2^32
-  const BASE = 1000003;
-  power[0] = 1;
-  for (let i = 0; i < text.length; i++) {
-    prefix[i + 1] = (Math.imul(prefix[i], BASE) + text.charCodeAt(i)) >>> 0;
-    power[i + 1] = Math.imul(power[i], BASE) >>> 0;
-  }
+  for (let i = 0; i < text.length; i++) prefix[i + 1] = (Math.imul(prefix[i], HASH_BASE) + text.charCodeAt(i)) >>> 0;
   const keys = new Float64Array(page.blockCount).fill(-1); // block ordinal → hash and length of its text; -1 if empty
   const seen = new Map<number, number>(); // key → blocks with that text, nested same-text blocks once
   for (let b = 1; b < page.blockCount; b++) {
@@ -418,7 +422,7 @@ function textRepeats(page: PageModel): Float64Array {
       keys[b] = keys[parent]; // the same text seen twice: parents come first, so its key is known
       continue;
     }
-    const hash = (prefix[end] - Math.imul(prefix[start], power[end - start])) >>> 0;
+    const hash = (prefix[end] - Math.imul(prefix[start], basePower(end - start))) >>> 0;
     keys[b] = hash * 65536 + Math.min(end - start, 65535);
     seen.set(keys[b], (seen.get(keys[b]) ?? 0) + 1);
   }
