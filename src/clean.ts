@@ -22,7 +22,7 @@ import {
   emptyPlan, mergePlans, planFromIntervals, planKeepingOnlySelected, planKeepingSelected, planRemovingSelected, withRemovedElements,
   type NormalisedPlan, type RemovalCounts,
 } from "./plan";
-import { annotateHtml, declaresOtherCharset, readerMetadata, rewriteHtml, withFrontMatter, writeArticle, writeJson, writeMarkdown, writeText, type MetadataOverride } from "./rewrite";
+import { annotateHtml, declaresOtherCharset, keepsText, readerMetadata, rewriteHtml, withFrontMatter, writeArticle, writeJson, writeMarkdown, writeText, type MetadataOverride } from "./rewrite";
 import { matchRules, selectorsClean, type CompiledRuleSet, type RuleOverflow, type SiteSelectors } from "./rules";
 import type { HtmlRewriterBackend } from "./runtime";
 import { matchSelectors, type SelectorList, type SelectorMatch } from "./selectors";
@@ -285,7 +285,7 @@ function withComments(page: PageModel, plan: NormalisedPlan, comments: Uint8Arra
  * a page unlike any it was trained on): no page is all template. Such a plan is dropped, not applied.
  */
 function leavesNoText(page: PageModel, plan: NormalisedPlan): boolean {
-  return page.text.trim() !== "" && writeText(page, plan).trim() === "";
+  return !keepsText(page, plan) && page.text.trim() !== "";
 }
 
 /**

@@ -1,6 +1,6 @@
 export { declaresOtherCharset, rewriteHtml, REMOVE_MARK_ATTRIBUTE } from "./remove";
 export type { RewriteHtmlResult } from "./remove";
-export { writeText } from "./text-writer";
+export { keepsText, writeText } from "./text-writer";
 export { writeMarkdown, type MarkdownOptions } from "./markdown-writer";
 export { buildReaderDocument, writeJson, type ReaderContext, type ReaderDocument } from "./json-writer";
 export { annotateHtml, ANNOTATE_REMOVED_ATTRIBUTE, ANNOTATE_PARTIAL_ATTRIBUTE, type AnnotatedPage } from "./annotate";

@@ -18,6 +18,40 @@ export function writeText(page: PageModel, plan: NormalisedPlan): string {
   return tidyParagraphs(sink.parts.join(""));
 }
 
+/**
+ * Whether the plan keeps any text that is not white space: what `writeText(page, plan).trim() !== ""` tells,
+ * without writing the text (it stops at the first such character).
+ */
+export function keepsText(page: PageModel, plan: NormalisedPlan): boolean {
+  const removed = plan.removedWithAncestor;
+  const cursor = new RemovedTextCursor(plan.removedText);
+  const sink = new VisibleTextProbe(page.text);
+  const { block, textStart, textEnd } = page.textNodes;
+  for (let node = 0; node < page.textNodeCount && !sink.found; node++) {
+    if (removed[block[node]] === 0) cursor.keptPieces(textStart[node], textEnd[node], sink);
+  }
+  return sink.found;
+}
+
+/** Notes whether a kept piece holds a character that String.prototype.trim would keep. */
+class VisibleTextProbe implements PieceSink {
+  found = false;
+
+  constructor(private readonly text: string) {}
+
+  piece(from: number, to: number): void {
+    for (let i = from; i < to && !this.found; i++) this.found = !isTrimmedSpace(this.text.charCodeAt(i));
+  }
+}
+
+/** The white space and line terminators that String.prototype.trim removes. */
+function isTrimmedSpace(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 0xa0) return false;
+  return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 ||
+    code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+}
+
 /** Collects kept pieces of page text with what goes between them. */
 class TextSink implements PieceSink {
   readonly parts: string[] = [];

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DATA_SETS, hasData, loadDataset } from "../../src/evaluation/index";
 import { analysePage, type PageModel } from "../../src/page/index";
 import { normalisePlan, type RemovalPlan } from "../../src/plan/index";
-import { writeText } from "../../src/rewrite/text-writer";
+import { keepsText, writeText } from "../../src/rewrite/text-writer";
 import { seededRandom as random } from "../support/seeded-random";
 
 const dataPresent = hasData();
@@ -85,4 +85,30 @@ describe.skipIf(!dataPresent)("writeText on the pages of ../shared/data", () => 
       }
     });
   }
+});
+
+describe("keepsText", () => {
+  it("tells whether the written text is more than white space, without writing it", () => {
+    const page = analysePage("<div><p>\u00a0 \u2003</p><p>Word</p><p>\t\ufeff</p></div>");
+    const plan = emptyPlan(page);
+    expect(keepsText(page, normalisePlan(page, plan))).toBe(true);
+    const word = [...Array(page.blockCount).keys()].find((b) => page.text.slice(page.blocks.textStart[b], page.blocks.textEnd[b]) === "Word")!;
+    plan.removedBlocks[word] = 1;
+    expect(writeText(page, normalisePlan(page, plan)).trim()).toBe("");
+    expect(keepsText(page, normalisePlan(page, plan))).toBe(false);
+    expect(keepsText(analysePage(""), normalisePlan(analysePage(""), emptyPlan(analysePage(""))))).toBe(false);
+  });
+
+  it.skipIf(!dataPresent)("agrees with writeText on every dev page under plans that remove almost everything", () => {
+    for (const set of DATA_SETS) {
+      for (const [index, entry] of loadDataset(set).pages.entries()) {
+        const page = analysePage(entry.html);
+        const next = random(index + 7);
+        const plan = randomPlan(page, index + 7);
+        for (let block = 1; block < page.blockCount; block++) plan.removedBlocks[block] = next() < 0.97 ? 1 : 0;
+        const normalised = normalisePlan(page, plan);
+        expect(keepsText(page, normalised), `${set}/${entry.id}`).toBe(writeText(page, normalised).trim() !== "");
+      }
+    }
+  });
 });
