@@ -276,7 +276,7 @@ function classifyWithModel(page: PageModel, model: ClassifierModel | null, clock
 
 /** The plan with the comment blocks removed, or kept whole (nothing to do where the classifier did not run). */
 function withComments(page: PageModel, plan: NormalisedPlan, comments: Uint8Array | null, choice: CommentsChoice): NormalisedPlan {
-  if (comments === null) return plan;
+  if (comments === null || !comments.includes(1)) return plan;
   return choice === "include" ? keepComments(page, plan, comments) : mergePlans(page, plan, commentPlan(comments));
 }
 
