@@ -25,7 +25,7 @@ const [siteArgument, source] = parsed.positionals;
 if (siteArgument === undefined || source === undefined || parsed.positionals.length > 2) usageError(COMMAND, "give a site and one page (a file or a URL)");
 // Loaded after the arguments are read, so that --help and a mistyped option answer at once.
 const { analysePage, decodeHtml } = await import("../src/page/index");
-const { compileRuleSet, explainRules, explainSelectors, parseRuleSetText, parseSiteKey, ruleSetFileName } = await import("../src/rules/index");
+const { compileRuleSet, explainRules, explainSelectors, mainMatches, parseRuleSetText, parseSiteKey, ruleSetFileName } = await import("../src/rules/index");
 const { clean } = await import("../src/clean");
 const { createWasmBackend } = await import("../src/runtime/index");
 const { HTMLRewriter } = await import("html-rewriter-wasm");
@@ -112,7 +112,8 @@ async function showSelectors(ruleSet: RuleSet, compiled: CompiledRuleSet, page: 
     }
     const field = effect.path.split(".")[0];
     const role = field === "strip" ? "removes" : field === "keep" ? "keeps" : field === "metadata" ? "reads" : effect.chosen ? "keeps only" : "would keep";
-    const note = field === "main" ? (effect.chosen ? " (the first main entry that matches: all that cleaning keeps of the page)" : " (an earlier main entry matched: not used)") : "";
+    const unused = mainMatches(page.text, effect) ? " (an earlier main entry matched: not used)" : " (no text in what it matches: passed over)";
+    const note = field === "main" ? (effect.chosen ? " (the first main entry that matches: all that cleaning keeps of the page)" : unused) : "";
     console.log(`${effect.path}: ${effect.selector}`);
     console.log(`  ${effect.elements} element(s); ${role} ${length(effect.text)} characters${note}`);
     for (const piece of pieces(page.text, effect.text)) console.log(`  ${field === "strip" ? "-" : "+"} ${role}: ${piece}`);

@@ -23,7 +23,7 @@ import {
   type NormalisedPlan, type RemovalCounts,
 } from "./plan";
 import { annotateHtml, declaresOtherCharset, keepsText, readerMetadata, rewriteHtml, withFrontMatter, writeArticle, writeJson, writeMarkdown, writeText, type MetadataOverride } from "./rewrite";
-import { matchRules, selectorsClean, type CompiledRuleSet, type RuleOverflow, type SiteSelectors } from "./rules";
+import { mainMatches, matchRules, selectorsClean, type CompiledRuleSet, type RuleOverflow, type SiteSelectors } from "./rules";
 import type { HtmlRewriterBackend } from "./runtime";
 import { matchSelectors, type SelectorList, type SelectorMatch } from "./selectors";
 
@@ -289,9 +289,10 @@ function leavesNoText(page: PageModel, plan: NormalisedPlan): boolean {
 }
 
 /**
- * The plan with the selectors applied, in this order: the site's main (the first entry that matches: only it is
- * kept), strip (removed), keep (never removed); then the request's target (only it is kept, when it matches
- * anything) and remove (removed). The site's metadata selectors are matched in the same scan and only read.
+ * The plan with the selectors applied, in this order: the site's main (the first entry that matches an element with
+ * text, mainMatches: only it is kept), strip (removed), keep (never removed); then the request's target (only it is
+ * kept, when it matches anything) and remove (removed). The site's metadata selectors are matched in the same scan
+ * and only read.
  * No selectors: the plan as it is, untouched.
  */
 function applySelectors(
@@ -311,7 +312,7 @@ function applySelectors(
   for (const [name, match] of found) counts[name] = match.elements;
   let result = plan;
   if (main.length > 0) {
-    const chosen = matches.slice(present.length).findIndex((match) => match.elements > 0);
+    const chosen = matches.slice(present.length, present.length + main.length).findIndex((match) => mainMatches(page.text, match));
     counts.main = chosen;
     if (chosen >= 0) result = mergePlans(page, result, planKeepingOnlySelected(page, matches[present.length + chosen]));
   }

@@ -9,7 +9,7 @@
  *   the classifier still removed template the page-unique text cannot tell apart (0.88-0.91 against 0.95-0.99).
  */
 import type { DefaultModeChoice, RuleSet } from "../rules/index";
-import { compileRuleSet, findRuleIntervals, type CompiledRuleSet } from "../rules/index";
+import { compileRuleSet, findRuleIntervals, mainMatches, type CompiledRuleSet } from "../rules/index";
 import { matchSelectors } from "../selectors/index";
 import type { PageStructure } from "./page-structure";
 
@@ -40,7 +40,7 @@ function removedText(structure: PageStructure, compiled: CompiledRuleSet): Uint8
   const strip = compiled.selectors?.strip ?? null;
   const keep = compiled.selectors?.keep ?? null;
   const matches = matchSelectors(page, [...main, ...(strip === null ? [] : [strip]), ...(keep === null ? [] : [keep])]);
-  const first = matches.slice(0, main.length).find((match) => match.elements > 0);
+  const first = matches.slice(0, main.length).find((match) => mainMatches(page.text, match));
   if (first !== undefined) {
     removed.fill(1);
     for (let k = 0; k < first.text.length; k += 2) removed.fill(0, first.text[k], first.text[k + 1]);

@@ -10,6 +10,7 @@ import type { CompiledRuleSet } from "./compile";
 import { contentEdgeIntervals } from "./content-edges";
 import { matchRules } from "./intervals";
 import { selectorEntries, type RuleSet } from "./rule-set";
+import { mainMatches } from "./site-selectors";
 
 export interface RuleEffect {
   /** Position of the rule in the set's `rules`. */
@@ -70,7 +71,7 @@ export interface SelectorEffect {
   /** Sorted [start, end) pairs of page text inside the top-most matched elements, flattened: what strip removes,
    * what main keeps (for the first main entry that matches), what keep keeps, where metadata is read. */
   readonly text: Int32Array;
-  /** For main entries: whether this is the one cleaning uses (the first that matches). */
+  /** For main entries: whether this is the one cleaning uses (the first that matches an element with text). */
   readonly chosen: boolean;
 }
 
@@ -88,6 +89,6 @@ export function explainSelectors(ruleSet: RuleSet, page: PageModel): SelectorEff
       effects.push({ path: batch[index].path, selector: batch[index].selector, elements: match.elements, text: match.text, chosen: false });
     });
   }
-  const chosen = effects.findIndex((effect) => effect.path.startsWith("main.") && effect.elements > 0);
+  const chosen = effects.findIndex((effect) => effect.path.startsWith("main.") && mainMatches(page.text, effect));
   return chosen < 0 ? effects : effects.map((effect, index) => (index === chosen ? { ...effect, chosen: true } : effect));
 }

@@ -9,7 +9,7 @@ import type { RuleSet } from "./rule-set";
 export interface SiteSelectors {
   /** Every strip entry as one list (null: none). */
   readonly strip: SelectorList | null;
-  /** The main entries in order: the first that matches on a page wins. */
+  /** The main entries in order: the first that matches an element with text on a page wins (mainMatches). */
   readonly main: readonly SelectorList[];
   /** Every keep entry as one list (null: none). */
   readonly keep: SelectorList | null;
@@ -32,6 +32,16 @@ export function compileSiteSelectors(ruleSet: RuleSet): SiteSelectors | null {
   const { strip, main, keep, metadata } = selectors;
   const any = strip !== null || main.length > 0 || keep !== null || metadata.title.length + metadata.byline.length + metadata.date.length > 0;
   return any ? selectors : null;
+}
+
+/**
+ * Whether a main entry's match can hold the page's content: it matches an element with text. An empty wrapper (one
+ * that another kind of page of the site fills) is passed over for the next entry, as is an entry that matches nothing.
+ */
+export function mainMatches(pageText: string, match: { readonly elements: number; readonly text: ArrayLike<number> }): boolean {
+  if (match.elements === 0) return false;
+  for (let k = 0; k < match.text.length; k += 2) if (pageText.slice(match.text[k], match.text[k + 1]).trim() !== "") return true;
+  return false;
 }
 
 /** Whether the set's selectors change what is removed (strip, main or keep; metadata selectors only read). */

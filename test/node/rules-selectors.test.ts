@@ -100,6 +100,21 @@ describe("clean() with site selectors", () => {
     const unmatched = await cleaned(ruleSet({ main: ["article.none"], strip: ["footer"] }));
     expect(unmatched).toContain("Most read");
     expect(unmatched).not.toContain("Copyright");
+    // A metadata selector that matches is no main entry.
+    const withMetadata = await cleaned(ruleSet({ main: ["article.none"], metadata: { byline: [".author"] } }));
+    expect(withMetadata).toContain("Most read");
+  });
+
+  it("main passes over an entry whose match holds no text (an empty wrapper of another kind of page)", async () => {
+    const html = `<html><body><div class="wrap"><span class="icon"></span></div><nav><a href="/">Home</a></nav>
+<article><p>The river rose overnight.</p></article></body></html>`;
+    const result = await clean({
+      html, site: "news.example", format: "text", ruleSet: compileRuleSet(ruleSet({ main: ["div.wrap", "article"] })), model: null, rewriter: backend,
+      options: { mode: "rules" },
+    });
+    if (!result.ok) throw new Error(result.detail);
+    expect(result.body.trim()).toBe("The river rose overnight.");
+    expect(result.selectors?.main).toBe(1);
   });
 
   it("keep is never removed: not by strip, not by main", async () => {
