@@ -80,6 +80,7 @@ function textNodesAt(structure: PageStructure): Int32Array {
 const REGION_TAGS = new Set(["article", "main", "aside", "nav", "header", "footer"]);
 const HEADING = /^h[1-6]$/;
 const TAG_SELECT = tagId("select");
+const TAG_LI = tagId("li");
 /** A token that numbers or hashes something (post-103184, c9f2e1a7b3): volatile even when another page repeats it. */
 const VOLATILE = /\d{3,}|(?<![0-9a-z])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6,}(?![0-9a-z])/i;
 /** Tokens a selector can carry as they are: CSS identifiers (no escapes), not starting with a digit. */
@@ -110,6 +111,7 @@ export function readStructures(pages: readonly PageModel[], levels: readonly Uin
         if (pageLevels[at] === LEVEL_VALUE || isSentenceTerminal(page.text.charCodeAt(at))) stated[block] = 1;
       }
     }
+    unstateDatedLinks(page, pageLevels, stated);
     unstateLinkItems(page, pageLevels, counted, stated);
     unstateStoryItems(page, stated, titles);
     for (let block = 1; block < page.blockCount; block++) if (comments[block] === 1) stated[block] = 0;
@@ -159,6 +161,31 @@ function unstateLinkItems(page: PageModel, levels: Uint8Array, counted: Int32Arr
     const parent = page.blocks.parent[block]!;
     const [start, end] = [page.blocks.textStart[parent]!, page.blocks.textEnd[parent]!];
     if (parent > 0 && 2 * (linked[end]! - linked[start]!) > counted[end]! - counted[start]!) stated[block] = 0;
+  }
+}
+
+/**
+ * A list item that holds a link and, outside it, states nothing but values (a date) is a dated link of a list of
+ * stories: neither it nor what it holds states the page.
+ */
+function unstateDatedLinks(page: PageModel, levels: Uint8Array, stated: Uint8Array): void {
+  // Block ordinal → what it and its descendants hold: bit 1 a sentence end outside links, bit 2 a value, bit 4 a link.
+  const marks = new Uint8Array(page.blockCount);
+  for (let node = 0; node < page.textNodeCount; node++) {
+    const block = page.textNodes.block[node]!;
+    if (page.textNodes.inLink[node] === 1) {
+      marks[block] |= 4;
+      continue;
+    }
+    for (let at = page.textNodes.textStart[node]!; at < page.textNodes.textEnd[node]!; at++) {
+      marks[block] |= (isSentenceTerminal(page.text.charCodeAt(at)) ? 1 : 0) | (levels[at] === LEVEL_VALUE ? 2 : 0);
+    }
+  }
+  for (let block = page.blockCount - 1; block > 0; block--) marks[page.blocks.parent[block]!] |= marks[block]!;
+  const inItem = new Uint8Array(page.blockCount);
+  for (let block = 1; block < page.blockCount; block++) {
+    if (inItem[page.blocks.parent[block]!] === 1 || (page.blocks.tag[block] === TAG_LI && marks[block] === 6)) inItem[block] = 1;
+    if (inItem[block] === 1) stated[block] = 0;
   }
 }
 

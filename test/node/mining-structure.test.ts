@@ -69,19 +69,20 @@ describe("structural rules", () => {
 
 /**
  * A page whose template holds prose of its own: readers' comments, a list of other stories (a linked heading and a
- * teaser sentence each), an archive menu; the article's title is listed as a link on other pages.
+ * teaser sentence each), a list of dated links, an archive menu; the article's title is listed as a link on other pages.
  */
 function richPage(page: number, pages: number): string {
   const stories = [1, 2].map((offset) => {
     const other = (page + offset) % pages;
     return `<div class="item"><h3><a href="/s${other}">${prose(other, 0, 6)}</a></h3><p>${prose(other * 10 + page, 7, 12)}</p></div>`;
   }).join("");
+  const dated = [1, 2].map((offset) => `<li><a href="/s${(page + offset) % pages}">Tide</a><p>${1 + ((page + offset) % pages)} March 2026</p></li>`).join("");
   const comments = [1, 2].map((reader) => `<li class="comment"><p>${prose(page * 10 + reader, 5, 14)}</p></li>`).join("");
   const months = ["January", "February", "March", "April"].map((month, index) => `<option>${month} (${(page * 3 + index) % 17})</option>`).join("");
   return `<!doctype html><html><head><title>${prose(page, 0, 6).slice(0, -1)} | Wrenmouth News</title></head><body>
 <div id="wrap"><div id="main"><div class="entry"><h1 class="entry-title">${prose(page, 0, 6).slice(0, -1)}</h1>
 <p>${prose(page, 1, 30)}</p><p>${prose(page, 2, 25)}</p></div>
-<div class="more-stories"><h2>More stories</h2>${stories}</div>
+<div class="more-stories"><h2>More stories</h2>${stories}</div><ul class="see-also">${dated}</ul>
 <div id="comments"><h3>Comments</h3><ol>${comments}</ol></div></div>
 <div id="archive"><select name="archive">${months}</select></div></div>
 </body></html>`;
@@ -91,7 +92,7 @@ describe("structural rules on text that is not the page's own", () => {
   const pages = Array.from({ length: 9 }, (_unused, page) => analysePage(richPage(page, 9)));
   const [report] = mineSites([{ site: "news.example", pageTexts: pages.map((page) => page.text), pages }], DEFAULT_MINING_OPTIONS, () => {}, "2026-11-25T12:00:00Z");
 
-  it("strips the readers' comments and an archive menu; main is the article, without the list of other stories", () => {
+  it("strips the readers' comments and an archive menu; main is the article, without the lists of other stories", () => {
     const ruleSet = report!.ruleSet;
     expect(ruleSet.strip).toEqual(expect.arrayContaining(["div#comments", "div#archive"]));
     expect(ruleSet.main?.[0]).toBe("div.entry");
