@@ -24,7 +24,7 @@ export interface StructureMining {
 const HOLD_BACK_EVERY = 3;
 
 export function mineStructure(mining: SiteMining, pages: readonly PageModel[]): StructureMining {
-  const levels = textLevels(mining, pages.map((page) => page.text.length));
+  const levels = textLevels(mining, pages.map((page) => page.text));
   const all = pages.map((_page, index) => index);
   const structures = readStructures(pages, levels, all);
   creditListedText(mining, structures);

@@ -16,12 +16,14 @@ export const LEVEL_TEMPLATE = 2;
 export const LEVEL_VALUE = 4;
 
 /**
- * Page ordinal → character levels of its text. A class token is a value; any other token covered by a relevant repeat (2+ pages, the string filters
- * passed) is repeated, template when the repeat reaches the cutoff's document frequency; any other token is unique.
+ * Page ordinal → character levels of its text. A class token is a value (but a URL or an e-mail address that is the
+ * same on most pages is template: constantAddresses); any other token covered by a relevant repeat (2+ pages, the
+ * string filters passed) is repeated, template when the repeat reaches the cutoff's document frequency; any other
+ * token is unique.
  * Each corpus position is written once: repeats are visited from the most documents down and a skip pointer
  * jumps over positions already written, so the work is linear in the occurrences plus the corpus.
  */
-export function textLevels(mining: SiteMining, pageTextLengths: readonly number[]): Uint8Array[] {
+export function textLevels(mining: SiteMining, pageTexts: readonly string[]): Uint8Array[] {
   const { corpus, repeats, suffixArray, relevant, cutoff } = mining;
   const length = corpus.tokens.length;
   const documents = new Int32Array(length);
@@ -48,12 +50,45 @@ export function textLevels(mining: SiteMining, pageTextLengths: readonly number[
       }
     }
   }
-  const levels = pageTextLengths.map((textLength) => new Uint8Array(textLength).fill(LEVEL_SPACE));
+  const levels = pageTexts.map((text) => new Uint8Array(text.length).fill(LEVEL_SPACE));
+  const constant = constantAddresses(mining, pageTexts);
   for (let position = 0; position < length; position++) {
     if (corpus.tokens[position]! < corpus.pageCount) continue; // a separator
-    const value = corpus.dictionary.kinds[entryAt(corpus, position)] === TOKEN_CLASS;
+    const value = corpus.dictionary.kinds[entryAt(corpus, position)] === TOKEN_CLASS && constant[position] === 0;
     const level = value ? LEVEL_VALUE : documents[position] === 0 ? LEVEL_UNIQUE : documents[position]! >= cutoff.minimumDocuments ? LEVEL_TEMPLATE : LEVEL_REPEATED;
     levels[corpus.documentOf[position]!]!.fill(level, corpus.textStart[position]!, corpus.textEnd[position]!);
   }
   return levels;
+}
+
+/** Mutable patterns whose value is an address: the same one on most pages is the site's, not the page's. */
+const ADDRESS_PATTERNS = new Set(["url", "email"]);
+
+/**
+ * Corpus position → 1 for a URL or an e-mail address whose text is on at least the cutoff's number of pages (a
+ * constant address, such as a server's or the newsroom's): template, though its format is a mutable pattern.
+ */
+function constantAddresses(mining: SiteMining, pageTexts: readonly string[]): Uint8Array {
+  const { corpus, cutoff } = mining;
+  const length = corpus.tokens.length;
+  const constant = new Uint8Array(length);
+  const pagesOf = new Map<string, Set<number>>();
+  const literal = (position: number): string | null => {
+    if (corpus.tokens[position]! < corpus.pageCount) return null;
+    const entry = entryAt(corpus, position);
+    if (corpus.dictionary.kinds[entry] !== TOKEN_CLASS || !ADDRESS_PATTERNS.has(corpus.dictionary.patterns[entry]?.name ?? "")) return null;
+    return pageTexts[corpus.documentOf[position]!]!.slice(corpus.textStart[position], corpus.textEnd[position]);
+  };
+  for (let position = 0; position < length; position++) {
+    const text = literal(position);
+    if (text === null) continue;
+    let pages = pagesOf.get(text);
+    if (pages === undefined) pagesOf.set(text, (pages = new Set()));
+    pages.add(corpus.documentOf[position]!);
+  }
+  for (let position = 0; position < length; position++) {
+    const text = literal(position);
+    if (text !== null && pagesOf.get(text)!.size >= cutoff.minimumDocuments) constant[position] = 1;
+  }
+  return constant;
 }

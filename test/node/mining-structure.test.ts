@@ -59,7 +59,7 @@ describe("structural rules", () => {
 
   it("drops a strip selector that holds content and a main entry that leaves content out on a checked page", () => {
     const mining = mineSite(pages.map((page) => page.text), DEFAULT_MINING_OPTIONS);
-    const structures = readStructures(pages, textLevels(mining, pages.map((page) => page.text.length)), pages.map((_page, index) => index));
+    const structures = readStructures(pages, textLevels(mining, pages.map((page) => page.text)), pages.map((_page, index) => index));
     const check = holdBackCheck({ strip: ["div#content", "div.sidebar"], main: ["div.related", "article.post"], keep: [], stripShare: 0.5 }, structures);
     expect(check.strip).toEqual(["div.sidebar"]);
     expect(check.main).toEqual(["article.post"]);
@@ -69,7 +69,8 @@ describe("structural rules", () => {
 
 /**
  * A page whose template holds prose of its own: readers' comments, a list of other stories (a linked heading and a
- * teaser sentence each), a list of dated links, an archive menu; the article's title is listed as a link on other pages.
+ * teaser sentence each), a list of dated links, an archive menu, the server's address; the article's title is listed as
+ * a link on other pages.
  */
 function richPage(page: number, pages: number): string {
   const stories = [1, 2].map((offset) => {
@@ -84,7 +85,7 @@ function richPage(page: number, pages: number): string {
 <p>${prose(page, 1, 30)}</p><p>${prose(page, 2, 25)}</p></div>
 <div class="more-stories"><h2>More stories</h2>${stories}</div><ul class="see-also">${dated}</ul>
 <div id="comments"><h3>Comments</h3><ol>${comments}</ol></div></div>
-<div id="archive"><select name="archive">${months}</select></div></div>
+<div id="archive"><select name="archive">${months}</select></div><p>Served by http://static.wrenmouth.example/news</p></div>
 </body></html>`;
 }
 
@@ -92,7 +93,7 @@ describe("structural rules on text that is not the page's own", () => {
   const pages = Array.from({ length: 9 }, (_unused, page) => analysePage(richPage(page, 9)));
   const [report] = mineSites([{ site: "news.example", pageTexts: pages.map((page) => page.text), pages }], DEFAULT_MINING_OPTIONS, () => {}, "2026-11-25T12:00:00Z");
 
-  it("strips the readers' comments and an archive menu; main is the article, without the lists of other stories", () => {
+  it("strips the readers' comments and an archive menu; main is the article, without the lists of other stories or the server's address", () => {
     const ruleSet = report!.ruleSet;
     expect(ruleSet.strip).toEqual(expect.arrayContaining(["div#comments", "div#archive"]));
     expect(ruleSet.main?.[0]).toBe("div.entry");
