@@ -11,7 +11,7 @@ import { commentBlocks } from "../classify/index";
 import { computeFeatures, extractMetadata, readAttribute, tagId, tagName, type PageModel } from "../page/index";
 import { isSentenceTerminal } from "../rules/index";
 import type { SiteMining } from "./mine-site";
-import { LEVEL_REPEATED, LEVEL_SPACE, LEVEL_UNIQUE, LEVEL_VALUE } from "./text-levels";
+import { LEVEL_REPEATED, LEVEL_SPACE, LEVEL_UNIQUE, LEVEL_VALUE, LEVEL_WHEN } from "./text-levels";
 
 /** One page read for the structural miner. */
 export interface PageStructure {
@@ -24,7 +24,7 @@ export interface PageStructure {
   /** Block ordinal → its own text's (text nodes directly in it) token and content characters. */
   readonly ownCounted: Int32Array;
   readonly ownContent: Int32Array;
-  /** Block ordinal → 1 if its own text states something (a sentence end, a value such as a date, or the page's title)
+  /** Block ordinal → 1 if its own text states something (a sentence end, a value that says when, or the page's title)
    * and it is not an item of a list of links. */
   readonly stated: Uint8Array;
   /** Block ordinal → 1 for the headings that state the page's title (titleHeadings). */
@@ -108,7 +108,7 @@ export function readStructures(pages: readonly PageModel[], levels: readonly Uin
       ownCounted[block] += counted[end]! - counted[start]!;
       ownContent[block] += content[end]! - content[start]!;
       for (let at = start; at < end && stated[block] === 0; at++) {
-        if (pageLevels[at] === LEVEL_VALUE || isSentenceTerminal(page.text.charCodeAt(at))) stated[block] = 1;
+        if (pageLevels[at] === LEVEL_WHEN || isSentenceTerminal(page.text.charCodeAt(at))) stated[block] = 1;
       }
     }
     unstateDatedLinks(page, pageLevels, stated);
@@ -178,7 +178,7 @@ function unstateDatedLinks(page: PageModel, levels: Uint8Array, stated: Uint8Arr
       continue;
     }
     for (let at = page.textNodes.textStart[node]!; at < page.textNodes.textEnd[node]!; at++) {
-      marks[block] |= (isSentenceTerminal(page.text.charCodeAt(at)) ? 1 : 0) | (levels[at] === LEVEL_VALUE ? 2 : 0);
+      marks[block] |= (isSentenceTerminal(page.text.charCodeAt(at)) ? 1 : 0) | (levels[at] === LEVEL_WHEN ? 2 : 0);
     }
   }
   for (let block = page.blockCount - 1; block > 0; block--) marks[page.blocks.parent[block]!] |= marks[block]!;
@@ -291,7 +291,7 @@ function contentSums(page: PageModel, levels: Uint8Array, comments: Uint8Array, 
     if (!linkAllowed || comments[block] === 1) continue;
     // The title states the page even where some other pages repeat it (in their lists of related stories); a heading
     // of the site's name, in every page's <title> too, is template.
-    const own = (level: number) => level === LEVEL_UNIQUE || level === LEVEL_VALUE || (titles[block] === 1 && level === LEVEL_REPEATED);
+    const own = (level: number) => level === LEVEL_UNIQUE || level === LEVEL_VALUE || level === LEVEL_WHEN || (titles[block] === 1 && level === LEVEL_REPEATED);
     for (let at = textNodes.textStart[node]!; at < textNodes.textEnd[node]!; at++) if (own(levels[at]!)) isContent[at] = 1;
   }
   const counted = new Int32Array(length + 1);

@@ -4,8 +4,8 @@
  * the same kind of parameter-free cut as the text rules (cutoff.ts):
  * - `strip`: containers on most pages whose text is template or shared with other pages even where it changes
  *   from page to page (related lists, "most read", sidebars): the low mode of the groups' content shares, holding
- *   no content block (a block whose own text is over that share and states something: a sentence, a value such as
- *   a date, the page's title or its byline);
+ *   no content block (a block whose own text is over that share and states something: a sentence, a value that
+ *   says when such as a date, the page's title or its byline);
  * - `main`: the smallest container on most pages that holds all of a page's content blocks, or none when no
  *   container does;
  * - `keep`: the containers of the page's title heading alone (other pages list the title as a link, so a text rule

@@ -12,8 +12,13 @@ export const LEVEL_SPACE = 3;
 export const LEVEL_UNIQUE = 0;
 export const LEVEL_REPEATED = 1;
 export const LEVEL_TEMPLATE = 2;
-/** A mutable value (a class token: a date, a time, a count): its format repeats, the value is the page's own. */
+/** A mutable value (a class token: a count, a number): its format repeats, the value is the page's own. */
 export const LEVEL_VALUE = 4;
+/** A value that says when (a date, a time, a month's or a day's name): the one kind of value that states something. */
+export const LEVEL_WHEN = 5;
+
+/** Mutable patterns whose values say when (src/mining/mutable-patterns.ts names). */
+const WHEN_PATTERN = /^(?:date|time|meridiem|month-|day-)/;
 
 /**
  * Page ordinal → character levels of its text. A class token is a value (but a URL or an e-mail address that is the
@@ -54,8 +59,10 @@ export function textLevels(mining: SiteMining, pageTexts: readonly string[]): Ui
   const constant = constantAddresses(mining, pageTexts);
   for (let position = 0; position < length; position++) {
     if (corpus.tokens[position]! < corpus.pageCount) continue; // a separator
-    const value = corpus.dictionary.kinds[entryAt(corpus, position)] === TOKEN_CLASS && constant[position] === 0;
-    const level = value ? LEVEL_VALUE : documents[position] === 0 ? LEVEL_UNIQUE : documents[position]! >= cutoff.minimumDocuments ? LEVEL_TEMPLATE : LEVEL_REPEATED;
+    const entry = entryAt(corpus, position);
+    const value = corpus.dictionary.kinds[entry] === TOKEN_CLASS && constant[position] === 0;
+    const when = value && WHEN_PATTERN.test(corpus.dictionary.patterns[entry]?.name ?? "");
+    const level = when ? LEVEL_WHEN : value ? LEVEL_VALUE : documents[position] === 0 ? LEVEL_UNIQUE : documents[position]! >= cutoff.minimumDocuments ? LEVEL_TEMPLATE : LEVEL_REPEATED;
     levels[corpus.documentOf[position]!]!.fill(level, corpus.textStart[position]!, corpus.textEnd[position]!);
   }
   return levels;
