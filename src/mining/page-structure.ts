@@ -11,7 +11,7 @@ import { commentBlocks } from "../classify/index";
 import { computeFeatures, extractMetadata, readAttribute, tagId, tagName, type PageModel } from "../page/index";
 import { isSentenceTerminal } from "../rules/index";
 import type { SiteMining } from "./mine-site";
-import { LEVEL_REPEATED, LEVEL_SPACE, LEVEL_UNIQUE, LEVEL_VALUE, LEVEL_WHEN } from "./text-levels";
+import { LEVEL_REPEATED, LEVEL_SPACE, LEVEL_TEMPLATE, LEVEL_UNIQUE, LEVEL_VALUE, LEVEL_WHEN } from "./text-levels";
 
 /** One page read for the structural miner. */
 export interface PageStructure {
@@ -96,7 +96,7 @@ export function readStructures(pages: readonly PageModel[], levels: readonly Uin
     const keys = tokens[index]!.map((blockTokens, block) => keyOf(page, block, blockTokens.filter(stable)));
     const comments = notPageText(page);
     const titles = titleHeadings(page);
-    const byline = bylineNode(page, comments, titles);
+    const byline = bylineNode(page, comments, titles, levels[index]!);
     const { counted, content } = contentSums(page, levels[index]!, comments, byline, titles);
     const ownCounted = new Int32Array(page.blockCount);
     const ownContent = new Int32Array(page.blockCount);
@@ -221,9 +221,10 @@ function unstateStoryItems(page: PageModel, stated: Uint8Array, titles: Uint8Arr
 
 /**
  * The text node of the page's byline (extractMetadata's author, the first text node at or after the title heading that
- * names it, outside comments), or -1: the author is the page's own fact even where other pages name the same author.
+ * names it, outside comments), or -1: the author is the page's own fact even where some other pages name the same
+ * author; not where most pages do (a blog of one author: the name is the site's, template).
  */
-function bylineNode(page: PageModel, comments: Uint8Array, titles: Uint8Array): number {
+function bylineNode(page: PageModel, comments: Uint8Array, titles: Uint8Array, levels: Uint8Array): number {
   const byline = extractMetadata(page).byline;
   if (byline === null) return -1;
   const name = normalised(byline);
@@ -231,7 +232,9 @@ function bylineNode(page: PageModel, comments: Uint8Array, titles: Uint8Array): 
   for (let block = 1; block < page.blockCount && from === 0; block++) if (titles[block] === 1) from = page.blocks.textStart[block]!;
   for (let node = 0; node < page.textNodeCount; node++) {
     const [start, end] = [page.textNodes.textStart[node]!, page.textNodes.textEnd[node]!];
-    if (start >= from && comments[page.textNodes.block[node]!] === 0 && normalised(page.text.slice(start, end)).includes(name)) return node;
+    if (start < from || comments[page.textNodes.block[node]!] === 1 || !normalised(page.text.slice(start, end)).includes(name)) continue;
+    for (let at = start; at < end; at++) if (levels[at] !== LEVEL_SPACE && levels[at] !== LEVEL_TEMPLATE) return node;
+    return -1;
   }
   return -1;
 }
@@ -284,7 +287,7 @@ function contentSums(page: PageModel, levels: Uint8Array, comments: Uint8Array, 
   for (let node = 0; node < page.textNodeCount; node++) {
     const block = textNodes.block[node]!;
     if (node === byline) {
-      for (let at = textNodes.textStart[node]!; at < textNodes.textEnd[node]!; at++) if (levels[at] !== LEVEL_SPACE) isContent[at] = 1;
+      for (let at = textNodes.textStart[node]!; at < textNodes.textEnd[node]!; at++) if (levels[at] !== LEVEL_SPACE && levels[at] !== LEVEL_TEMPLATE) isContent[at] = 1;
       continue;
     }
     const linkAllowed = textNodes.inLink[node] === 0 || titles[block] === 1;
