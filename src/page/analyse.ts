@@ -32,6 +32,26 @@ export interface AnalyseOptions {
 
 /** Builds the page model of a decoded HTML string. Never throws on malformed HTML. */
 export function analysePage(html: string, options: AnalyseOptions = {}): PageModel {
+  const page = analyseSource(html, options);
+  const swallowedAt = page.unclosedRawText === true ? runawayTitleEnd(html, page) : -1;
+  return swallowedAt < 0 ? page : analyseSource(`${html.slice(0, swallowedAt)}</title>${html.slice(swallowedAt)}`, options);
+}
+
+/**
+ * A <title> left open takes the rest of the page as its text (HTML5 reads a title up to its end tag or the
+ * end of the file), so the page has no text at all: a truncated or mangled head, seen on archived news
+ * pages. A title never holds markup, and the browsers those pages were written for ended it at the next
+ * tag; so does this, by writing "</title>" there into the source that both passes read. Returns that
+ * offset, or -1 when the element left open is not the title.
+ */
+function runawayTitleEnd(html: string, page: PageModel): number {
+  const title = page.runawayTitleStart ?? -1;
+  if (title < 0) return -1;
+  const tag = SWALLOWED_TAG.exec(html.slice(title));
+  return tag === null ? -1 : title + tag.index;
+}
+
+function analyseSource(html: string, options: AnalyseOptions): PageModel {
   const builder = new PageBuilder(html);
   if (options.metadata !== true && options.scanLog !== true) {
     scanHtml(html, builder);
@@ -163,6 +183,8 @@ class PageBuilder implements ScanHandler {
   private charsetDeclaration: readonly [number, number] = [-1, -1];
   private lastStartName = "";
   private unclosedRawText = false;
+  /** Where the text of a title left open to the end of the page starts, or -1. */
+  private runawayTitleStart = -1;
 
   constructor(source: string) {
     this.source = source;
@@ -445,6 +467,7 @@ class PageBuilder implements ScanHandler {
   text(start: number, end: number, kind: number): void {
     if (end === this.source.length && (kind === TEXT_RAW || kind === TEXT_RCDATA) && RAW_TEXT_ELEMENTS.has(this.lastStartName)) {
       this.unclosedRawText = SWALLOWED_TAG.test(this.source.slice(start, end));
+      if (this.unclosedRawText && this.lastStartName === "title") this.runawayTitleStart = start;
     }
     if (kind === TEXT_RCDATA) {
       const top = this.openCount - 1;
@@ -588,6 +611,7 @@ class PageBuilder implements ScanHandler {
       impliedEndCount: this.impliedCount,
       charsetDeclaration: this.charsetDeclaration,
       unclosedRawText: this.unclosedRawText,
+      ...(this.runawayTitleStart < 0 ? {} : { runawayTitleStart: this.runawayTitleStart }),
       impliedEnds: { offset: this.impliedOffset.subarray(0, this.impliedCount), tag: this.impliedTag.subarray(0, this.impliedCount) },
     };
   }

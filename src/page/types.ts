@@ -41,6 +41,8 @@ export interface PageModel {
    * the page, holds markup: the page's rest went into it, for a browser too. Optional, as charsetDeclaration.
    */
   readonly unclosedRawText?: boolean;
+  /** Source offset where the text of a <title> left open to the end starts (pass 1 then closes it: analyse.ts), when so. */
+  readonly runawayTitleStart?: number;
   /** The reader metadata's facts, when pass 1 was asked to gather them (analysePage's metadata option). */
   readonly metadataFacts?: MetadataFacts;
   /** Pass 1's scanner events, when it was asked to record them (analysePage's scanLog option). */
