@@ -34,7 +34,9 @@ export interface AnalyseOptions {
 export function analysePage(html: string, options: AnalyseOptions = {}): PageModel {
   const page = analyseSource(html, options);
   const swallowedAt = page.unclosedRawText === true ? runawayTitleEnd(html, page) : -1;
-  return swallowedAt < 0 ? page : analyseSource(`${html.slice(0, swallowedAt)}</title>${html.slice(swallowedAt)}`, options);
+  if (swallowedAt < 0) return page;
+  // The page still had an element left open: the warning stands, though what it swallowed is read now.
+  return { ...analyseSource(`${html.slice(0, swallowedAt)}</title>${html.slice(swallowedAt)}`, options), unclosedRawText: true };
 }
 
 /**

@@ -38,7 +38,8 @@ export interface PageModel {
   readonly charsetDeclaration?: readonly [number, number];
   /**
    * A raw-text or RCDATA element (script, style, title, textarea…) left open whose text, running to the end of
-   * the page, holds markup: the page's rest went into it, for a browser too. Optional, as charsetDeclaration.
+   * the page, holds markup: the page's rest went into it, for a browser too (pass 1 closes a title at its first
+   * tag instead, and this stays true: the page was broken). Optional, as charsetDeclaration.
    */
   readonly unclosedRawText?: boolean;
   /** Source offset where the text of a <title> left open to the end starts (pass 1 then closes it: analyse.ts), when so. */
