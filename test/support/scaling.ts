@@ -56,13 +56,21 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-async function timed(run: () => unknown): Promise<number> {
+/** Milliseconds that `runs` runs of `run(value)` take, one after the other. */
+async function timed<T>(value: T, runs: number, run: (value: T) => unknown): Promise<number> {
   const start = performance.now();
-  await run();
+  for (let index = 0; index < runs; index++) await run(value);
   return performance.now() - start;
 }
 
-/** Times `run(input(n))` and `run(input(4n))`, three times each after one warm-up; returns both medians and their ratio. */
+/** Least duration of one timed batch of runs on the small input: workerd's clock counts whole milliseconds. */
+const MIN_BATCH_MS = 20;
+
+/**
+ * Times `run(input(n))` and `run(input(4n))`, three times each after one warm-up; returns both medians (per
+ * run) and their ratio. Each timing is a batch of runs, as many as make the small input's batch last
+ * MIN_BATCH_MS, so that a clock that steps by a millisecond cannot turn a 1 ms run into a ratio of noise.
+ */
 export async function scalingRatio<T>(
   input: (n: number) => T,
   n: number,
@@ -71,14 +79,15 @@ export async function scalingRatio<T>(
   const smallInput = input(n);
   const largeInput = input(4 * n);
   await run(smallInput);
+  let runs = 1;
+  while (runs < 1024 && (await timed(smallInput, runs, run)) < MIN_BATCH_MS) runs *= 2;
   const small: number[] = [];
   const large: number[] = [];
   for (let round = 0; round < 3; round++) {
-    small.push(await timed(() => run(smallInput)));
-    large.push(await timed(() => run(largeInput)));
+    small.push((await timed(smallInput, runs, run)) / runs);
+    large.push((await timed(largeInput, runs, run)) / runs);
   }
-  // A floor of 1 ms on the small run keeps timer resolution from making a ratio of noise.
-  const smallMedian = Math.max(median(small), 1);
+  const smallMedian = median(small);
   const largeMedian = median(large);
   return { small: smallMedian, large: largeMedian, ratio: largeMedian / smallMedian };
 }
