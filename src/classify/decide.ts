@@ -28,6 +28,8 @@ export interface ClassifyOptions {
   readonly scores?: Float32Array;
   /** Smoothed scores already computed for this page with the same penalty settings (skips smoothing; for calibration runs). */
   readonly smoothed?: Float32Array;
+  /** The page's comment blocks already found (commentBlocks; for calibration runs). */
+  readonly comments?: Uint8Array;
 }
 
 export interface Classification {
@@ -81,7 +83,7 @@ export function classifyPage(page: PageModel, model: ClassifierModel, options: C
   const features = options.features ?? (options.scores ? undefined : computeFeatures(page));
   const scores = options.scores ? options.scores.slice() : scoreBlocks(features!, model);
   const main = features ? mainContentBlock(features) : -1;
-  const comments = features ? commentBlocks(page, features) : new Uint8Array(page.blockCount);
+  const comments = options.comments ?? (features ? commentBlocks(page, features) : new Uint8Array(page.blockCount));
   // Reader comments go apart from the plan (clean() removes them by default): the guards do not raise the
   // page's threshold to keep their text, which would keep every template block scoring as high with it.
   const counted = insideComments(page, comments);

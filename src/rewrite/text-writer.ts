@@ -40,16 +40,8 @@ class VisibleTextProbe implements PieceSink {
   constructor(private readonly text: string) {}
 
   piece(from: number, to: number): void {
-    for (let i = from; i < to && !this.found; i++) this.found = !isTrimmedSpace(this.text.charCodeAt(i));
+    this.found ||= this.text.slice(from, to).trim() !== "";
   }
-}
-
-/** The white space and line terminators that String.prototype.trim removes. */
-function isTrimmedSpace(code: number): boolean {
-  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
-  if (code < 0xa0) return false;
-  return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 ||
-    code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
 }
 
 /** Collects kept pieces of page text with what goes between them. */

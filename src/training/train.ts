@@ -89,17 +89,18 @@ export function candidateSettings(): DecisionSettings[] {
 function calibrationTable(pages: readonly AnalysedPage[], scores: ReadonlyMap<AnalysedPage, Float32Array>, models: readonly ClassifierModel[], candidates: readonly DecisionSettings[]): PageCounts[][] {
   const scorers = new Map<AnalysedPage, PageScorer>(pages.map((page) => [page, pageScorer(page.model, page.page.gold)]));
   // What ships leaves reader comments out (clean()'s default), so the settings are chosen on that plan.
-  const comments = new Map(pages.map((page) => [page, commentPlan(commentBlocks(page.model, page.features))]));
+  const comments = new Map(pages.map((page) => [page, commentBlocks(page.model, page.features)]));
+  const commentPlans = new Map(pages.map((page) => [page, commentPlan(comments.get(page)!)]));
   const smoothed = new Map<string, Float32Array[]>(); // penalty settings → page index → smoothed scores
   return candidates.map((settings) => {
     const key = `${settings.penaltyScale}/${settings.charsPerUnit}`;
     const cached = smoothed.get(key) ?? [];
     smoothed.set(key, cached);
     return pages.map((page, index) => {
-      const options = { smoothing: true, scores: scores.get(page)!, features: page.features, ...settings, mainOnly: false, smoothed: cached[index] };
+      const options = { smoothing: true, scores: scores.get(page)!, features: page.features, comments: comments.get(page)!, ...settings, mainOnly: false, smoothed: cached[index] };
       const result = classifyPage(page.model, models[page.fold], options);
       cached[index] = result.smoothed;
-      return scoreKept(scorers.get(page)!, keptTextNodes(page.model, mergePlans(page.model, result.plan, comments.get(page)!)));
+      return scoreKept(scorers.get(page)!, keptTextNodes(page.model, mergePlans(page.model, result.plan, commentPlans.get(page)!)));
     });
   });
 }
