@@ -11,7 +11,7 @@
 import type { DefaultModeChoice, RuleSet } from "../rules/index";
 import { compileRuleSet, findRuleIntervals, mainMatches, type CompiledRuleSet } from "../rules/index";
 import { matchSelectors } from "../selectors/index";
-import type { PageStructure } from "./page-structure";
+import { isContentBlock, type PageStructure } from "./page-structure";
 
 export function chooseDefaultMode(ruleSet: RuleSet, heldBack: readonly PageStructure[], stripShare: number): DefaultModeChoice {
   if (heldBack.length === 0) return { mode: "rules+classifier", by: "held-back", note: "no page held back: the Worker's default" };
@@ -81,8 +81,7 @@ function blockEffects(structure: PageStructure, removed: Uint8Array, share: numb
   let cutContent = false;
   let leftTemplate = false;
   for (let block = 1; block < page.blockCount; block++) {
-    const own = structure.ownCounted[block]!;
-    if (removedContent[block]! > 0 && structure.stated[block] === 1 && structure.ownContent[block]! > share * own) cutContent = true;
+    if (removedContent[block]! > 0 && isContentBlock(structure, block, share)) cutContent = true;
     if (keptCounted[block]! > 0 && keptContent[block]! <= share * keptCounted[block]!) leftTemplate = true;
   }
   return { cutContent, leftTemplate };

@@ -3,8 +3,8 @@
  * signature (its tag, and the id and class tokens that recur on other pages of the site: a token found on one page
  * only, such as "post-4711", is volatile and left out), and per page how much of each block's text is page-unique
  * content (text-levels.ts: no repeat on another page, or a mutable value such as a date; link text counts only in a
- * heading that states the page's title, where titles are permalinks). The page's title and byline are its own even
- * where other pages repeat them; reader comments and form options are not the page's (notPageText).
+ * heading that states the page's title, where titles are permalinks). The page's title, byline and dateline are its
+ * own even where other pages repeat them (pageFacts); reader comments and form options are not the page's (notPageText).
  */
 import { SELECTOR_MAX_TESTS } from "../config";
 import { commentBlocks } from "../classify/index";
@@ -29,6 +29,17 @@ export interface PageStructure {
   readonly stated: Uint8Array;
   /** Block ordinal → 1 for the headings that state the page's title (titleHeadings). */
   readonly titles: Uint8Array;
+  /** Block ordinal → 1 for the blocks of the page's byline and dateline (pageFacts): content blocks however short. */
+  readonly facts: Uint8Array;
+}
+
+/**
+ * Whether a block is a content block: its own text states something and is over `share` content, or it holds the
+ * page's byline or dateline (a date beside a template "by … on" is the page's own, though most of its block is template).
+ */
+export function isContentBlock(structure: PageStructure, block: number, share: number): boolean {
+  const own = structure.ownCounted[block]!;
+  return structure.stated[block] === 1 && own > 0 && (structure.facts[block] === 1 || structure.ownContent[block]! > share * own);
 }
 
 /**
@@ -76,6 +87,24 @@ function textNodesAt(structure: PageStructure): Int32Array {
   return nodes;
 }
 
+/** A letter or a digit right after a terminal: the mark is inside a token (guardian.co.uk, 13.42, ?id=3). */
+const WORD_AFTER = /[\p{L}\p{N}]/u;
+const SPACE = /\s/;
+const NEWLINE = 10;
+
+/**
+ * Whether text[at] is a sentence terminal that ends a sentence: not one inside an address, a number or a time, and
+ * not one after the first word of its block (an abbreviation or a label: "Assoc. Editor:", "No. 5").
+ */
+function endsSentence(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  if (!isSentenceTerminal(code) || (code <= 0x7f && WORD_AFTER.test(text.charAt(at + 1)))) return false;
+  let back = at - 1;
+  while (back >= 0 && !SPACE.test(text.charAt(back))) back--;
+  while (back >= 0 && SPACE.test(text.charAt(back)) && text.charCodeAt(back) !== NEWLINE) back--;
+  return back >= 0 && text.charCodeAt(back) !== NEWLINE;
+}
+
 /** Container tags that name a page region on their own, without an id or a class. */
 const REGION_TAGS = new Set(["article", "main", "aside", "nav", "header", "footer"]);
 const HEADING = /^h[1-6]$/;
@@ -92,10 +121,11 @@ export function readStructures(pages: readonly PageModel[], levels: readonly Uin
   const pageCount = new Map<string, number>();
   for (const index of stableFrom) for (const token of new Set(tokens[index]!.flat())) pageCount.set(token, (pageCount.get(token) ?? 0) + 1);
   const stable = (token: string): boolean => (pageCount.get(token) ?? 0) >= 2 && !VOLATILE.test(token);
+  const pageTitles = pages.map((page) => normalised(page.title));
   return pages.map((page, index) => {
     const keys = tokens[index]!.map((blockTokens, block) => keyOf(page, block, blockTokens.filter(stable)));
     const comments = notPageText(page);
-    const titles = titleHeadings(page);
+    const titles = titleHeadings(page, pageTitles, index);
     const byline = bylineNode(page, comments, titles, levels[index]!);
     const { counted, content } = contentSums(page, levels[index]!, comments, byline, titles);
     const ownCounted = new Int32Array(page.blockCount);
@@ -108,7 +138,7 @@ export function readStructures(pages: readonly PageModel[], levels: readonly Uin
       ownCounted[block] += counted[end]! - counted[start]!;
       ownContent[block] += content[end]! - content[start]!;
       for (let at = start; at < end && stated[block] === 0; at++) {
-        if (pageLevels[at] === LEVEL_WHEN || isSentenceTerminal(page.text.charCodeAt(at))) stated[block] = 1;
+        if (pageLevels[at] === LEVEL_WHEN || endsSentence(page.text, at)) stated[block] = 1;
       }
     }
     unstateDatedLinks(page, pageLevels, stated);
@@ -116,7 +146,8 @@ export function readStructures(pages: readonly PageModel[], levels: readonly Uin
     unstateStoryItems(page, stated, titles);
     for (let block = 1; block < page.blockCount; block++) if (comments[block] === 1) stated[block] = 0;
     if (byline >= 0) stated[page.textNodes.block[byline]!] = 1;
-    return { page, keys, counted, content, ownCounted, ownContent, stated, titles };
+    const facts = pageFacts(page, pageLevels, stated, comments, titles, byline);
+    return { page, keys, counted, content, ownCounted, ownContent, stated, titles, facts };
   });
 }
 
@@ -178,7 +209,7 @@ function unstateDatedLinks(page: PageModel, levels: Uint8Array, stated: Uint8Arr
       continue;
     }
     for (let at = page.textNodes.textStart[node]!; at < page.textNodes.textEnd[node]!; at++) {
-      marks[block] |= (isSentenceTerminal(page.text.charCodeAt(at)) ? 1 : 0) | (levels[at] === LEVEL_WHEN ? 2 : 0);
+      marks[block] |= (endsSentence(page.text, at) ? 1 : 0) | (levels[at] === LEVEL_WHEN ? 2 : 0);
     }
   }
   for (let block = page.blockCount - 1; block > 0; block--) marks[page.blocks.parent[block]!] |= marks[block]!;
@@ -239,24 +270,60 @@ function bylineNode(page: PageModel, comments: Uint8Array, titles: Uint8Array, l
   return -1;
 }
 
+/**
+ * Block ordinal → 1 for the page's own facts beside its title: the byline's block, and the dateline's (the first value
+ * that says when, outside links and comments, from the title heading to the first sentence: the page's date, stated
+ * once; a date in a template's slot is template, text-levels.ts). None without a title heading.
+ */
+function pageFacts(page: PageModel, levels: Uint8Array, stated: Uint8Array, comments: Uint8Array, titles: Uint8Array, byline: number): Uint8Array {
+  const facts = new Uint8Array(page.blockCount);
+  if (byline >= 0) facts[page.textNodes.block[byline]!] = 1;
+  let from = -1;
+  for (let block = 1; block < page.blockCount && from < 0; block++) if (titles[block] === 1) from = page.blocks.textEnd[block]!;
+  if (from < 0) return facts;
+  for (let node = 0; node < page.textNodeCount; node++) {
+    const [start, end] = [page.textNodes.textStart[node]!, page.textNodes.textEnd[node]!];
+    const block = page.textNodes.block[node]!;
+    if (start < from || page.textNodes.inLink[node] === 1 || comments[block] === 1 || titles[block] === 1) continue;
+    for (let at = start; at < end; at++) {
+      if (levels[at] === LEVEL_WHEN && stated[block] === 1) {
+        facts[block] = 1;
+        return facts;
+      }
+      if (endsSentence(page.text, at)) return facts;
+    }
+  }
+  return facts;
+}
+
 function normalised(text: string): string {
   return text.toLowerCase().replace(/\s+/g, " ").trim();
 }
 
+/** Separators between a <title>'s headline and the site's or section's name. */
+const TITLE_SEPARATOR = /\s+[-|–—:»·]+\s+/;
+
 /**
- * Block ordinal → 1 for the headings that state the page's title (their text inside the document's <title>), of the
- * highest rank among such headings: a permalink there is the title, not a link away, while a list of the latest
+ * Block ordinal → 1 for the headings that state the page's title (their text inside the document's <title> and in no
+ * other page's: a heading of the site's name is in every page's <title> too; or holding the <title>'s headline), of
+ * the highest rank among such headings: a permalink there is the title, not a link away, while a list of the latest
  * stories that names this one too sits in lower-ranked headings.
  */
-function titleHeadings(page: PageModel): Uint8Array {
-  const title = normalised(page.title);
+function titleHeadings(page: PageModel, titles: readonly string[], index: number): Uint8Array {
+  const title = titles[index]!;
   const marked = new Uint8Array(page.blockCount);
   let best = 7;
+  // A heading whose text is in another page's <title> too names the site or a section, not this page.
+  const elsewhere = (text: string): boolean => titles.some((other, k) => k !== index && other.includes(text));
+  // A heading may say more than the <title>'s headline (a section link, the date after it): it states the title when
+  // it holds the title's longest part (the <title> is the headline and the site's name, apart by a separator).
+  const headline = title.split(TITLE_SEPARATOR).reduce((longest, part) => (part.length > longest.length ? part : longest), "");
+  const states = (text: string): boolean => (title.includes(text) && !elsewhere(text)) || (headline !== "" && text.includes(headline) && !elsewhere(headline));
   const level = (block: number): number => {
     const name = tagName(page.blocks.tag[block]!);
     if (!HEADING.test(name)) return 7;
     const text = normalised(page.text.slice(page.blocks.textStart[block], page.blocks.textEnd[block]));
-    return text !== "" && title.includes(text) ? Number(name[1]) : 7;
+    return text !== "" && states(text) ? Number(name[1]) : 7;
   };
   const ranks = Array.from({ length: page.blockCount }, (_unused, block) => level(block));
   for (const value of ranks) best = Math.min(best, value);

@@ -5,9 +5,9 @@
  * - `strip`: containers on most pages whose text is template or shared with other pages even where it changes
  *   from page to page (related lists, "most read", sidebars): the low mode of the groups' content shares, holding
  *   no content block (a block whose own text is over that share and states something: a sentence, a value that
- *   says when such as a date, the page's title or its byline);
- * - `main`: the smallest container on most pages that holds all of a page's content blocks, or none when no
- *   container does;
+ *   says when such as a date, the page's title; or the block of the page's byline or dateline, page-structure.ts);
+ * - `main`: the container on most pages that holds all of a page's content blocks and keeps the least text over the
+ *   pages (a page it does not match keeps all of its text), or none when no container does;
  * - `keep`: the containers of the page's title heading alone (other pages list the title as a link, so a text rule
  *   may match it);
  * Then a check with the real selector matcher on every mined page, a third of them held back from this choice
@@ -19,7 +19,7 @@ import { matchSelectors, parseSelector, SELECTOR_MATCH_MAX_LISTS, type SelectorL
 import { tagName } from "../page/index";
 import { mainMatches } from "../rules/index";
 import { findCutoff } from "./cutoff";
-import { rangeCounts, type PageStructure } from "./page-structure";
+import { isContentBlock, rangeCounts, type PageStructure } from "./page-structure";
 
 /** What one group of elements (one signature) holds over the pages. */
 export interface GroupStatistics {
@@ -109,10 +109,13 @@ export function chooseStructure(groups: ReadonlyMap<string, GroupStatistics>, st
   // Over the rule set's selector limit, the groups inside others go first, then the ones with the least text.
   const limit = SELECTOR_MAX_PER_RULE_SET - MAIN_ENTRIES - KEEP_ENTRIES;
   const strip = (template.length <= limit ? template : outermost(template, structures).slice(0, limit)).map((group) => group.key);
-  // Main: holds all of the page's content blocks on every choosing page where it occurs; the smallest.
+  // Main: holds all of the page's content blocks on every choosing page where it occurs; the one that keeps the least
+  // text over the choosing pages (a page it does not match keeps all of its text).
+  const pageCounted = structures.reduce((sum, structure) => sum + structure.counted[structure.page.text.length]!, 0);
+  const kept = (group: GroupStatistics) => pageCounted - group.where.reduce((sum, { page }) => sum + structures[page]!.counted[structures[page]!.page.text.length]!, 0) + group.counted;
   const main = common
     .filter(holdsAllContentBlocks)
-    .sort((a, b) => a.counted / a.pages - b.counted / b.pages || b.pages - a.pages)
+    .sort((a, b) => kept(a) - kept(b) || b.pages - a.pages)
     .slice(0, MAIN_ENTRIES)
     .map((group) => group.key);
   return { strip: strip.sort(), main, keep: chooseKeep(common, structures), stripShare };
@@ -176,11 +179,9 @@ function outermost(groups: readonly GroupStatistics[], structures: readonly Page
 
 /** Prefix counts over the page text of where content blocks start: [i] = content blocks starting before i. */
 function contentBlockStarts(structure: PageStructure, share: number): Int32Array {
-  const { page, ownCounted, ownContent } = structure;
+  const { page } = structure;
   const starts = new Int32Array(page.text.length + 1);
-  for (let block = 1; block < page.blockCount; block++) {
-    if (structure.stated[block] === 1 && ownCounted[block]! > 0 && ownContent[block]! > share * ownCounted[block]!) starts[page.blocks.textStart[block]! + 1]++;
-  }
+  for (let block = 1; block < page.blockCount; block++) if (isContentBlock(structure, block, share)) starts[page.blocks.textStart[block]! + 1]++;
   for (let at = 1; at <= page.text.length; at++) starts[at] += starts[at - 1]!;
   return starts;
 }

@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { DEFAULT_MINING_OPTIONS, mineSites } from "../../src/mining/index";
-import { readStructures } from "../../src/mining/page-structure";
+import { isContentBlock, readStructures } from "../../src/mining/page-structure";
 import { holdBackCheck } from "../../src/mining/structure";
 import { mineSite } from "../../src/mining/mine-site";
-import { textLevels } from "../../src/mining/text-levels";
+import { LEVEL_TEMPLATE, LEVEL_WHEN, textLevels } from "../../src/mining/text-levels";
 import { analysePage } from "../../src/page/index";
 import { parseRuleSet } from "../../src/rules/index";
 
@@ -102,5 +102,57 @@ describe("structural rules on text that is not the page's own", () => {
   it("keeps the title heading, whose text other pages list as a link", () => {
     expect(report!.ruleSet.keep).toEqual(["h1.entry-title"]);
     expect(report!.structure?.check.dropped).toEqual([]);
+  });
+});
+
+/**
+ * A page whose own facts sit in template: a masthead heading of the site's name (in every page's <title>), the headline
+ * in a lower heading, a byline of the site's one writer with the page's date, and a stamp that fills the page's time and
+ * date into a template sentence beside a desk's e-mail address.
+ */
+function factsPage(page: number): string {
+  const headline = prose(page, 0, 6).slice(0, -1);
+  return `<!doctype html><html><head><title>${headline} | Wrenmouth News</title></head><body>
+<div id="masthead"><h1 class="site">Wrenmouth News</h1></div>
+<div id="main"><div class="entry"><h2 class="headline">${headline}</h2><p class="byline">by Staff Writer on ${1 + page} March 2026</p>
+<p>${prose(page, 1, 30)}</p><p>${prose(page, 2, 25)}</p></div></div>
+<div id="stamp"><p>This story was published at ${10 + page}:${10 + page * 3} on ${1 + page} March 2026.</p><p>Write to desk${page % 3}@wrenmouth.example</p></div>
+</body></html>`;
+}
+
+describe("structural rules on the page's own facts", () => {
+  const pages = Array.from({ length: 9 }, (_unused, page) => analysePage(factsPage(page)));
+  const texts = pages.map((page) => page.text);
+  const mining = mineSite(texts, DEFAULT_MINING_OPTIONS);
+  const levels = textLevels(mining, texts);
+  const structures = readStructures(pages, levels, pages.map((_page, index) => index));
+  const [report] = mineSites([{ site: "news.example", pageTexts: texts, pages }], DEFAULT_MINING_OPTIONS, () => {}, "2026-11-25T12:00:00Z");
+  const blockOf = (page: number, text: string): number => {
+    const at = pages[page]!.text.indexOf(text);
+    let found = -1;
+    for (let block = 1; block < pages[page]!.blockCount; block++) if (pages[page]!.blocks.textStart[block]! <= at && at < pages[page]!.blocks.textEnd[block]!) found = block;
+    return found;
+  };
+
+  it("reads a value that a template sentence fills in as template, and a date at the byline's end as the page's", () => {
+    const time = pages[4]!.text.indexOf("14:22");
+    expect([...levels[4]!.slice(time, time + 5)].every((level) => level === LEVEL_TEMPLATE)).toBe(true);
+    const date = pages[4]!.text.indexOf("5 March 2026");
+    expect(levels[4]![date + 2]).toBe(LEVEL_WHEN);
+  });
+
+  it("takes the headline, not the site's name, for the title heading, and keeps it", () => {
+    expect(structures[2]!.titles[blockOf(2, "Wrenmouth News")]).toBe(0);
+    expect(structures[2]!.titles[blockOf(2, prose(2, 0, 6).slice(0, 20))]).toBe(1);
+    expect(report!.ruleSet.keep).toEqual(["h2.headline"]);
+  });
+
+  it("counts the byline with the page's date as a content block however template its words, and a dot in an address as no sentence end", () => {
+    expect(isContentBlock(structures[3]!, blockOf(3, "by Staff Writer"), 0.99)).toBe(true);
+    expect(structures[3]!.stated[blockOf(3, "Write to")]).toBe(0);
+    expect(report!.ruleSet.strip).toContain("div#stamp");
+    expect(report!.ruleSet.strip?.some((selector) => /byline|entry|main/.test(selector))).toBe(false);
+    // div#main holds div.entry alone: either is the article's container.
+    expect(["div.entry", "div#main"]).toContain(report!.ruleSet.main?.[0]);
   });
 });
