@@ -8,7 +8,8 @@
  * Timing: a batch of runs between two awaited timers (I/O boundaries), so the clock is read fresh even where
  * workerd advances it only across I/O; the batch time divided by the runs.
  */
-import { enqueueJob, mineSampledSite, readJobState, resolveLearningSettings, runMineJob, samplePage, storagePrefixes, type LearningBindings } from "../src/learning/index";
+import { mineSampledSite, runMineJob } from "../src/consumer/index";
+import { enqueueJob, readJobState, resolveLearningSettings, samplePage, storagePrefixes, type LearningBindings } from "../src/learning/index";
 
 interface BenchEnv extends LearningBindings {
   PAGES: R2Bucket;
@@ -66,7 +67,7 @@ async function learn(env: BenchEnv, site: string, pages: readonly { url: string;
   for (const page of pages) await samplePage(learning(sampling), settings, { ...page, site }, new Date((time += 1000)));
   const state = await readJobState(env.PAGES, site);
   const mineJob = state?.status === "queued" ? state : await enqueueJob(learning(job), site, "admin", new Date((time += 1000)));
-  const done = await runMineJob(learning(job), settings, mineJob, 1, () => {}, () => new Date((time += 1000)));
+  const done = await runMineJob(learning(job), settings, mineJob, 1, () => new Date((time += 1000)));
   const stored: Record<string, number> = {};
   for (const [kind, prefix] of Object.entries(storagePrefixes(site))) {
     let bytes = 0;

@@ -7,14 +7,16 @@
  *    pages by that address find the rules.
  * 2. The sample site (samples/wrenmouth-gazette.example, a made-up local newspaper) is served on
  *    http://127.0.0.1:8788 by a small static server in this process.
- * 3. `wrangler dev` runs the Worker in local workerd, with development-only vars:
+ * 3. `wrangler dev` runs the edge Worker (wrangler.toml) in local workerd, with development-only vars:
  *    the dev API key, the sample site's origin allowed as a fetch target (its own, and those listed in
  *    DEV_ALLOWED_ORIGINS; every other loopback, private or metadata target stays refused), and the proxy
  *    mapping /sample/ to the sample site.
- * 4. Learning from traffic is on for every site (LEARN_SITES=*, every cleaned page sampled), with local R2,
- *    Queues and the cron (`--test-scheduled`: GET /__scheduled runs it), and the dev admin key
- *    local-admin-key for /admin/*. The second sample site, samples/learn-test.example (a walking club's
- *    journal, another template, and no rule set), is there to be learned: see printTryLines.
+ * 4. Learning from traffic is on for every site (LEARN_SITES=*, every cleaned page sampled), with local R2
+ *    and Queues, and the dev admin key local-admin-key for /admin/*. The control Worker
+ *    (wrangler.control.toml) runs in the same session, so the jobs the edge enqueues are mined and published
+ *    at once; its cron is not triggered locally (POST /admin/learn/:site enqueues a site). The second sample
+ *    site, samples/learn-test.example (a walking club's journal, another template, and no rule set), is there
+ *    to be learned: see printTryLines.
  * 5. The service's port, http://127.0.0.1:8787, is a front door in this process (scripts/front-door.ts): it
  *    hands requests to wrangler dev, on a free port of its own, at most MAX_IN_FLIGHT at a time, since local
  *    workerd drops and starves requests when it holds hundreds of connections at once (README "Load").
@@ -98,9 +100,10 @@ function startWorker(origins: readonly string[], wranglerPort: number): ChildPro
   // The proxy serves the sample site under /sample/, cleaned with the rules of the site it stands for.
   const proxyOrigins = JSON.stringify({ "/sample": { origin: `http://${HOST}:${samplesPort}`, site: SAMPLE_SITE } });
   const args = [
-    "wrangler", "dev", "--local", "--ip", HOST, "--port", String(wranglerPort), "--show-interactive-dev-session=false",
-    // The cron trigger runs on GET /__scheduled (local R2 and Queues come from wrangler.toml's blocks).
-    "--test-scheduled",
+    // Both Workers in one session: the first config's is served on the port and takes the --var values below; the
+    // control Worker consumes the local queue the edge sends to (local KV, R2 and Queues are shared by name).
+    "wrangler", "dev", "-c", "wrangler.toml", "-c", "wrangler.control.toml",
+    "--local", "--ip", HOST, "--port", String(wranglerPort), "--show-interactive-dev-session=false",
     "--var", `API_KEYS:${DEV_API_KEY}`,
     "--var", `ADMIN_KEY:${DEV_ADMIN_KEY}`,
     // Learning from traffic: every site, every cleaned page sampled (a deployment samples a share: LEARN_SAMPLE_RATE).
@@ -156,12 +159,12 @@ function printTryLines(origins: readonly string[]): void {
     `    curl -s -o /dev/null -w '%{http_code} ' "${api}/v1/clean?url=http://${LEARN_SITE}/$(basename $page)&format=text" \\`,
     `      -H 'x-api-key: ${DEV_API_KEY}' -H 'content-type: text/html' --data-binary @$page; done; echo`,
     `  curl -s -X POST '${api}/admin/learn/${LEARN_SITE}' -H 'x-api-key: ${DEV_ADMIN_KEY}'`,
-    `  curl -s '${api}/v1/rules/${LEARN_SITE}' -H 'x-api-key: ${DEV_API_KEY}' | head -c 300; echo   (a few seconds later: "source":"learned")`,
+    `  curl -s '${api}/v1/rules/${LEARN_SITE}' -H 'x-api-key: ${DEV_API_KEY}' | head -c 300; echo   (a few seconds later: "source":"learned", published by the control Worker)`,
     `  curl -s -D - -o /dev/null '${api}/v1/clean?url=http://${LEARN_SITE}/volunteer-stile-repairs.html&format=text' \\`,
     `       -H 'x-api-key: ${DEV_API_KEY}' -H 'content-type: text/html' --data-binary @samples/${LEARN_SITE}/volunteer-stile-repairs.html | grep x-clean-rules`,
+    `     (applied once the edge's cached "no rules" for the site, kept 60 s after its last page, has expired)`,
     `  curl -s '${api}/admin/learn/${LEARN_SITE}' -H 'x-api-key: ${DEV_ADMIN_KEY}'   (sampled pages, last job, versions)`,
     `  curl -s -X POST '${api}/admin/rules/${LEARN_SITE}/rollback' -H 'authorization: Bearer ${DEV_ADMIN_KEY}'`,
-    `  curl -s '${api}/__scheduled'   (run the cron now: enqueues sampled sites whose rules are missing or stale)`,
     "",
   ];
   console.log(lines.join("\n"));

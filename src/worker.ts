@@ -1,7 +1,6 @@
 import { Hono } from "hono/tiny";
 import { apiSecurityHeaders, corsHeaders, demoRoutes, feedRoutes, proxyRoutes, rateLimit } from "./http";
-import { adminRoutes, cleanRoutes, handleError, handleNotFound, healthRoutes, readRoutes, refreshSiteRules, requireApiKey, rulesRoutes, type Env } from "./http";
-import { consumeBatch, enqueueStaleSites, resolveLearningSettings } from "./learning";
+import { adminRoutes, cleanRoutes, handleError, handleNotFound, healthRoutes, readRoutes, requireApiKey, rulesRoutes, type Env } from "./http";
 
 /** The Worker's bindings: typed from wrangler.toml (`npm run cf-typegen`) plus the optional vars (src/http/shared/bindings.ts). */
 export type { Env } from "./http";
@@ -28,18 +27,6 @@ app.route("/v1/read", readRoutes);
 app.route("/v1/rules", rulesRoutes);
 app.route("/v1/feed", feedRoutes);
 
-/** Mining jobs from MINE_QUEUE, and dead jobs from its dead-letter queue (wrangler.toml [[queues.consumers]]). */
-async function queue(batch: MessageBatch<unknown>, env: Env, _context: ExecutionContext): Promise<void> {
-  // A set published here is used by this isolate's next page at once; others follow within the rule cache's TTL.
-  await consumeBatch(batch, env, refreshSiteRules);
-}
-
-/** The cron trigger: enqueues the sampled sites whose rules are missing or stale. */
-async function scheduled(_controller: ScheduledController, env: Env, context: ExecutionContext): Promise<void> {
-  context.waitUntil(enqueueStaleSites(env, resolveLearningSettings(env), new Date()).then((sites) => {
-    if (sites.length > 0) console.log(`cron: ${sites.length} sites enqueued for mining`);
-  }));
-}
-
-// The Hono app stays the default export (tests call app.request()); the queue and cron handlers sit beside its fetch.
-export default Object.assign(app, { queue, scheduled }) satisfies ExportedHandler<Env>;
+// The Hono app is the default export (tests call app.request()). Mining jobs and the cron are the control
+// Worker's (src/control.ts, wrangler.control.toml): this Worker only samples pages and enqueues jobs.
+export default app satisfies ExportedHandler<Env>;

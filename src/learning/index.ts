@@ -1,20 +1,20 @@
 /**
- * Learning from traffic (design.md, "The learning loop"): the Worker samples the pages it cleans into R2,
- * mining jobs go through a Queue, and the queue() consumer publishes each site's learned rules to KV,
- * versioned, with a cross-site phrase table merged one site at a time. Depends on src/mining and src/rules;
- * takes the bindings it needs (LearningBindings), never the HTTP layer.
+ * Learning from traffic (design.md, "The learning loop"), the part both Workers share: the edge Worker samples
+ * the pages it cleans into R2 and enqueues mining jobs on MINE_QUEUE; job states, the rule set history and the
+ * storage layout live here too. Mining the jobs is the control Worker's (src/consumer, src/control.ts), so
+ * nothing here imports src/mining. Takes the bindings it needs (LearningBindings), never the HTTP layer.
  */
-export { consumeBatch, retryDelay, runMineJob, type PublishedListener } from "./consume";
-export { mergeContribution, readCounts, SHARD_COUNT, type CrossSiteCounts } from "./cross-site-table";
-export { enqueueJob, enqueueStaleSites, parseMineJob, readJobState, type JobReason, type JobState, type JobStatus, type MineJob } from "./jobs";
-export { mineSampledSite, type SampledMining } from "./mine-sampled";
+export {
+  enqueueJob, enqueueStaleSites, parseMineJob, readJobState, requireBindings, writeJobState, type JobReason, type JobState, type JobStatus, type MineJob,
+} from "./jobs";
 export { KEPT_REVISIONS, listRevisions, publishRuleSet, rollbackRuleSet, type PublishResult, type Revision, type RollbackResult } from "./publish";
 export { listSampledPages, pageSampler, readSampledPages, rulesAreFresh, samplePage, sentWithCredentials, type CleanedPage, type PageSampler, type SampledPage } from "./sample";
-export { storagePrefixes } from "./storage-keys";
+export { contributionKey, crossSiteShardKey, hexDigest, storagePrefixes } from "./storage-keys";
 export {
   DEAD_LETTER_QUEUE,
   learningEnabled,
   learnsSite,
+  MAX_RETRY_SECONDS,
   resolveLearningSettings,
   type LearningBindings,
   type LearningSettings,

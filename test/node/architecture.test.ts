@@ -86,6 +86,23 @@ function cycles(edges: ReadonlyMap<string, readonly string[]>): string[][] {
 }
 
 const srcImports = sourceFiles("src").flatMap(importsOf);
+
+/** What only the control Worker (src/control.ts) may load: the miner and the queue consumer (wrangler.control.toml). */
+const EDGE_FORBIDDEN = ["src/mining/", "src/consumer/"];
+
+/** Every src/ file an entry point loads, through imports, re-exports and import() calls. */
+function reachableFrom(entry: string): Set<string> {
+  const reached = new Set([entry]);
+  const pending = [entry];
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    for (const edge of srcImports) {
+      if (edge.from !== file || edge.file === null || reached.has(edge.file)) continue;
+      reached.add(edge.file);
+      pending.push(edge.file);
+    }
+  }
+  return reached;
+}
 const scriptImports = sourceFiles("scripts").flatMap(importsOf);
 
 describe("architecture", () => {
@@ -115,8 +132,16 @@ describe("architecture", () => {
     expect(deep.map(({ from, specifier }) => `${from} → ${specifier}`)).toEqual([]);
   });
 
-  it("keeps the entry point out of every other file (the bindings' types come from src/http/shared/bindings.ts)", () => {
-    expect(srcImports.filter(({ file }) => file === "src/worker.ts").map(({ from }) => from)).toEqual([]);
+  it("keeps the entry points out of every other file (the bindings' types come from src/http/shared/bindings.ts)", () => {
+    expect(srcImports.filter(({ file }) => file === "src/worker.ts" || file === "src/control.ts").map(({ from, file }) => `${from} → ${file}`)).toEqual([]);
+  });
+
+  it("keeps the miner and the queue consumer out of the edge Worker: nothing src/worker.ts reaches imports them", () => {
+    const reached = reachableFrom("src/worker.ts");
+    expect(reached.has("src/http/index.ts") && reached.has("src/learning/index.ts")).toBe(true);
+    expect([...reached].filter((file) => EDGE_FORBIDDEN.some((prefix) => file.startsWith(prefix)))).toEqual([]);
+    // The control Worker does reach them, so the check above reads the graph that would show them.
+    expect([...reachableFrom("src/control.ts")].filter((file) => EDGE_FORBIDDEN.some((prefix) => file.startsWith(prefix))).length).toBeGreaterThan(5);
   });
 
   it("keeps the cleaning core free of Node modules and of the HTTP layer", () => {

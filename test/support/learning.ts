@@ -1,5 +1,5 @@
 /**
- * Shared steps of the learning tests (test/worker/learning*.test.ts), inside workerd: pages of the development
+ * Shared steps of the learning tests (test/worker/learning-sampling.test.ts, test/control/learning-jobs.test.ts), inside workerd: pages of the development
  * data read from the tests' origin server, sent to the Worker as a client would, and the learning state read
  * back from the real local R2 bucket.
  */

@@ -9,20 +9,17 @@
  */
 import { MINING_MIN_PAGES_PER_SITE } from "../config";
 import { mergeContribution } from "./cross-site-table";
-import { parseMineJob, readJobState, requireBindings, writeJobState, type JobState, type MineJob } from "./jobs";
+import {
+  DEAD_LETTER_QUEUE, listSampledPages, MAX_RETRY_SECONDS, parseMineJob, publishRuleSet, readJobState, readSampledPages, requireBindings, resolveLearningSettings, writeJobState,
+  type JobState, type LearningBindings, type LearningSettings, type MineJob,
+} from "../learning";
 import { mineSampledSite } from "./mine-sampled";
-import { publishRuleSet } from "./publish";
-import { listSampledPages, readSampledPages } from "./sample";
-import { DEAD_LETTER_QUEUE, MAX_RETRY_SECONDS, resolveLearningSettings, type LearningBindings, type LearningSettings } from "./settings";
 
 /** Longest error text kept in a job state. */
 const MAX_ERROR_CHARACTERS = 500;
 
-/** Told of each rule set a job publishes (the Worker refreshes its isolate's rule cache with it). */
-export type PublishedListener = (site: string, text: string) => void;
-
 /** The queue() handler's work: jobs from MINE_QUEUE, dead jobs from the dead-letter queue. */
-export async function consumeBatch(batch: MessageBatch<unknown>, env: LearningBindings, onPublished: PublishedListener = () => {}, now: () => Date = () => new Date()): Promise<void> {
+export async function consumeBatch(batch: MessageBatch<unknown>, env: LearningBindings, now: () => Date = () => new Date()): Promise<void> {
   const settings = resolveLearningSettings(env);
   if (batch.queue === DEAD_LETTER_QUEUE) {
     for (const message of batch.messages) {
@@ -40,7 +37,7 @@ export async function consumeBatch(batch: MessageBatch<unknown>, env: LearningBi
       continue;
     }
     try {
-      await runMineJob(env, settings, job, message.attempts, onPublished, now);
+      await runMineJob(env, settings, job, message.attempts, now);
       message.ack();
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
@@ -60,7 +57,6 @@ export async function runMineJob(
   settings: LearningSettings,
   job: MineJob,
   attempts: number,
-  onPublished: PublishedListener = () => {},
   now: () => Date = () => new Date(),
 ): Promise<JobState> {
   const { bucket } = requireBindings(env);
@@ -83,7 +79,6 @@ export async function runMineJob(
   const summary = { pages: mining.pages, rules: mining.ruleSet.rules.length, droppedAcrossSites: mining.droppedAcrossSites, miningMilliseconds };
   // A site where mining finds no template keeps what it has (an empty set would only hide the classifier's view).
   const published = mining.ruleSet.rules.length === 0 ? null : await publishRuleSet(env.RULES, bucket, mining.ruleSet, job.jobId, now());
-  if (published?.published === true) onPublished(job.site, published.text);
   const revision = published?.revision;
   const state: JobState = { ...running, status: "done", updatedAt: now().toISOString(), ...summary, ...(revision === undefined ? {} : { revision }) };
   await writeJobState(bucket, state);
