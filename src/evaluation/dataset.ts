@@ -76,15 +76,29 @@ export function loadDataset(setOrIndexPath: string): { pages: DatasetPage[]; pro
 }
 
 /**
+ * Dragnet's hand-corrected files end the article at a line of the shifted digit keys ("!@#$%^&*()
+ * COMMENTS", typed by hand, so with slips: "!@ $%^&*()", "COMMNENTS") and put the reader comments after it.
+ * The set keeps comments apart (its README: gold/ is the article, gold-comments/ the comments), but ten
+ * files were never split, so the reader splits them. Every variant keeps the run "$%^&".
+ */
+const COMMENTS_SEPARATOR = /^[ \t]*[!@#$%^&*() ]*\$%\^&[!@#$%^&*() ]*(?:COMM\w*)?[ \t]*\r?$/m;
+
+/**
  * Gold texts are UTF-8. A few (dragnet 27, 39, 42, 158) are UTF-16LE text that was once read as latin-1 and
  * saved as UTF-8: they start with "ÿþ" and hold a NUL after every character. Those are turned back into
- * their latin-1 bytes and read as the UTF-16LE they are.
+ * their latin-1 bytes and read as the UTF-16LE they are. The gold is the article: text after Dragnet's
+ * comments separator is left out.
  */
 function readGold(path: string): string {
   const text = readFileSync(path, "utf8");
-  if (!text.startsWith("\u00ff\u00fe") || !text.includes("\u0000")) return text;
+  if (!text.startsWith("\u00ff\u00fe") || !text.includes("\u0000")) return articleOnly(text);
   const bytes = Uint8Array.from(text, (character) => character.charCodeAt(0) & 0xff);
-  return new TextDecoder("utf-16le").decode(bytes);
+  return articleOnly(new TextDecoder("utf-16le").decode(bytes));
+}
+
+function articleOnly(gold: string): string {
+  const at = gold.search(COMMENTS_SEPARATOR);
+  return at < 0 ? gold : gold.slice(0, at);
 }
 
 function parseIndexLine(line: string): IndexLine | string {

@@ -175,7 +175,26 @@ function isWordCode(code: number): boolean {
   if (code < 0xc0) return false;
   if (code >= 0x2000 && code <= 0x2bff) return false; // general punctuation, symbols, arrows, dingbats
   if (code >= 0x3000 && code <= 0x303f) return false; // CJK punctuation
+  if (code >= 0xff01 && code <= 0xff65) return isFullwidthAlphanumeric(code); // fullwidth punctuation is not
   return code !== 0xd7 && code !== 0xf7;
+}
+
+function isFullwidthAlphanumeric(code: number): boolean {
+  return (code >= 0xff10 && code <= 0xff19) || (code >= 0xff21 && code <= 0xff3a) || (code >= 0xff41 && code <= 0xff5a);
+}
+
+/**
+ * Kana and CJK ideographs: Chinese and Japanese are written without spaces, so each of these characters
+ * counts as a word of its own. Otherwise a whole paragraph would be one long word, and every per-word
+ * feature of such a page would be far from what the model learned.
+ */
+function isIdeograph(code: number): boolean {
+  return (code >= 0x3040 && code <= 0x30ff) || (code >= 0x3400 && code <= 0x4dbf) || (code >= 0x4e00 && code <= 0x9fff) || (code >= 0xf900 && code <= 0xfaff);
+}
+
+/** Full stop, exclamation and question marks of CJK text, which end a sentence with no space after them. */
+function isIdeographicSentenceEnd(code: number): boolean {
+  return code === 0x3002 || code === 0xff01 || code === 0xff1f || code === 0xff0e;
 }
 
 /** 32-bit FNV-1a step over a case-folded character. */
@@ -245,13 +264,14 @@ function forEachWord(text: string, word: (hash: number) => void): void {
   let inWord = false;
   for (let i = 0; i <= text.length; i++) {
     const code = i < text.length ? text.charCodeAt(i) : 32;
-    if (isWordCode(code)) {
+    if (isWordCode(code) && !isIdeograph(code)) {
       hash = hashStep(inWord ? hash : HASH_SEED, code);
       inWord = true;
-    } else if (inWord) {
-      word(hash);
-      inWord = false;
+      continue;
     }
+    if (inWord) word(hash);
+    inWord = false;
+    if (isIdeograph(code)) word(hashStep(HASH_SEED, code));
   }
 }
 
@@ -285,7 +305,8 @@ function countText(page: PageModel, counts: BlockCounts, table: WordTable): void
     let inWord = false;
     for (let i = start; i <= end; i++) {
       const code = i < end ? text.charCodeAt(i) : 32;
-      if (isWordCode(code)) {
+      const ideograph = isIdeograph(code);
+      if (!ideograph && isWordCode(code)) {
         if (!inWord) wordStart = i;
         hash = hashStep(inWord ? hash : HASH_SEED, code);
         inWord = true;
@@ -299,15 +320,21 @@ function countText(page: PageModel, counts: BlockCounts, table: WordTable): void
       if (inWord) {
         words++;
         if (i - wordStart <= SHORT_WORD_LETTERS) shortWords++;
-        const slot = slotOf(table, hash);
-        counts.crossEntropy[block] += logTotal - Math.log(Math.max(1, table.counts[slot]));
-        counts.titleWords[block] += table.inTitle[slot];
+        countWordStatistics(counts, table, block, hash, logTotal);
         inWord = false;
+      }
+      if (ideograph) {
+        words++;
+        shortWords++;
+        counts.letters[block]++;
+        countWordStatistics(counts, table, block, hashStep(HASH_SEED, code), logTotal);
+        continue;
       }
       if (i === end || code === 32) continue;
       counts.punctuation[block]++;
       if (code === 44 || code === 0xff0c || code === 0x3001) commas++;
       if ((code === 46 || code === 33 || code === 63) && (i + 1 >= end || text.charCodeAt(i + 1) === 32)) counts.sentences[block]++;
+      else if (isIdeographicSentenceEnd(code)) counts.sentences[block]++;
     }
     counts.chars[block] += end - start;
     counts.ownChars[block] += end - start;
@@ -321,6 +348,13 @@ function countText(page: PageModel, counts: BlockCounts, table: WordTable): void
       counts.paragraphCredit[block] += 1 + commas + Math.min(PARAGRAPH_MAX_LENGTH_CREDIT, (end - start) / PARAGRAPH_LENGTH_UNIT);
     }
   }
+}
+
+/** How unexpected a word is on its page (its share of the page's words), and whether the title has it. */
+function countWordStatistics(counts: BlockCounts, table: WordTable, block: number, hash: number, logTotal: number): void {
+  const slot = slotOf(table, hash);
+  counts.crossEntropy[block] += logTotal - Math.log(Math.max(1, table.counts[slot]));
+  counts.titleWords[block] += table.inTitle[slot];
 }
 
 // ── markup ───────────────────────────────────────────────────────────────────────────────────────────

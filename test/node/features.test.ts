@@ -81,6 +81,27 @@ describe("block features", () => {
   });
 });
 
+describe("words of text written without spaces", () => {
+  // Chinese and Japanese: one word per ideograph or kana, sentences end at 。！？ with no space after them.
+  const page = analysePage(`<html><body><p>今天天气很好。我们去公园散步！你来吗？</p><p>東京は雨です。</p><p>Two words.</p></body></html>`);
+  const matrix = computeFeatures(page);
+
+  it("counts each ideograph and kana as a word, and its sentence ends", () => {
+    const chinese = blockWithText(page, "今天");
+    expect(value(matrix, chinese, "logWords")).toBeCloseTo(Math.log1p(16), 5);
+    expect(value(matrix, chinese, "logSentences")).toBeCloseTo(Math.log1p(3), 5);
+    const japanese = blockWithText(page, "東京");
+    expect(value(matrix, japanese, "logWords")).toBeCloseTo(Math.log1p(6), 5);
+    expect(value(matrix, blockWithText(page, "Two"), "logWords")).toBeCloseTo(Math.log1p(2), 5);
+  });
+
+  it("does not count fullwidth punctuation as letters of a word", () => {
+    const mixed = analysePage(`<html><body><p>ＡＢＣ，ｄｅｆ！１２</p></body></html>`);
+    const row = computeFeatures(mixed);
+    expect(value(row, blockWithText(mixed, "ＡＢＣ"), "logWords")).toBeCloseTo(Math.log1p(3), 5);
+  });
+});
+
 describe.skipIf(!hasData())("block features on every dev page (skipped without ../shared/data)", () => {
   for (const set of DATA_SETS) {
     it(`${set}: finite values, characters and link share equal a per-block recount`, () => {
