@@ -1,6 +1,7 @@
 /**
  * Runs the real Worker in workerd from a Node test or script: the entry is bundled with esbuild, started by
- * Miniflare with the compatibility settings of wrangler.toml and a real local KV namespace bound as RULES.
+ * Miniflare with the compatibility settings of wrangler.toml, a real local KV namespace bound as RULES and the
+ * static assets of its [assets] (the demo page), which the Worker runs before, as deployed.
  * Scripts (bench, mine:eval) and Node-side tests use it where they need what workerd cannot read itself (the
  * development data on disk).
  */
@@ -41,6 +42,7 @@ export async function startWorkerd(options: WorkerdOptions = {}): Promise<Worker
     compatibilityFlags: settings.compatibilityFlags,
     kvNamespaces: ["RULES"],
     bindings: { ...settings.vars, ...options.vars },
+    assets: { directory: settings.assetsDirectory, binding: "ASSETS", routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: true } },
   });
   await miniflare.ready;
   const kv = await miniflare.getKVNamespace("RULES");
@@ -77,6 +79,8 @@ interface WranglerSettings {
   compatibilityDate: string;
   compatibilityFlags: string[];
   vars: Record<string, string>;
+  /** [assets] directory, absolute. */
+  assetsDirectory: string;
 }
 
 /** The few wrangler.toml settings the runtime needs, read with simple patterns (the file is ours). */
@@ -87,5 +91,7 @@ function readWranglerSettings(): WranglerSettings {
   const vars: Record<string, string> = {};
   const varsSection = /^\[vars\]\s*\n([\s\S]*?)(?:^\[|$(?![\s\S]))/m.exec(toml)?.[1] ?? "";
   for (const match of varsSection.matchAll(/^([A-Z_][A-Z0-9_]*)\s*=\s*"([^"]*)"/gm)) vars[match[1]] = match[2];
-  return { compatibilityDate: date, compatibilityFlags: [...flags.matchAll(/"([^"]+)"/g)].map((m) => m[1]), vars };
+  const assets = /^\[assets\]\s*\n(?:[^\[]*?\n)?directory\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
+  if (assets === undefined) throw new Error("wrangler.toml: no [assets] directory");
+  return { compatibilityDate: date, compatibilityFlags: [...flags.matchAll(/"([^"]+)"/g)].map((m) => m[1]), vars, assetsDirectory: resolve(REPO_ROOT, assets) };
 }

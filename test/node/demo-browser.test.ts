@@ -84,14 +84,15 @@ describe("demo page", () => {
     await samples?.close();
   });
 
-  it("serves the form with the sample list, the dev key and sandboxed frames", async () => {
+  it("serves the form with sandboxed frames, and the sample list and dev key its script fills it with", async () => {
     const response = await worker.fetch("/");
     const html = await response.text();
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/html/);
-    expect(html).toContain(`<option value="${samples.url}/${SAMPLE_PAGE}">${SAMPLE_PAGE}</option>`);
-    expect(html).toContain(`value="${DEV_KEY}"`);
     expect(html.match(/<iframe [^>]*sandbox=""/g)).toHaveLength(2);
+    const config = (await (await worker.fetch("/demo/config.json")).json()) as { samples: { title: string; url: string }[]; apiKey: string };
+    expect(config.samples).toContainEqual({ title: SAMPLE_PAGE, url: `${samples.url}/${SAMPLE_PAGE}` });
+    expect(config.apiKey).toBe(DEV_KEY);
   });
 
   it("gets the original with removed blocks marked from the keyed API (format=annotated)", async () => {

@@ -40,19 +40,24 @@ describe("fetched markup stays inert on our origin", () => {
     expectInert(await app.request("https://cleaner.test/v1/clean?format=html", {}, env)); // no key: 401
   });
 
-  it("serves the demo page under a strict policy whose nonce is its own script's", async () => {
-    const response = await app.request("https://cleaner.test/", {}, { ...env, DEMO_API_KEY: "local-dev-key" });
-    const policy = response.headers.get("content-security-policy") ?? "";
-    const nonce = /script-src 'nonce-([^']+)'/.exec(policy)?.[1];
-    expect(nonce).toBeTruthy();
+  it("serves the demo page and its script, static assets, under a strict policy: scripts from this origin only", async () => {
+    const page = await app.request("https://cleaner.test/", {}, { ...env, DEMO_API_KEY: "local-dev-key" });
+    expect(page.status).toBe(200);
+    const policy = page.headers.get("content-security-policy") ?? "";
     expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain("script-src 'self'");
     expect(policy).toContain("connect-src 'self'");
     expect(policy).toContain("frame-ancestors 'none'");
     expect(policy).not.toMatch(/script-src[^;]*unsafe/);
-    const html = await response.text();
-    expect(html.match(/<script\b[^>]*>/g)).toEqual([`<script nonce="${nonce}">`]);
-    const again = await app.request("https://cleaner.test/", {}, { ...env, DEMO_API_KEY: "local-dev-key" });
-    expect(again.headers.get("content-security-policy")).not.toBe(policy); // a fresh nonce per answer
+    const html = await page.text();
+    expect(html.match(/<script\b[^>]*>/g)).toEqual([`<script src="/demo.js" defer>`]);
+    expect(html).not.toContain("local-dev-key"); // the key comes from /demo/config.json, not the static page
+    const script = await app.request("https://cleaner.test/demo.js", {}, env);
+    expect(script.headers.get("content-type")).toMatch(/^text\/javascript/);
+    expect(await script.text()).toContain('fetch("/demo/config.json")');
+    const config = await app.request("https://cleaner.test/demo/config.json", {}, { ...env, DEMO_API_KEY: "local-dev-key", DEMO_SAMPLES: "not json" });
+    expect(await config.json()).toEqual({ samples: [], apiKey: "local-dev-key" });
+    expect(config.headers.get("cache-control")).toBe("no-store");
   });
 
   it("takes the admin key from a header only, never from the URL", async () => {

@@ -20,29 +20,22 @@ export const apiSecurityHeaders: MiddlewareHandler = async (context, next) => {
 };
 
 /**
- * The demo page's policy: its own script only (by nonce), requests to this origin only, no plugins, not
- * framed. Styles, images and fonts may come from anywhere, and styles inline, because the sample pages
- * shown in its frames (srcdoc documents inherit this policy) bring their own; those frames are sandboxed
+ * The demo page's policy: its own script only (public/demo.js, from this origin), requests to this origin only,
+ * no plugins, not framed. Styles, images and fonts may come from anywhere, and styles inline, because the sample
+ * pages shown in its frames (srcdoc documents inherit this policy) bring their own; those frames are sandboxed
  * without scripts, so the pages shown run nothing.
  */
-export function demoPagePolicy(nonce: string): string {
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    "style-src 'unsafe-inline' http: https:",
-    "img-src http: https: data: blob:",
-    "font-src http: https: data:",
-    "media-src http: https:",
-    "connect-src 'self'",
-    "frame-src 'self'",
-    "base-uri http: https:",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-    "object-src 'none'",
-  ].join("; ");
-}
-
-/** A fresh nonce for one response: 128 random bits, base64. */
-export function newNonce(): string {
-  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
-}
+export const DEMO_PAGE_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'unsafe-inline' http: https:",
+  "img-src http: https: data: blob:",
+  "font-src http: https: data:",
+  "media-src http: https:",
+  "connect-src 'self'",
+  "frame-src 'self'",
+  "base-uri http: https:",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+  "object-src 'none'",
+].join("; ");
