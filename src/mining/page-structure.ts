@@ -143,7 +143,7 @@ export function readStructures(pages: readonly PageModel[], levels: readonly Uin
     }
     unstateDatedLinks(page, pageLevels, stated);
     unstateLinkItems(page, pageLevels, counted, stated);
-    unstateStoryItems(page, stated, titles);
+    unstateStoryItems(page, stated, titles, ownContent);
     for (let block = 1; block < page.blockCount; block++) if (comments[block] === 1) stated[block] = 0;
     if (byline >= 0) stated[page.textNodes.block[byline]!] = 1;
     const facts = pageFacts(page, pageLevels, stated, comments, titles, byline);
@@ -221,11 +221,12 @@ function unstateDatedLinks(page: PageModel, levels: Uint8Array, stated: Uint8Arr
 }
 
 /**
- * A story list's items (related stories, latest news): an item holds a heading that is wholly a link away (not a
- * heading that states the page's title), and its container holds two or more such items. A teaser or a date in an
- * item states something of the story linked, not of the page.
+ * A story's teaser (related stories, latest news, a promo box): a block that holds a heading wholly a link away (not a
+ * heading that states the page's title), alone or one of a list, unless it holds the page's longest statement (made
+ * once): that is the page's own text, whatever heading links from inside it. A teaser or a date in it states something
+ * of the story linked, not of the page.
  */
-function unstateStoryItems(page: PageModel, stated: Uint8Array, titles: Uint8Array): void {
+function unstateStoryItems(page: PageModel, stated: Uint8Array, titles: Uint8Array, ownContent: Int32Array): void {
   const text = new Int32Array(page.blockCount);
   const linked = new Int32Array(page.blockCount);
   for (let node = 0; node < page.textNodeCount; node++) {
@@ -233,19 +234,22 @@ function unstateStoryItems(page: PageModel, stated: Uint8Array, titles: Uint8Arr
     text[page.textNodes.block[node]!] += length;
     if (page.textNodes.inLink[node] === 1) linked[page.textNodes.block[node]!] += length;
   }
+  let longest = 0;
+  for (let block = 1; block < page.blockCount; block++) if (stated[block] === 1 && ownContent[block]! > ownContent[longest]!) longest = block;
+  // A statement the page makes twice (an excerpt beside the article it copies) says nothing of which copy is the page's.
+  const statement = page.text.slice(page.blocks.textStart[longest], page.blocks.textEnd[longest]).trim();
+  const once = statement !== "" && page.text.indexOf(statement) === page.text.lastIndexOf(statement);
+  const holdsLongest = new Uint8Array(page.blockCount);
+  for (let block = once ? longest : 0; block > 0; block = page.blocks.parent[block]!) holdsLongest[block] = 1;
   const items = new Uint8Array(page.blockCount);
-  const itemsIn = new Int32Array(page.blockCount);
   for (let block = 1; block < page.blockCount; block++) {
     const linkedHeading = HEADING.test(tagName(page.blocks.tag[block]!)) && titles[block] === 0 && text[block]! > 0 && linked[block] === text[block];
-    const item = page.blocks.parent[block]!;
-    if (!linkedHeading || item === 0 || items[item] === 1) continue;
-    items[item] = 1;
-    itemsIn[page.blocks.parent[item]!]++;
+    if (linkedHeading && page.blocks.parent[block]! > 0) items[page.blocks.parent[block]!] = 1;
   }
   const inItem = new Uint8Array(page.blockCount);
   for (let block = 1; block < page.blockCount; block++) {
     const parent = page.blocks.parent[block]!;
-    if (inItem[parent] === 1 || (items[block] === 1 && itemsIn[parent]! >= 2)) inItem[block] = 1;
+    if (inItem[parent] === 1 || (items[block] === 1 && holdsLongest[block] === 0)) inItem[block] = 1;
     if (inItem[block] === 1) stated[block] = 0;
   }
 }

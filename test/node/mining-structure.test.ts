@@ -156,3 +156,32 @@ describe("structural rules on the page's own facts", () => {
     expect(["div.entry", "div#main"]).toContain(report!.ruleSet.main?.[0]);
   });
 });
+
+/** A blog whose <title> is its name alone: each post's heading is a link, and a promo box teases one other post. */
+function promoPage(page: number, pages: number): string {
+  const other = (page + 1) % pages;
+  return `<!doctype html><html><head><title>Wrenmouth Blog</title></head><body>
+<div class="post"><h2><a href="/p${page}">${prose(page, 0, 6)}</a></h2><p>${prose(page, 1, 30)}</p><p>${prose(page, 2, 25)}</p></div>
+<div class="promo"><h3><a href="/p${other}">${prose(other, 0, 6)}</a></h3><p>${prose(other * 10 + page, 3, 12)}</p></div>
+</body></html>`;
+}
+
+describe("teasers of other stories", () => {
+  const pages = Array.from({ length: 6 }, (_unused, page) => analysePage(promoPage(page, 6)));
+  const texts = pages.map((page) => page.text);
+  const structures = readStructures(pages, textLevels(mineSite(texts, DEFAULT_MINING_OPTIONS), texts), pages.map((_page, index) => index));
+  const blockOf = (page: number, text: string): number => {
+    let found = -1;
+    const at = texts[page]!.indexOf(text);
+    for (let block = 1; block < pages[page]!.blockCount; block++) if (pages[page]!.blocks.textStart[block]! <= at && at < pages[page]!.blocks.textEnd[block]!) found = block;
+    return found;
+  };
+
+  it("reads a lone promo's teaser as the other story's, and the post holding the page's longest statement as the page's", () => {
+    for (let page = 0; page < pages.length; page++) {
+      expect(structures[page]!.stated[blockOf(page, prose((page + 1) % 6 * 10 + page, 3, 12).slice(0, 20))]).toBe(0);
+      expect(isContentBlock(structures[page]!, blockOf(page, prose(page, 1, 30).slice(0, 20)), 0.5)).toBe(true);
+      expect(isContentBlock(structures[page]!, blockOf(page, prose(page, 2, 25).slice(0, 20)), 0.5)).toBe(true);
+    }
+  });
+});
