@@ -10,7 +10,7 @@ export interface LearningBindings {
   RULES: KVNamespace;
   /** Sampled pages, job states, earlier rule set versions and the cross-site table. */
   PAGES?: R2Bucket;
-  /** Mining jobs, consumed by this Worker's queue() handler. */
+  /** Mining jobs: the edge Worker and the cron send them, the control Worker's queue() handler consumes them. */
   MINE_QUEUE?: Queue;
   /** Sites whose pages are sampled: "*" for all, or comma-separated site keys; absent or "": none. */
   LEARN_SITES?: string;
@@ -40,7 +40,7 @@ export const DEFAULT_MIN_PAGES = 10;
 export const DEFAULT_STALE_HOURS = 7 * 24;
 export const DEFAULT_RETRY_SECONDS = 30;
 export const DEFAULT_CRON_SITES = 200;
-/** The dead-letter queue's name, as wrangler.toml calls it: the queue() handler tells its batches apart by it. */
+/** The dead-letter queue's name, as wrangler.control.toml calls it: the queue() handler tells its batches apart by it. */
 export const DEAD_LETTER_QUEUE = "edge-cleaner-mine-dead";
 /** Largest page sampled, in UTF-16 code units of its decoded HTML (bigger pages are rare and cost the most). */
 export const MAX_SAMPLED_PAGE_CHARACTERS = 2 * 1024 * 1024;
