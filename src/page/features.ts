@@ -189,7 +189,8 @@ function isFullwidthAlphanumeric(code: number): boolean {
  * feature of such a page would be far from what the model learned.
  */
 function isIdeograph(code: number): boolean {
-  return (code >= 0x3040 && code <= 0x30ff) || (code >= 0x3400 && code <= 0x4dbf) || (code >= 0x4e00 && code <= 0x9fff) || (code >= 0xf900 && code <= 0xfaff);
+  if (code < 0x3040) return false; // all of Latin, Greek, Cyrillic… with one comparison
+  return code <= 0x30ff || (code >= 0x3400 && code <= 0x4dbf) || (code >= 0x4e00 && code <= 0x9fff) || (code >= 0xf900 && code <= 0xfaff);
 }
 
 /** Full stop, exclamation and question marks of CJK text, which end a sentence with no space after them. */
