@@ -104,8 +104,9 @@ async function jobDue(env: LearningBindings, settings: LearningSettings, site: s
 /**
  * The cron's step: walks the sampled sites (settings.cronSites per run, from where the last run stopped),
  * and enqueues those with enough pages whose rules are missing or stale. Returns the sites enqueued.
+ * `reason` is the cron's, or "admin" when POST /admin/learn runs the step at once.
  */
-export async function enqueueStaleSites(env: LearningBindings, settings: LearningSettings, now: Date): Promise<string[]> {
+export async function enqueueStaleSites(env: LearningBindings, settings: LearningSettings, now: Date, reason: JobReason = "cron"): Promise<string[]> {
   if (!learningEnabled(settings) || env.PAGES === undefined || env.MINE_QUEUE === undefined) return [];
   const { bucket, queue } = requireBindings(env);
   const saved = await bucket.get(CRON_CURSOR_KEY);
@@ -117,7 +118,7 @@ export async function enqueueStaleSites(env: LearningBindings, settings: Learnin
     if (site === null) continue;
     const pages = await bucket.list({ prefix: sitePagesPrefix(site), limit: settings.minPages });
     if (pages.objects.length < settings.minPages || !(await jobDue(env, settings, site, now))) continue;
-    const job = newJob(site, "cron", now);
+    const job = newJob(site, reason, now);
     await writeJobState(bucket, { ...job, status: "queued", updatedAt: job.enqueuedAt, attempts: 0 });
     jobs.push(job);
   }

@@ -228,6 +228,20 @@ describe.skipIf(!HAS_DATA)("the cron and the admin routes", () => {
     expect(state).toMatchObject({ status: "done", pages: 6, revision: 1 });
   });
 
+  it("POST /admin/learn runs the cron's step at once, from the edge", async () => {
+    const site = "sweep.bigthink.example";
+    await sample(site, SITES.get("bigthink.com")!.slice(0, 6));
+    const vars = { LEARN_MIN_PAGES: "6", LEARN_CRON_SITES: "1000" };
+    const swept = await adminCall("/admin/learn", "POST", vars);
+    expect(swept.status).toBe(202);
+    expect(((await swept.json()) as { enqueued: string[] }).enqueued).toContain(site);
+    const queued = await readJobState(env.PAGES!, site);
+    expect(queued).toMatchObject({ reason: "admin" });
+    expect(await eventually("the swept site's job to finish", () => finished(site, queued!.jobId))).toMatchObject({ status: "done", pages: 6 });
+    // Its rules are fresh now: a second sweep leaves it alone.
+    expect(((await (await adminCall("/admin/learn", "POST", vars)).json()) as { enqueued: string[] }).enqueued).not.toContain(site);
+  });
+
   it("refuses learning without the admin key, with too few pages, or without the bindings", async () => {
     const site = "few.pages.example";
     expect((await callWorker(`/admin/learn/${site}`, { method: "POST", headers: { "x-api-key": API_KEY } })).status).toBe(403);

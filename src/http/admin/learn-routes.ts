@@ -1,6 +1,6 @@
 import { Hono } from "hono/tiny";
 import { MINING_MIN_PAGES_PER_SITE } from "../../config";
-import { enqueueJob, learnsSite, listRevisions, listSampledPages, readJobState, resolveLearningSettings, rollbackRuleSet } from "../../learning";
+import { enqueueJob, enqueueStaleSites, learnsSite, listRevisions, listSampledPages, readJobState, resolveLearningSettings, rollbackRuleSet } from "../../learning";
 import { parseRuleSetText } from "../../rules";
 import type { Env } from "../shared/bindings";
 import { ServiceError } from "../shared/errors";
@@ -9,6 +9,7 @@ import { requireSiteParam as requireSite } from "../shared/site";
 
 /**
  * The learning loop's admin routes (mounted under /admin, behind ADMIN_KEY like the others):
+ *   POST /admin/learn                  the cron's step now: enqueue every sampled site whose rules are missing or stale (202)
  *   POST /admin/learn/:site            enqueue a mining job for the site now (202), if it has enough sampled pages
  *   GET  /admin/learn/:site            its sampled pages, last job, kept rule set revisions and current set
  *   POST /admin/rules/:site/rollback   put the revision before the current one back into KV
@@ -17,6 +18,13 @@ export const learnRoutes = new Hono<{ Bindings: Env }>();
 
 /** Sampled pages listed by GET /admin/learn/:site (the count covers all of them). */
 const LISTED_PAGES = 100;
+
+// The cron runs in the control Worker; this runs its step from the edge, where wrangler dev serves requests.
+learnRoutes.post("/learn", async (context) => {
+  requireLearning(context.env);
+  const enqueued = await enqueueStaleSites(context.env, resolveLearningSettings(context.env), new Date(), "admin");
+  return context.json({ enqueued }, 202);
+});
 
 learnRoutes.post("/learn/:site{.+}", async (context) => {
   const site = requireSite(context.req.param("site"));
