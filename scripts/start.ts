@@ -14,9 +14,9 @@
  * 4. Learning from traffic is on for every site (LEARN_SITES=*, every cleaned page sampled), with local R2
  *    and Queues, and the dev admin key local-admin-key for /admin/*. The control Worker
  *    (wrangler.control.toml) runs in the same session, so the jobs the edge enqueues are mined and published
- *    at once; its cron is not triggered locally (POST /admin/learn/:site enqueues a site). The second sample
- *    site, samples/learn-test.example (a walking club's journal, another template, and no rule set), is there
- *    to be learned: see printTryLines.
+ *    at once; its cron is not triggered locally (POST /admin/learn runs its step, POST /admin/learn/:site
+ *    enqueues one site). The second sample site, samples/learn-test.example (a walking club's journal, another
+ *    template, and no rule set), is there to be learned: see printTryLines.
  * 5. The service's port, http://127.0.0.1:8787, is a front door in this process (scripts/front-door.ts): it
  *    hands requests to wrangler dev, on a free port of its own, at most MAX_IN_FLIGHT at a time, since local
  *    workerd drops and starves requests when it holds hundreds of connections at once (README "Load").
@@ -165,6 +165,7 @@ function printTryLines(origins: readonly string[]): void {
     `     (applied once the edge's cached "no rules" for the site, kept 60 s after its last page, has expired)`,
     `  curl -s '${api}/admin/learn/${LEARN_SITE}' -H 'x-api-key: ${DEV_ADMIN_KEY}'   (sampled pages, last job, versions)`,
     `  curl -s -X POST '${api}/admin/rules/${LEARN_SITE}/rollback' -H 'authorization: Bearer ${DEV_ADMIN_KEY}'`,
+    `  curl -s -X POST '${api}/admin/learn' -H 'x-api-key: ${DEV_ADMIN_KEY}'   (the cron's step now: every sampled site whose rules are missing or stale)`,
     "",
   ];
   console.log(lines.join("\n"));

@@ -265,14 +265,15 @@ function forEachWord(text: string, word: (hash: number) => void): void {
   let inWord = false;
   for (let i = 0; i <= text.length; i++) {
     const code = i < text.length ? text.charCodeAt(i) : 32;
-    if (isWordCode(code) && !isIdeograph(code)) {
+    const ideograph = isIdeograph(code);
+    if (!ideograph && isWordCode(code)) {
       hash = hashStep(inWord ? hash : HASH_SEED, code);
       inWord = true;
       continue;
     }
     if (inWord) word(hash);
     inWord = false;
-    if (isIdeograph(code)) word(hashStep(HASH_SEED, code));
+    if (ideograph) word(hashStep(HASH_SEED, code));
   }
 }
 
