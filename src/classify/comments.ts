@@ -1,27 +1,84 @@
 /**
  * Reader comments as their own class. A comment block is a top-most block whose own class or id names
- * comments (the comment hint group: comment, reply, disqus, respond, discussion). Readers of an article
- * and the benchmarks leave comments out, so they are removed by default; a caller may ask to keep them, and
- * the JSON document carries them apart.
+ * comments (the comment hint group: comment, reply, disqus, respond, discussion), or a block of a comment
+ * section: a heading that only says "Comments" (or "12 Responses to …", "Leave a reply", in the languages
+ * below) and the blocks after it in the same container, for the many templates that write comments as bare
+ * paragraphs under such a heading. Readers of an article and the benchmarks leave comments out, so they are
+ * removed by default; a caller may ask to keep them, and the JSON document carries them apart.
  */
-import { FEATURE_NAMES, type FeatureMatrix, type PageModel } from "../page/index";
+import { FEATURE_NAMES, mainContentBlock, type FeatureMatrix, type PageModel } from "../page/index";
 import { keepWhole, type NormalisedPlan, type RemovalPlan } from "../plan/index";
 
 const COMMENT_HINT_COLUMN = FEATURE_NAMES.indexOf("hintComment");
+const LINK_CHARS_COLUMN = FEATURE_NAMES.indexOf("linkCharRatio");
 
-/** Block ordinal → 1 for the top-most blocks whose own class or id names comments and that hold text. */
-export function commentBlocks(page: PageModel, features: FeatureMatrix): Uint8Array {
+/** Words that name reader comments, as a section heading says them. */
+const COMMENT_WORDS = "comments?|responses?|replies|reactions?|discussion|kommentare?|commentaires?|réactions|comentarios?|comentários?|commenti|reacties|komentarze|комментари[йи]|コメント|评论|評論|留言";
+
+/**
+ * The whole text of a comment section's heading: "Comments", "3 comments", "Reader comments (12)",
+ * "12 Responses to “Title”", "7 thoughts on “Title”", "Leave a reply", "Post a comment:". Whole text only,
+ * so a sentence that mentions comments is never one.
+ */
+const COMMENT_HEADING = new RegExp(
+  `^(?:\\d+\\s*)?(?:(?:readers?'?|user|visitor|your)\\s+)?(?:${COMMENT_WORDS})(?:\\s*\\(\\d+\\))?\\s*:?$` +
+    `|^\\d+\\s+(?:comments?|responses?|replies|thoughts)\\s+(?:on|to)\\s.+$` +
+    `|^(?:leave|post|add|write)\\s+(?:a|an|your)?\\s*(?:comment|reply|response)\\s*:?$`,
+  "iu",
+);
+
+/** Longest heading text looked at (room for a title quoted after "12 Responses to"). */
+const MAX_HEADING_CHARS = 160;
+
+/**
+ * Block ordinal → 1 for the top-most blocks of reader comments that hold text: blocks whose own class or id
+ * names comments, and unless `sections` is false, comment sections (a comment heading at or after the start
+ * of the main content, with the blocks after it in its container).
+ */
+export function commentBlocks(page: PageModel, features: FeatureMatrix, sections = true): Uint8Array {
   const comments = new Uint8Array(page.blockCount);
   const inside = new Uint8Array(page.blockCount); // block ordinal → 1 if it or an ancestor is a comment block
+  const main = sections ? mainContentBlock(features) : -1;
+  // Comments follow what they comment on: a heading before the main content is the site's, not a section.
+  const sectionsFrom = main < 0 ? page.text.length : page.blocks.textStart[main];
   for (let b = 1; b < page.blockCount; b++) {
     if (inside[page.blocks.parent[b]] === 1) {
       inside[b] = 1;
       continue;
     }
-    const hinted = features.data[b * features.featureCount + COMMENT_HINT_COLUMN] === 1;
-    if (hinted && page.blocks.textEnd[b] > page.blocks.textStart[b]) comments[b] = inside[b] = 1;
+    // A heading first: <h2 id="comments">Comments</h2> names its section, not only itself.
+    if (page.blocks.textStart[b] >= sectionsFrom && isCommentHeading(page, features, b)) b = markCommentSection(page, b, comments);
+    else if (features.data[b * features.featureCount + COMMENT_HINT_COLUMN] === 1 && page.blocks.textEnd[b] > page.blocks.textStart[b]) comments[b] = inside[b] = 1;
   }
   return comments;
+}
+
+/** A block whose whole text is a comment section's heading, not a link (a "5 comments" link leads to them). */
+function isCommentHeading(page: PageModel, features: FeatureMatrix, b: number): boolean {
+  const { textStart, textEnd } = page.blocks;
+  const length = textEnd[b] - textStart[b];
+  if (length === 0 || length > MAX_HEADING_CHARS) return false;
+  if (features.data[b * features.featureCount + LINK_CHARS_COLUMN] > 0.5) return false;
+  return COMMENT_HEADING.test(page.text.slice(textStart[b], textEnd[b]).trim());
+}
+
+/**
+ * Marks a comment heading and the blocks after it in its container as comment blocks. A heading wrapped
+ * in blocks that hold nothing else is taken with them, so that "after it" means after the outermost wrapper.
+ * Returns the last block inside the section (the caller goes on after it).
+ */
+function markCommentSection(page: PageModel, heading: number, comments: Uint8Array): number {
+  const { parent, textStart, textEnd, sourceStart, sourceEnd } = page.blocks;
+  let top = heading;
+  while (parent[top] > 0 && textStart[parent[top]] === textStart[top] && textEnd[parent[top]] === textEnd[top]) top = parent[top];
+  const container = parent[top];
+  comments[top] = 1;
+  let last = heading;
+  for (let b = heading + 1; b < page.blockCount && (container === 0 || sourceStart[b] < sourceEnd[container]); b++) {
+    if (parent[b] === container && textEnd[b] > textStart[b]) comments[b] = 1;
+    last = b;
+  }
+  return last;
 }
 
 /** Block ordinal → 1 for the comment blocks and every block inside one. */

@@ -3,7 +3,7 @@
  * regression with text-length penalties), remove the top-most blocks above the threshold.
  */
 import { PROSE_MIN_CHARS, SMOOTHING_SCORE_LEVELS } from "../config";
-import { computeFeatures, FEATURE_NAMES, type FeatureMatrix, type PageModel } from "../page/index";
+import { computeFeatures, FEATURE_NAMES, mainContentBlock, type FeatureMatrix, type PageModel } from "../page/index";
 import { normalisePlan, type NormalisedPlan, type RemovalPlan } from "../plan/index";
 import { scoreBlocks, type ClassifierModel } from "./model";
 import { commentBlocks, insideComments } from "./comments";
@@ -228,9 +228,3 @@ function planFromOwnScores(page: PageModel, scores: Float32Array, thresholds: Fl
   return { removedBlocks, removedText: Int32Array.from(ranges) };
 }
 
-const MAIN_COLUMN = FEATURE_NAMES.indexOf("inMainContent");
-/** The main-content block of the features' estimate: the first block (in document order) marked inside it. */
-function mainContentBlock(features: FeatureMatrix): number {
-  for (let b = 1; b < features.blockCount; b++) if (features.data[b * features.featureCount + MAIN_COLUMN] === 1) return b;
-  return -1;
-}

@@ -340,10 +340,12 @@ function titleHeadings(page: PageModel, titles: readonly string[], index: number
 /**
  * Block ordinal → 1 inside text that is not the page's own statement: reader comments (commentBlocks: a block whose
  * own class or id names comments, and what it holds), which clean() leaves out by default, and a select's options
- * (a form control, never prose). The miner counts it as no content, so a container of it may be stripped.
+ * (a form control, never prose). The miner counts it as no content, so a container of it may be stripped. Comment
+ * sections found by their heading are not counted so: their blocks are the article's own elements (a site writes
+ * both as p.story), and counting them as no content would make the article's signature look like template.
  */
 function notPageText(page: PageModel): Uint8Array {
-  const inside = commentBlocks(page, computeFeatures(page));
+  const inside = commentBlocks(page, computeFeatures(page), false);
   for (let block = 1; block < page.blockCount; block++) {
     if (inside[page.blocks.parent[block]!] === 1 || page.blocks.tag[block] === TAG_SELECT) inside[block] = 1;
   }

@@ -633,3 +633,9 @@ function writeMainContent(page: PageModel, counts: BlockCounts, hints: { own: Ui
   }
   for (let b = main > 0 ? parent[main] : -1; b >= 0; b = parent[b]) data[b * FEATURE_COUNT + MAIN_COLUMN + 1] = 1;
 }
+
+/** The main-content block of the features' estimate: the first block (in document order) marked inside it; -1 if none. */
+export function mainContentBlock(features: FeatureMatrix): number {
+  for (let b = 1; b < features.blockCount; b++) if (features.data[b * features.featureCount + MAIN_COLUMN] === 1) return b;
+  return -1;
+}

@@ -15,5 +15,5 @@ export {
 export type { BlockTable, ImpliedEndTable, PageModel, TextNodeTable } from "./types";
 export { extractMetadata, type PageMetadata } from "./metadata";
 export { countWords } from "./metadata-article";
-export { computeFeatures, FEATURE_COUNT, FEATURE_NAMES } from "./features";
+export { computeFeatures, FEATURE_COUNT, FEATURE_NAMES, mainContentBlock } from "./features";
 export type { FeatureMatrix, FeatureName } from "./features";

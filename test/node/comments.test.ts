@@ -38,6 +38,35 @@ describe("reader comments as their own class", () => {
   });
 });
 
+describe("comment sections found by their heading", () => {
+  const SECTION = `<html><body><div id="page"><nav><h3>Discussion</h3><a href="/forum">Forum</a></nav>
+<div class="story"><h1>Harbour to be dredged</h1>
+<p class="story">The harbour will be dredged in October, the council said on Tuesday evening after a long meeting.</p>
+<p class="story">Work is expected to last six weeks and the quay stays open to fishing boats throughout.</p>
+<p class="meta"><a href="#comments">2 comments</a></p>
+<a name="comments"></a><div class="hd">Comments</div>
+<p class="story">About time too, the silt is a disgrace to the whole town and has been for years.</p>
+<p class="story">Agreed, my boat has been stuck since June of last year. Posted by Ann</p>
+</div><div class="sidebar"><p>Most read this week</p></div></div></body></html>`;
+  const page = analysePage(SECTION);
+  const comments = commentBlocks(page, computeFeatures(page));
+  const found = [...comments.keys()].filter((b) => comments[b] === 1).map((b) => textOf(page, b).trim());
+
+  it("takes the heading and the blocks after it in its container, not the article before it nor the sidebar after", () => {
+    expect(found).toEqual(["Comments", expect.stringMatching(/^About time too/), expect.stringMatching(/^Agreed/)]);
+  });
+
+  it("ignores a heading before the main content and a link to the comments", () => {
+    expect(found).not.toContain("Discussion");
+    expect(found).not.toContain("2 comments");
+  });
+
+  it("is left out when the caller asks for hinted comment blocks only", () => {
+    const hintedOnly = commentBlocks(page, computeFeatures(page), false);
+    expect(hintedOnly.every((value) => value === 0)).toBe(true);
+  });
+});
+
 describe.skipIf(!hasData())("comments on a real blog page (skipped without ../shared/data)", () => {
   it("leaves them out of the text by default, gives them in json, and keeps them with comments=include", async () => {
     const entry = loadDataset("dragnet").pages.find((candidate) => candidate.id === "T26")!; // azizonomics.com, 5,679 characters of gold comments
@@ -55,6 +84,22 @@ describe.skipIf(!hasData())("comments on a real blog page (skipped without ../sh
     const document = JSON.parse(await run("json", "exclude")) as { text: string; comments: string };
     expect(document.comments).toContain(phrase);
     expect(document.text).not.toContain(phrase);
+  });
+
+  it("leave out a comment section written as bare paragraphs under a Comments heading (telegraph.co.uk, 2008)", async () => {
+    // The comments are <p class="story">, as the article's paragraphs, after <a name="comments"> and a "Comments" heading.
+    const entry = loadDataset("l3s-gn1").pages.find((candidate) => candidate.id === "f5a46a81-efdc-4daf-9990-94ae378f2611")!;
+    const parsed = parseModel(JSON.parse(readFileSync(join(import.meta.dirname, "../../rules/model.json"), "utf8")));
+    if (!parsed.ok) throw new Error(parsed.problems.join("; "));
+    const run = async (comments: "exclude" | "include") => {
+      const result = await clean({ html: entry.html, url: entry.url, site: entry.site, format: "text", ruleSet: null, model: parsed.model, rewriter: createWasmBackend(HTMLRewriter), options: { mode: "classifier", comments } });
+      if (!result.ok) throw new Error(result.detail);
+      return result.body;
+    };
+    const text = await run("exclude");
+    expect(text).toContain("I am happy down on the south coast.");
+    expect(text).not.toContain("What a marvellous opportunity for Allardyce");
+    expect(await run("include")).toContain("What a marvellous opportunity for Allardyce");
   });
 
   it("do not raise the threshold that keeps the main block: a short post with a reply form keeps its post, not the blogroll beside it", async () => {
