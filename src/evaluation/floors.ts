@@ -79,7 +79,9 @@ export function nextFloors(old: FloorsFile | null, measured: FloorValues, digest
           floors[row][system] = previous;
           continue;
         }
-        lowered.push({ date, row: `${row} ${system}`, from: previous.f1, to: next.f1, why: lowerWhy });
+        // One record per figure that falls: the F1 under the row's name, the token F1 under "… token F1".
+        if (next.f1 < previous.f1) lowered.push({ date, row: `${row} ${system}`, from: previous.f1, to: next.f1, why: lowerWhy });
+        if (next.tokenF1 < previous.tokenF1) lowered.push({ date, row: `${row} ${system} token F1`, from: previous.tokenF1, to: next.tokenF1, why: lowerWhy });
       }
       floors[row][system] = next;
     }

@@ -20,6 +20,9 @@ describe("eval floors", () => {
     const lowered = nextFloors(OLD, { dragnet: { classifier: { f1: 0.85, tokenF1: 0.93 } } }, "d1", "p", "a reason");
     expect(lowered.file.floors.dragnet.classifier.f1).toBe(0.85);
     expect(lowered.file.lowered).toEqual([expect.objectContaining({ row: "dragnet classifier", from: 0.9, to: 0.85, why: "a reason" })]);
+    // A token F1 that falls while the F1 rises is recorded under its own name, with its own figures.
+    const tokenOnly = nextFloors(OLD, { dragnet: { classifier: { f1: 0.95, tokenF1: 0.9 } } }, "d1", "p", "why");
+    expect(tokenOnly.file.lowered).toEqual([expect.objectContaining({ row: "dragnet classifier token F1", from: 0.91, to: 0.9 })]);
   });
 
   it("starts afresh on other data (a new digest)", () => {
