@@ -6,18 +6,24 @@ import * as v from "valibot";
 import { validationProblems } from "../validation";
 import { FEATURE_NAMES, type FeatureMatrix } from "../page/index";
 
-/** 2: trees in heap order (1 had child links). */
-export const MODEL_VERSION = 2;
+/** 3: the trees' nodes in two flat lists (2 had one object per tree; 1 had child links). */
+export const MODEL_VERSION = 3;
 
 const finite = v.pipe(v.number(), v.finite());
 const nonNegative = v.pipe(v.number(), v.minValue(0));
 
 /**
- * One tree in heap order: node n's children are 2n+1 (feature value <= split) and 2n+2. Stored this way,
- * a tree of depth 3 is two arrays of 15 numbers, with no child links to write.
+ * The boosted trees, all of one depth d, each in heap order: node n's children are 2n+1 (feature value <= split)
+ * and 2n+2. Stored this way a tree is its inner nodes' features and all its nodes' values, with no child links
+ * and no per-tree object to write: tree t's inner node n is feature[t * (2^d - 1) + n], its node n (inner or leaf)
+ * value[t * (2^(d+1) - 1) + n].
  */
-const treeSchema = v.object({
-  /** Node → feature column (in the model's feature list) tested, -1 for a leaf. */
+const boostedSchema = v.object({
+  /** Log-odds every tree adds to. */
+  base: finite,
+  learningRate: finite,
+  depth: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(12)),
+  /** Inner node → feature column (in the model's feature list) tested, -1 where the node is a leaf. */
   feature: v.array(v.pipe(v.number(), v.integer(), v.minValue(-1))),
   /** Node → its split threshold (an inner node: normalised feature <= value goes left), or its log-odds (a leaf). */
   value: v.array(finite),
@@ -30,7 +36,7 @@ const modelSchema = v.object({
   features: v.pipe(v.array(v.string()), v.minLength(1)),
   normalisation: v.object({ mean: v.array(finite), scale: v.array(finite) }),
   logistic: v.optional(v.object({ weights: v.array(finite), bias: finite })),
-  boosted: v.optional(v.object({ base: finite, learningRate: finite, trees: v.array(treeSchema) })),
+  boosted: v.optional(boostedSchema),
   /** Smoothed template score above which a block is removed. */
   threshold: finite,
   /** The decision settings used when smoothing is off (calibrated apart); the top-level ones otherwise. */
@@ -53,7 +59,7 @@ const modelSchema = v.object({
 });
 
 export type ModelJson = v.InferOutput<typeof modelSchema>;
-export type TreeJson = v.InferOutput<typeof treeSchema>;
+export type BoostedJson = v.InferOutput<typeof boostedSchema>;
 
 /** A validated model, with its feature columns resolved against this build's feature list. */
 export interface ClassifierModel {
@@ -131,36 +137,41 @@ export function rawThreshold(threshold: number, mean: number, scale: number): nu
 }
 
 function flattenTrees(json: ModelJson, columns: Int32Array): Forest {
-  const trees = json.boosted?.trees ?? [];
+  const boosted = json.boosted;
+  if (!boosted) return { trees: 0, depth: 0, nodes: 1, column: new Int32Array(0), threshold: new Float64Array(0), value: new Float64Array(0) };
+  const { depth, feature, value, learningRate } = boosted;
+  const { inner, nodes, trees } = treeShape(boosted);
   const { mean, scale } = json.normalisation;
-  // A heap of n nodes reaches depth ceil(log2(n + 1)) - 1; a tree need not fill its last level.
-  const depth = Math.max(0, ...trees.map((tree) => Math.ceil(Math.log2(tree.feature.length + 1)) - 1));
-  const nodes = 2 ** (depth + 1) - 1;
-  const forest = { trees: trees.length, depth, nodes, column: new Int32Array(trees.length * nodes), threshold: new Float64Array(trees.length * nodes), value: new Float64Array(trees.length * nodes) };
-  const rate = json.boosted?.learningRate ?? 0;
-  trees.forEach((tree, index) => {
-    const offset = index * nodes;
+  const forest = { trees, depth, nodes, column: new Int32Array(trees * nodes), threshold: new Float64Array(trees * nodes), value: new Float64Array(trees * nodes) };
+  for (let tree = 0; tree < trees; tree++) {
+    const offset = tree * nodes;
     // A leaf above the last level is copied down to every node below it, under splits every value passes (x <= Infinity).
-    const fillLeaf = (node: number, value: number): void => {
+    const fillLeaf = (node: number, leaf: number): void => {
       if (2 * node + 1 >= nodes) {
-        forest.value[offset + node] = value;
+        forest.value[offset + node] = leaf;
         return;
       }
       forest.threshold[offset + node] = Infinity;
-      fillLeaf(2 * node + 1, value);
-      fillLeaf(2 * node + 2, value);
+      fillLeaf(2 * node + 1, leaf);
+      fillLeaf(2 * node + 2, leaf);
     };
     const place = (node: number): void => {
-      const feature = node < tree.feature.length ? tree.feature[node] : -1;
-      if (feature < 0) return fillLeaf(node, rate * tree.value[node]);
-      forest.column[offset + node] = columns[feature];
-      forest.threshold[offset + node] = rawThreshold(tree.value[node], mean[feature], scale[feature]);
+      const tested = node < inner ? feature[tree * inner + node] : -1;
+      if (tested < 0) return fillLeaf(node, learningRate * value[offset + node]);
+      forest.column[offset + node] = columns[tested];
+      forest.threshold[offset + node] = rawThreshold(value[offset + node], mean[tested], scale[tested]);
       place(2 * node + 1);
       place(2 * node + 2);
     };
     place(0);
-  });
+  }
   return forest;
+}
+
+/** Inner nodes and nodes per tree of the boosted part's depth, and how many trees its feature list holds. */
+function treeShape({ depth, feature }: BoostedJson): { inner: number; nodes: number; trees: number } {
+  const inner = 2 ** depth - 1;
+  return { inner, nodes: 2 * inner + 1, trees: inner === 0 ? 0 : Math.floor(feature.length / inner) };
 }
 
 export type ParseModelResult = { ok: true; model: ClassifierModel } | { ok: false; problems: string[] };
@@ -186,15 +197,12 @@ export function parseModel(value: unknown): ParseModelResult {
 
 function treeProblems(json: ModelJson, width: number): string[] {
   if (!json.boosted) return ["boosted: missing"];
+  const { feature, value } = json.boosted;
+  const { inner, nodes, trees } = treeShape(json.boosted);
+  if (feature.length !== trees * inner || value.length !== trees * nodes) return [`boosted: ${trees} trees need ${trees * inner} features and ${trees * nodes} values`];
   const problems: string[] = [];
-  json.boosted.trees.forEach((tree, index) => {
-    const size = tree.feature.length;
-    if (tree.value.length !== size) problems.push(`boosted.trees.${index}: feature and value differ in length`);
-    for (let node = 0; node < size; node++) {
-      if (tree.feature[node] < 0) continue;
-      // Children lie further on (2n+1, 2n+2), so evaluation always ends; they must exist.
-      if (tree.feature[node] >= width || 2 * node + 2 >= size) problems.push(`boosted.trees.${index}.${node}: bad feature or child`);
-    }
+  feature.forEach((tested, index) => {
+    if (tested >= width) problems.push(`boosted.feature.${index}: no feature ${tested}`);
   });
   return problems;
 }

@@ -3,7 +3,7 @@
  * with L2) and small gradient-boosted trees (second-order, histogram splits, depth-limited). Both write
  * the model JSON that src/classify reads.
  */
-import { MODEL_VERSION, type ModelJson, type TreeJson } from "../classify/index";
+import { MODEL_VERSION, type BoostedJson, type ModelJson } from "../classify/index";
 import {
   BOOSTED_BINS,
   BOOSTED_DEPTH,
@@ -199,7 +199,13 @@ function binExamples(x: Float64Array, count: number, width: number, edges: Float
   return bins;
 }
 
-function fitBoosted(x: Float64Array, examples: ExampleSet): { base: number; learningRate: number; trees: TreeJson[] } {
+/** A tree as growTree builds it: every node of the full heap, -1 for a leaf's feature. */
+interface Tree {
+  readonly feature: number[];
+  readonly value: number[];
+}
+
+function fitBoosted(x: Float64Array, examples: ExampleSet): BoostedJson {
   const { count, width, labels, weights } = examples;
   const edges = binEdges(x, count, width);
   const bins = binExamples(x, count, width, edges);
@@ -212,7 +218,7 @@ function fitBoosted(x: Float64Array, examples: ExampleSet): { base: number; lear
   const prior = Math.min(0.99, Math.max(0.01, positive / Math.max(1e-9, total)));
   const base = Math.log(prior / (1 - prior));
   const logOdds = new Float64Array(count).fill(base);
-  const trees: TreeJson[] = [];
+  const trees: Tree[] = [];
   const gradient = new Float64Array(count);
   const hessian = new Float64Array(count);
   for (let t = 0; t < BOOSTED_TREES; t++) {
@@ -225,7 +231,9 @@ function fitBoosted(x: Float64Array, examples: ExampleSet): { base: number; lear
     for (let i = 0; i < count; i++) logOdds[i] += BOOSTED_LEARNING_RATE * tree.value[leafOf[i]];
     trees.push(tree);
   }
-  return { base, learningRate: BOOSTED_LEARNING_RATE, trees };
+  // model.json's layout: the inner nodes' features of every tree, then every node's value.
+  const inner = 2 ** BOOSTED_DEPTH - 1;
+  return { base, learningRate: BOOSTED_LEARNING_RATE, depth: BOOSTED_DEPTH, feature: trees.flatMap((tree) => tree.feature.slice(0, inner)), value: trees.flatMap((tree) => tree.value) };
 }
 
 interface Split {
@@ -238,9 +246,9 @@ interface Split {
  * Grows one depth-limited tree level by level, in heap order (node n's children are 2n+1 and 2n+2, the
  * layout model.json stores); returns it and each example's leaf.
  */
-function growTree(bins: Uint8Array, count: number, width: number, edges: Float64Array[], gradient: Float64Array, hessian: Float64Array): { tree: TreeJson; leafOf: Int32Array } {
+function growTree(bins: Uint8Array, count: number, width: number, edges: Float64Array[], gradient: Float64Array, hessian: Float64Array): { tree: Tree; leafOf: Int32Array } {
   const size = 2 ** (BOOSTED_DEPTH + 1) - 1;
-  const tree: TreeJson = { feature: new Array<number>(size).fill(-1), value: new Array<number>(size).fill(0) };
+  const tree: Tree = { feature: new Array<number>(size).fill(-1), value: new Array<number>(size).fill(0) };
   const nodeOf = new Int32Array(count); // example → current node
   const splitBin = new Int32Array(size).fill(-1); // node → bin of its split (examples with bin <= it go left)
   let frontier = [0];

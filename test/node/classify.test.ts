@@ -40,14 +40,15 @@ describe("model format", () => {
     expect(parseModel("model").ok).toBe(false);
   });
 
-  it("refuses boosted trees whose inner nodes have no children in the heap (evaluation would run off the tree)", () => {
+  it("refuses boosted trees whose lists do not fit their depth or that test an unknown feature", () => {
     const width = (MODEL_JSON.features as string[]).length;
-    const withTree = (tree: { feature: number[]; value: number[] }) => ({ ...MODEL_JSON, kind: "boosted-trees", boosted: { base: 0, learningRate: 0.1, trees: [tree] } });
-    expect(parseModel(withTree({ feature: [0, -1], value: [0, 1] })).ok).toBe(false);
-    expect(parseModel(withTree({ feature: [-1, 0, -1], value: [1, 0.5, -1] })).ok).toBe(false);
-    expect(parseModel(withTree({ feature: [width, -1, -1], value: [0, 1, -1] })).ok).toBe(false);
-    expect(parseModel(withTree({ feature: [0, -1, -1], value: [0, 1] })).ok).toBe(false);
-    expect(parseModel(withTree({ feature: [0, -1, -1], value: [0, 1, -1] })).ok, `width ${width}`).toBe(true);
+    const withTrees = (boosted: { depth: number; feature: number[]; value: number[] }) => ({ ...MODEL_JSON, kind: "boosted-trees", boosted: { base: 0, learningRate: 0.1, ...boosted } });
+    expect(parseModel(withTrees({ depth: 1, feature: [0], value: [0, 1] })).ok).toBe(false); // a tree of depth 1 has 3 nodes
+    expect(parseModel(withTrees({ depth: 1, feature: [0, -1], value: [0, 1, -1] })).ok).toBe(false); // two trees, one tree's values
+    expect(parseModel(withTrees({ depth: 1, feature: [width], value: [0, 1, -1] })).ok).toBe(false);
+    expect(parseModel(withTrees({ depth: 0, feature: [], value: [1] })).ok).toBe(false);
+    expect(parseModel(withTrees({ depth: 1, feature: [0], value: [0, 1, -1] })).ok, `width ${width}`).toBe(true);
+    expect(parseModel(withTrees({ depth: 1, feature: [0, -1], value: [0, 1, -1, 2, 0, 0] })).ok).toBe(true);
   });
 });
 
@@ -88,8 +89,9 @@ describe("boosted trees that do not fill their last level", () => {
     const features = ["logChars", "linkCharRatio"];
     const json = {
       ...MODEL_JSON, kind: "boosted-trees", features, normalisation: { mean: [0, 0], scale: [1, 1] },
-      // Root splits on logChars at 2; its left child on linkCharRatio at 0.5 (leaves 3 and 4); its right child is a leaf.
-      boosted: { base: 0, learningRate: 1, trees: [{ feature: [0, 1, -1, -1, -1], value: [2, 0.5, 7, 1, -3] }] },
+      // Root splits on logChars at 2; its left child on linkCharRatio at 0.5 (leaves 3 and 4); its right child is a leaf
+      // (nodes 5 and 6, below it, are never reached).
+      boosted: { base: 0, learningRate: 1, depth: 2, feature: [0, 1, -1], value: [2, 0.5, 7, 1, -3, 0, 0] },
     };
     const parsed = parseModel(json);
     if (!parsed.ok) throw new Error(parsed.problems.join("; "));

@@ -1,9 +1,9 @@
 /**
- * The shipped model is written compactly (scripts/lib/model-text.ts: leaf values and logistic weights to 7
+ * The shipped model is written compactly (scripts/lib/model-text.ts: leaf values and logistic weights to 4
  * significant digits; thresholds as training chose them, the shortest number between two training values), and
- * rounding at that precision cannot change what the Worker removes: perturbing every rounded number by the
- * largest error of 7-digit rounding keeps the scores within 1e-5 and every page's removal plan identical, on
- * the sample site and on dev pages.
+ * rounding at that precision does not change what the Worker removes: perturbing every rounded number by the
+ * largest error of 4-digit rounding keeps the scores within 1e-3 (a smoothing level is 1/31) and every page's
+ * removal plan identical, on the sample site and on dev pages.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -11,14 +11,14 @@ import { describe, expect, it } from "vitest";
 import { classifyPage, parseModel, scoreBlocks, type ClassifierModel, type ModelJson } from "../../src/classify/index";
 import { DATA_SETS, hasData, loadDataset } from "../../src/evaluation/index";
 import { analysePage, computeFeatures } from "../../src/page/index";
-import { compactModel, modelText } from "../../scripts/lib/model-text";
+import { compactModel, isLeaf, modelText } from "../../scripts/lib/model-text";
 import { shortestIn } from "../../src/training/index";
 import { seededRandom } from "../support/seeded-random";
 
 const REPO_ROOT = resolve(import.meta.dirname, "../..");
 const SHIPPED = readFileSync(join(REPO_ROOT, "rules", "model.json"), "utf8");
-/** Largest relative error of rounding to 7 significant digits (half a unit of the 7th digit, at the smallest mantissa). */
-const ROUNDING_ERROR = 5e-7;
+/** Largest relative error of rounding to 4 significant digits (half a unit of the 4th digit, at the smallest mantissa). */
+const ROUNDING_ERROR = 5e-4;
 
 function model(json: ModelJson): ClassifierModel {
   const parsed = parseModel(json);
@@ -33,7 +33,7 @@ function perturbed(json: ModelJson): ModelJson {
   return {
     ...json,
     ...(json.logistic && { logistic: { ...json.logistic, weights: json.logistic.weights.map(move), bias: move(json.logistic.bias) } }),
-    ...(json.boosted && { boosted: { ...json.boosted, trees: json.boosted.trees.map((tree) => ({ ...tree, value: tree.value.map((value, node) => (tree.feature[node] < 0 ? move(value) : value)) })) } }),
+    ...(json.boosted && { boosted: { ...json.boosted, value: json.boosted.value.map((value, index) => (isLeaf(json.boosted!, index) ? move(value) : value)) } }),
   };
 }
 
@@ -55,7 +55,7 @@ describe("the shipped model's text", () => {
     expect(compactModel(json).normalisation).toEqual(json.normalisation);
   });
 
-  it("rounds only where the scores cannot tell: every removal plan stays the same, scores within 1e-5", () => {
+  it("rounds only where the decision cannot tell: every removal plan stays the same, scores within 1e-3", () => {
     const json = JSON.parse(SHIPPED) as ModelJson;
     const shipped = model(json);
     const moved = model(perturbed(json));
@@ -72,7 +72,7 @@ describe("the shipped model's text", () => {
     }
     expect(blocks).toBeGreaterThan(1000);
     expect(largest).toBeGreaterThan(0); // the perturbation reached the scores
-    expect(largest).toBeLessThan(1e-5);
+    expect(largest).toBeLessThan(1e-3);
   });
 });
 
