@@ -5,8 +5,7 @@
  * `metadata` (where the title, byline and date are). Validated with a schema; a bad value is reported as a list
  * of problems, never thrown.
  */
-import * as v from "valibot";
-import { validationProblems } from "../validation";
+import * as v from "../validation";
 import {
   RULES_MAX_RULE_COUNT, RULES_MAX_RULE_SET_CHARACTERS, SELECTOR_MAX_MAIN_ENTRIES, SELECTOR_MAX_METADATA_ENTRIES, SELECTOR_MAX_PER_RULE_SET,
 } from "../config";
@@ -105,28 +104,28 @@ export interface ParseRuleSetOptions {
 /** Date and time as the miner writes them (`Date.prototype.toISOString`), seconds and zone optional. */
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
-const count = v.pipe(v.number(), v.integer(), v.minValue(0));
-const nonEmpty = v.pipe(v.string(), v.nonEmpty());
+const count = v.number({ integer: true, min: 0 });
+const nonEmpty = v.string({ nonEmpty: true });
 
 const RULE_SCHEMA = v.object({
   pattern: nonEmpty,
   docFreq: count,
   count: count,
-  tokens: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  tokens: v.number({ integer: true, min: 1 }),
 });
 
 const SELECTOR_LISTS = v.optional(v.array(nonEmpty));
 
 const RULE_SET_SCHEMA = v.object({
   version: v.picklist([RULESET_VERSION, RULESET_VERSION_SELECTORS]),
-  site: v.pipe(v.string(), v.check((value) => parseSiteKey(value) === value, "a site key: a lower-case host without www., an optional port and path (site-key.ts)")),
-  minedAt: v.pipe(nonEmpty, v.check((value) => ISO_TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value)), "an ISO 8601 timestamp")),
+  site: v.check(v.string(), (value) => parseSiteKey(value) === value, "a site key: a lower-case host without www., an optional port and path (site-key.ts)"),
+  minedAt: v.check(nonEmpty, (value) => ISO_TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value)), "an ISO 8601 timestamp"),
   pages: count,
-  cutoff: v.pipe(v.number(), v.minValue(0), v.maxValue(1)),
+  cutoff: v.number({ min: 0, max: 1 }),
   mutablePatterns: v.array(v.object({ name: nonEmpty, pattern: nonEmpty })),
   rules: v.array(RULE_SCHEMA),
   source: v.optional(v.picklist(RULE_SET_SOURCES)),
-  revision: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  revision: v.optional(v.number({ integer: true, min: 1 })),
   strip: SELECTOR_LISTS,
   main: SELECTOR_LISTS,
   keep: SELECTOR_LISTS,
@@ -142,9 +141,9 @@ export function parseRuleSet(value: unknown, options: ParseRuleSetOptions = {}):
   if (!(RULESET_VERSIONS as readonly unknown[]).includes(version)) {
     return { ok: false, problems: [`version: unsupported rule set version ${JSON.stringify(version)} (expected ${RULESET_VERSIONS.join(" or ")})`] };
   }
-  const parsed = v.safeParse(RULE_SET_SCHEMA, value);
-  if (!parsed.success) return { ok: false, problems: validationProblems(parsed.issues) };
-  const ruleSet = parsed.output as RuleSet;
+  const parsed = v.parse(RULE_SET_SCHEMA, value);
+  if (!parsed.ok) return parsed;
+  const ruleSet: RuleSet = parsed.value;
   const problems = [...consistencyProblems(ruleSet, options), ...selectorProblems(ruleSet)];
   return problems.length === 0 ? { ok: true, ruleSet } : { ok: false, problems };
 }

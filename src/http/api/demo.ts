@@ -12,16 +12,16 @@
  *   DEMO_API_KEY  the key the form starts with: the documented local dev key, never a real one.
  */
 import { Hono } from "hono/tiny";
-import * as v from "valibot";
 import type { Env } from "../shared/bindings";
 import { DEMO_PAGE_POLICY } from "../shared/security-headers";
+import * as v from "../../validation";
 
 export interface DemoBindings extends Env {
   DEMO_SAMPLES?: string;
   DEMO_API_KEY?: string;
 }
 
-const nonEmpty = v.pipe(v.string(), v.nonEmpty());
+const nonEmpty = v.string({ nonEmpty: true });
 const SAMPLES_SCHEMA = v.array(v.object({ title: nonEmpty, url: nonEmpty }));
 
 /** The page's headers: its policy, no sniffing, no Referer (a sample URL may be private), never cached (the vars change). */
@@ -49,14 +49,14 @@ async function asset(env: DemoBindings, path: string): Promise<Response> {
 }
 
 /** The configured samples; a malformed var gives none (and a log line), not a broken page. */
-function parseSamples(raw: string | undefined): readonly v.InferOutput<typeof SAMPLES_SCHEMA>[number][] {
+function parseSamples(raw: string | undefined): readonly v.Infer<typeof SAMPLES_SCHEMA>[number][] {
   if (raw === undefined || raw.trim() === "") return [];
-  const parsed = v.safeParse(SAMPLES_SCHEMA, parseJson(raw));
-  if (!parsed.success) {
+  const parsed = v.parse(SAMPLES_SCHEMA, parseJson(raw));
+  if (!parsed.ok) {
     console.error("DEMO_SAMPLES ignored: expected a JSON array of {title, url}");
     return [];
   }
-  return parsed.output;
+  return parsed.value;
 }
 
 function parseJson(raw: string): unknown {

@@ -13,7 +13,7 @@
  * else is ever fetched by the proxy: a request whose host and path match no key is not the proxy's, so it is
  * never an open proxy.
  */
-import * as v from "valibot";
+import * as v from "../../validation";
 import { parseUrl } from "../shared/url";
 import { parseSite, siteOfHost } from "../shared/site";
 
@@ -55,7 +55,7 @@ export interface ProxyTarget {
 
 const EMPTY_CONFIG: ProxyConfig = Object.freeze({ byHost: new Map(), prefixes: [] });
 
-const nonEmpty = v.pipe(v.string(), v.nonEmpty());
+const nonEmpty = v.string({ nonEmpty: true });
 const ORIGIN_VALUE_SCHEMA = v.union([
   nonEmpty,
   v.strictObject({
@@ -76,12 +76,12 @@ export function parseProxyConfig(raw: string | undefined): ProxyConfigResult {
   if (raw === undefined || raw.trim() === "") return { ok: true, config: EMPTY_CONFIG };
   const json = parseJson(raw);
   if (json === undefined) return { ok: false, problems: ["PROXY_ORIGINS is not valid JSON"] };
-  const parsed = v.safeParse(ORIGIN_MAP_SCHEMA, json);
-  if (!parsed.success) return { ok: false, problems: ["PROXY_ORIGINS must be an object of key → origin URL (or {origin, site, forwardCredentials, cacheCredentialed})"] };
+  const parsed = v.parse(ORIGIN_MAP_SCHEMA, json);
+  if (!parsed.ok) return { ok: false, problems: ["PROXY_ORIGINS must be an object of key → origin URL (or {origin, site, forwardCredentials, cacheCredentialed})"] };
   const problems: string[] = [];
   const byHost = new Map<string, ProxyEntry>();
   const prefixes: ProxyEntry[] = [];
-  for (const [key, value] of Object.entries(parsed.output)) {
+  for (const [key, value] of Object.entries(parsed.value)) {
     const entry = parseEntry(key, value, problems);
     if (entry === null) continue;
     if (entry.kind === "host") byHost.set(entry.key, entry);
@@ -92,7 +92,7 @@ export function parseProxyConfig(raw: string | undefined): ProxyConfigResult {
   return { ok: true, config: Object.freeze({ byHost, prefixes: Object.freeze(prefixes) }) };
 }
 
-function parseEntry(key: string, value: v.InferOutput<typeof ORIGIN_VALUE_SCHEMA>, problems: string[]): ProxyEntry | null {
+function parseEntry(key: string, value: v.Infer<typeof ORIGIN_VALUE_SCHEMA>, problems: string[]): ProxyEntry | null {
   const { origin: originValue, site: siteValue, forwardCredentials = false, cacheCredentialed = false } = typeof value === "string" ? { origin: value } : value;
   const origin = parseUrl(originValue);
   if (origin === null) {
