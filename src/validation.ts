@@ -290,15 +290,3 @@ export function union<const S extends readonly Schema<unknown>[]>(options: S): S
     },
   };
 }
-
-/**
- * Every valibot issue as "dotted.path: message", "(root)" for the value itself; for src/classify/model.ts until its
- * schema moves to the builders above (typed by shape, so this file needs no valibot).
- */
-export function validationProblems(issues: readonly { readonly message: string; readonly path?: readonly { readonly key: unknown }[] }[]): string[] {
-  return issues.map((issue) => {
-    const keys = issue.path?.map((item) => item.key);
-    const dotted = keys?.every((key) => typeof key === "string" || typeof key === "number") ? keys.join(".") : null;
-    return `${dotted || "(root)"}: ${issue.message}`;
-  });
-}

@@ -2,15 +2,15 @@
  * The classifier model (rules/model.json): feature names, their normalisation, a logistic regression or
  * small boosted trees, the removal threshold and the smoothing settings. Versioned and validated.
  */
-import * as v from "valibot";
-import { validationProblems } from "../validation";
+import * as v from "../validation";
 import { FEATURE_NAMES, type FeatureMatrix } from "../page/index";
 
 /** 3: the trees' nodes in two flat lists (2 had one object per tree; 1 had child links). */
 export const MODEL_VERSION = 3;
 
-const finite = v.pipe(v.number(), v.finite());
-const nonNegative = v.pipe(v.number(), v.minValue(0));
+const finite = v.number({ finite: true });
+const nonNegative = v.number({ min: 0 });
+const count = v.number({ integer: true, min: 0 });
 
 /**
  * The boosted trees, all of one depth d, each in heap order: node n's children are 2n+1 (feature value <= split)
@@ -22,9 +22,9 @@ const boostedSchema = v.object({
   /** Log-odds every tree adds to. */
   base: finite,
   learningRate: finite,
-  depth: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(12)),
+  depth: v.number({ integer: true, min: 1, max: 12 }),
   /** Inner node → feature column (in the model's feature list) tested, -1 where the node is a leaf. */
-  feature: v.array(v.pipe(v.number(), v.integer(), v.minValue(-1))),
+  feature: v.array(v.number({ integer: true, min: -1 })),
   /** Node → its split threshold (an inner node: normalised feature <= value goes left), or its log-odds (a leaf). */
   value: v.array(finite),
 });
@@ -33,33 +33,33 @@ const modelSchema = v.object({
   version: v.literal(MODEL_VERSION),
   /** "ensemble": the mean of the logistic and the boosted trees' log-odds. */
   kind: v.picklist(["logistic", "boosted-trees", "ensemble"]),
-  features: v.pipe(v.array(v.string()), v.minLength(1)),
+  features: v.array(v.string(), { minLength: 1 }),
   normalisation: v.object({ mean: v.array(finite), scale: v.array(finite) }),
   logistic: v.optional(v.object({ weights: v.array(finite), bias: finite })),
   boosted: v.optional(boostedSchema),
   /** Smoothed template score above which a block is removed. */
   threshold: finite,
   /** The decision settings used when smoothing is off (calibrated apart); the top-level ones otherwise. */
-  rawDecision: v.optional(v.object({ threshold: finite, keepChars: v.pipe(v.number(), v.integer(), v.minValue(0)), keepMargin: nonNegative, mainOnly: v.boolean() })),
+  rawDecision: v.optional(v.object({ threshold: finite, keepChars: count, keepMargin: nonNegative, mainOnly: v.boolean() })),
   /** The least template-like block with at least this many characters is always kept (0: off). */
-  keepChars: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  keepChars: v.optional(count),
   /** Blocks scoring at most this much above that block are kept too. */
   keepMargin: v.optional(nonNegative),
   /** Outside the main-content block and its ancestors, the base threshold applies (see classify/decide.ts). */
   mainOnly: v.optional(v.boolean()),
   /** The guard against losing the article: the threshold rises until at least this share of the page's prose is kept (0: off). */
-  keepProse: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
+  keepProse: v.optional(v.number({ min: 0, max: 1 })),
   smoothing: v.object({
     /** Penalty constant c of gamma_i = c * (page chars + 1) / (block chars + 1) (paper 003 sec. 5.3, text for area). */
     penaltyScale: nonNegative,
     /** Weight of a block's L1 term: 1 + own characters / charsPerUnit. */
-    charsPerUnit: v.pipe(v.number(), v.gtValue(0)),
+    charsPerUnit: v.number({ gt: 0 }),
   }),
   trainedOn: v.optional(v.record(v.string(), v.unknown())),
 });
 
-export type ModelJson = v.InferOutput<typeof modelSchema>;
-export type BoostedJson = v.InferOutput<typeof boostedSchema>;
+export type ModelJson = v.Infer<typeof modelSchema>;
+export type BoostedJson = v.Infer<typeof boostedSchema>;
 
 /** A validated model, with its feature columns resolved against this build's feature list. */
 export interface ClassifierModel {
@@ -178,9 +178,9 @@ export type ParseModelResult = { ok: true; model: ClassifierModel } | { ok: fals
 
 /** Validates a model value (from JSON); reports every problem rather than throwing. */
 export function parseModel(value: unknown): ParseModelResult {
-  const parsed = v.safeParse(modelSchema, value);
-  if (!parsed.success) return { ok: false, problems: validationProblems(parsed.issues) };
-  const json = parsed.output;
+  const parsed = v.parse(modelSchema, value);
+  if (!parsed.ok) return parsed;
+  const json = parsed.value;
   const problems: string[] = [];
   const width = json.features.length;
   const columns = new Int32Array(width);

@@ -6,14 +6,18 @@
 export const TAG_ROOT = 0;
 export const TAG_OTHER = 1;
 
-/** Tag id → lowercase name (index 0 and 1 are the root and "other"). Append only: ids are stored in page models. */
-export const TAG_NAMES: readonly string[] = [
-  "#root", "#other",
-  // blocks
+/** The elements that are blocks of the page model (FLAG_BLOCK). */
+const BLOCK_TAGS: readonly string[] = [
   "address", "article", "aside", "blockquote", "center", "dd", "details", "dialog", "dir", "div", "dl", "dt",
   "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup",
   "li", "main", "menu", "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "thead", "tfoot", "tr",
   "td", "th", "caption", "ul", "select", "legend", "search", "listing",
+];
+
+/** Tag id → lowercase name (index 0 and 1 are the root and "other"). Append only: ids are stored in page models. */
+export const TAG_NAMES: readonly string[] = [
+  "#root", "#other",
+  ...BLOCK_TAGS,
   // other elements the tree builder or the text needs to know
   "html", "head", "body", "a", "br", "option", "optgroup", "svg", "math", "foreignobject", "desc", "title",
   "mi", "mo", "mn", "ms", "mtext", "annotation-xml", "script", "style", "textarea", "xmp", "iframe", "noembed",
@@ -43,10 +47,7 @@ export const FLAG_TABLE_SCOPE = 32; // bounds the search for an open cell, row o
 export const FLAG_HEADING = 64;
 
 const FLAG_LISTS: readonly [number, readonly string[]][] = [
-  [FLAG_BLOCK, ["address", "article", "aside", "blockquote", "center", "dd", "details", "dialog", "dir", "div", "dl",
-    "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup",
-    "li", "main", "menu", "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "thead", "tfoot", "tr",
-    "td", "th", "caption", "ul", "select", "legend", "search", "listing"]],
+  [FLAG_BLOCK, BLOCK_TAGS],
   [FLAG_VOID, ["area", "base", "basefont", "bgsound", "br", "col", "command", "embed", "frame", "hr", "image", "img",
     "input", "keygen", "link", "menuitem", "meta", "param", "source", "track", "wbr"]],
   [FLAG_CLOSES_P, ["address", "article", "aside", "blockquote", "center", "details", "dialog", "dir", "div", "dl",

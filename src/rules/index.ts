@@ -48,8 +48,6 @@ export {
 } from "./intervals";
 export { isSeparatorCode, requiredWords, textWords } from "./prefilter";
 export { contentEdgeIntervals, isSentenceTerminal } from "./content-edges";
-export { xpathToCss, type XPathConversion } from "./xpath-to-css";
-export { importFtrConfig, type FtrImport } from "./ftr-import";
 export { explainRules, explainSelectors, type RuleEffect, type RulesExplanation, type SelectorEffect } from "./explain";
 export { parseSiteKey, ruleSetFileName, SITE_KEY_PATTERN, siteKeyCandidates, siteKeyOfLabel, siteOfHost } from "./site-key";
 export { compileSiteSelectors, mainMatches, selectorsClean, type SiteSelectors } from "./site-selectors";

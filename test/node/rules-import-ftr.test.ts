@@ -6,7 +6,8 @@ import { join, resolve } from "node:path";
 import { HTMLRewriter } from "html-rewriter-wasm";
 import { describe, expect, it } from "vitest";
 import { clean } from "../../src/clean";
-import { compileRuleSet, parseRuleSet, parseRuleSetText, xpathToCss, type RuleSet } from "../../src/rules/index";
+import { compileRuleSet, parseRuleSet, parseRuleSetText, type RuleSet } from "../../src/rules/index";
+import { xpathToCss } from "../../src/rules/xpath-to-css";
 import { createWasmBackend } from "../../src/runtime/index";
 
 const REPO_ROOT = resolve(import.meta.dirname, "../..");

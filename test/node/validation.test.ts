@@ -148,9 +148,3 @@ describe("inferred types", () => {
     }>();
   });
 });
-
-describe("validationProblems", () => {
-  it("turns issues with paths into dotted lines", () => {
-    expect(v.validationProblems([{ message: "m", path: [{ key: "a" }, { key: 0 }] }, { message: "n" }])).toEqual(["a.0: m", "(root): n"]);
-  });
-});
