@@ -3,7 +3,7 @@
  * regression with text-length penalties), remove the top-most blocks above the threshold.
  */
 import { PROSE_MIN_CHARS, SMOOTHING_SCORE_LEVELS } from "../config";
-import { computeFeatures, FEATURE_NAMES, mainContentBlock, type FeatureMatrix, type PageModel } from "../page/index";
+import { computeFeatures, FEATURE_NAMES, mainContentBlock, TAG_SELECT, type FeatureMatrix, type PageModel } from "../page/index";
 import { normalisePlan, type NormalisedPlan, type RemovalPlan } from "../plan/index";
 import { scoreBlocks, type ClassifierModel } from "./model";
 import { commentBlocks, insideComments } from "./comments";
@@ -171,8 +171,10 @@ function proseThreshold(page: PageModel, values: Float32Array, threshold: number
   let total = 0;
   for (let t = 0; t < page.textNodeCount; t++) {
     const chars = page.textNodes.textEnd[t] - page.textNodes.textStart[t];
-    if (chars < PROSE_MIN_CHARS || page.textNodes.inLink[t] === 1 || inComments[page.textNodes.block[t]] === 1) continue;
-    proseAtLevel[Math.round(Math.min(1, Math.max(0, values[page.textNodes.block[t]])) * top)] += chars;
+    const block = page.textNodes.block[t];
+    // A select's options are a form control's list, never prose (a "more from this site" menu can outweigh the article).
+    if (chars < PROSE_MIN_CHARS || page.textNodes.inLink[t] === 1 || inComments[block] === 1 || page.blocks.tag[block] === TAG_SELECT) continue;
+    proseAtLevel[Math.round(Math.min(1, Math.max(0, values[block])) * top)] += chars;
     total += chars;
   }
   if (total === 0) return threshold;

@@ -8,7 +8,7 @@
  */
 import { SELECTOR_MAX_TESTS } from "../config";
 import { commentBlocks } from "../classify/index";
-import { computeFeatures, extractMetadata, readAttribute, tagId, tagName, type PageModel } from "../page/index";
+import { computeFeatures, extractMetadata, readAttribute, TAG_SELECT, tagId, tagName, type PageModel } from "../page/index";
 import { isSentenceTerminal } from "../rules/index";
 import type { SiteMining } from "./mine-site";
 import { LEVEL_REPEATED, LEVEL_SPACE, LEVEL_TEMPLATE, LEVEL_UNIQUE, LEVEL_VALUE, LEVEL_WHEN } from "./text-levels";
@@ -108,7 +108,6 @@ function endsSentence(text: string, at: number): boolean {
 /** Container tags that name a page region on their own, without an id or a class. */
 const REGION_TAGS = new Set(["article", "main", "aside", "nav", "header", "footer"]);
 const HEADING = /^h[1-6]$/;
-const TAG_SELECT = tagId("select");
 const TAG_LI = tagId("li");
 /** A token that numbers or hashes something (post-103184, c9f2e1a7b3): volatile even when another page repeats it. */
 const VOLATILE = /\d{3,}|(?<![0-9a-z])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6,}(?![0-9a-z])/i;

@@ -9,7 +9,7 @@
 import { PROSE_MIN_CHARS } from "../config";
 import { MARKUP_COUNTERS, MARKUP_IMAGES, MARKUP_INPUTS, MARKUP_LINKS, MARKUP_TAGS, type PageModel } from "./types";
 import { findAttribute } from "./attributes";
-import { TAG_NAMES, TAG_OTHER } from "./tags";
+import { TAG_NAMES, TAG_OTHER, TAG_SELECT } from "./tags";
 
 /** Feature names, in column order of the feature matrix. Append only: the model stores these names. */
 export const FEATURE_NAMES = [
@@ -88,8 +88,6 @@ const MAX_WORDS_PER_SENTENCE = 100;
 /** A paragraph's credit: 1 + its commas + its length in units of this many characters, at most PARAGRAPH_MAX_LENGTH_CREDIT (Readability's scoring). */
 const PARAGRAPH_LENGTH_UNIT = 100;
 const PARAGRAPH_MAX_LENGTH_CREDIT = 3;
-/** A select's text is its options: a form control, never prose, however long the list. */
-const TAG_SELECT = TAG_NAMES.indexOf("select");
 /** Readability's class weight: a candidate's own class or id naming content adds this much credit, one naming boilerplate takes it away. */
 const MAIN_CONTENT_CLASS_WEIGHT = 25;
 /** Longest "short" word, in characters: English, French, German, Spanish... function words (the, of, de, la, und, der). */

@@ -37,6 +37,9 @@ export function tagName(id: number): string {
   return TAG_NAMES[id] ?? "#other";
 }
 
+/** A form control's list: its <option> text is never prose, however long. */
+export const TAG_SELECT = tagId("select");
+
 /** Bit flags per tag id. */
 export const FLAG_BLOCK = 1; // a block of the page model
 export const FLAG_VOID = 2; // never has content or an end tag (lol-html's list, checked on both backends)

@@ -220,4 +220,15 @@ describe("the article guard (keepProse)", () => {
     expect(guarded).toContain("The harbour will be dredged");
     expect(guarded).toContain("moor at the outer pier");
   });
+
+  it.skipIf(!hasData())("counts no <option> text as prose: a long menu of other stories does not hold the page's threshold up", () => {
+    // blogto.com: a 1,700-character post beside a <select> of 130 "The Best … in Toronto" options (11,000 characters);
+    // counted as prose, the options made the guard keep every list of the page with them.
+    const entry = loadDataset("dragnet").pages.find((candidate) => candidate.id === "R965")!;
+    const blog = analysePage(entry.html);
+    const text = keptText(blog, classifyPage(blog, shippedModel()).plan);
+    expect(text).toContain("Sad news: Plaid Magazine");
+    expect(text).not.toContain("The Best Salad in Toronto");
+    expect(text.length).toBeLessThan(4000);
+  });
 });
