@@ -1,12 +1,12 @@
 /**
  * The text of a model file (rules/model.json, bundled into the Worker, so its size is paid at every isolate
- * start): JSON with the leaf values of the trees and the logistic weights written to 4 significant digits. Scores then move by at most about 2e-4, far inside
- * one of the 32 levels the smoothing quantises them to (on the 1,553 dev pages one block of one page changes
- * side), for 2 KiB less. Thresholds are left as they are: training already chose each as the shortest number
- * between two training values (src/training/fit.ts shortestIn), where any other rounding would move blocks that
- * sit on a split.
+ * start): JSON with the leaf values of the trees and the logistic weights written to 4 significant digits.
+ * Scores then move by at most about 2e-4, far inside one of the 32 levels the smoothing quantises them to (on
+ * the 1,553 dev pages one block of one page changes side), for 2 KiB less. Thresholds are left as they are:
+ * training already chose each as the shortest number between two training values (src/training/fit.ts
+ * shortestIn), where any other rounding would move blocks that sit on a split.
  */
-import type { BoostedJson, ModelJson } from "../../src/classify/index";
+import { isLeafValue, type ModelJson } from "../../src/classify/index";
 
 const SIGNIFICANT_DIGITS = 4;
 
@@ -17,15 +17,8 @@ export function compactModel(model: ModelJson): ModelJson {
   return {
     ...model,
     ...(model.logistic && { logistic: { ...model.logistic, weights: model.logistic.weights.map(round), bias: round(model.logistic.bias) } }),
-    ...(model.boosted && { boosted: { ...model.boosted, value: model.boosted.value.map((value, index) => (isLeaf(model.boosted!, index) ? round(value) : value)) } }),
+    ...(model.boosted && { boosted: { ...model.boosted, value: model.boosted.value.map((value, index) => (isLeafValue(model.boosted!, index) ? round(value) : value)) } }),
   };
-}
-
-/** Whether the node at `index` of the boosted part's value list is a leaf (see BoostedJson's layout). */
-export function isLeaf({ depth, feature }: BoostedJson, index: number): boolean {
-  const inner = 2 ** depth - 1;
-  const node = index % (2 * inner + 1);
-  return node >= inner || feature[Math.floor(index / (2 * inner + 1)) * inner + node] < 0;
 }
 
 /** The file text: compact JSON of compactModel, one line. */

@@ -3,7 +3,7 @@
  * regression with text-length penalties), remove the top-most blocks above the threshold.
  */
 import { PROSE_MIN_CHARS, SMOOTHING_SCORE_LEVELS } from "../config";
-import { computeFeatures, FEATURE_NAMES, mainContentBlock, TAG_SELECT, type FeatureMatrix, type PageModel } from "../page/index";
+import { computeFeatures, mainContentBlock, TAG_SELECT, type FeatureMatrix, type PageModel } from "../page/index";
 import { normalisePlan, type NormalisedPlan, type RemovalPlan } from "../plan/index";
 import { scoreBlocks, type ClassifierModel } from "./model";
 import { commentBlocks, insideComments } from "./comments";

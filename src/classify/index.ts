@@ -1,4 +1,4 @@
 export { distinctLevels, isMonotone, isotonicSmooth, smoothingCost, type SmoothingProblem } from "./smoothing";
-export { MODEL_VERSION, parseModel, rawThreshold, scoreBlocks, type ClassifierModel, type ModelJson, type ParseModelResult, type BoostedJson } from "./model";
+export { isLeafValue, MODEL_VERSION, parseModel, rawThreshold, scoreBlocks, type ClassifierModel, type ModelJson, type ParseModelResult, type BoostedJson } from "./model";
 export { classifyPage, planFromClassifier, smoothScores, smoothingInputs, type Classification, type ClassifyOptions } from "./decide";
 export { commentBlocks, commentPlan, commentText, keepComments } from "./comments";

@@ -168,10 +168,17 @@ function flattenTrees(json: ModelJson, columns: Int32Array): Forest {
   return forest;
 }
 
-/** Inner nodes and nodes per tree of the boosted part's depth, and how many trees its feature list holds. */
+/** Inner nodes and nodes per tree of the boosted part's depth (1 or more), and how many trees its feature list holds. */
 function treeShape({ depth, feature }: BoostedJson): { inner: number; nodes: number; trees: number } {
   const inner = 2 ** depth - 1;
-  return { inner, nodes: 2 * inner + 1, trees: inner === 0 ? 0 : Math.floor(feature.length / inner) };
+  return { inner, nodes: 2 * inner + 1, trees: Math.floor(feature.length / inner) };
+}
+
+/** Whether the value at `index` of the boosted part's value list is a leaf's: a node below the inner ones, or an inner node with no split. */
+export function isLeafValue(boosted: BoostedJson, index: number): boolean {
+  const { inner, nodes } = treeShape(boosted);
+  const node = index % nodes;
+  return node >= inner || boosted.feature[Math.floor(index / nodes) * inner + node] < 0;
 }
 
 export type ParseModelResult = { ok: true; model: ClassifierModel } | { ok: false; problems: string[] };

@@ -163,6 +163,7 @@ function loadNames(): void {
   const parts = text.split(/([^0-9A-Za-z])/);
   const count = (parts.length - 1) / 2;
   entryNames = [];
+  entryValues = [];
   entryLegacy = new Uint8Array(count);
   exactLengths = new Uint32Array(1 << 14);
   legacyLengths = new Uint8Array(1 << 14);

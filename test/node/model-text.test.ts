@@ -8,10 +8,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { classifyPage, parseModel, scoreBlocks, type ClassifierModel, type ModelJson } from "../../src/classify/index";
+import { classifyPage, isLeafValue, parseModel, scoreBlocks, type ClassifierModel, type ModelJson } from "../../src/classify/index";
 import { DATA_SETS, hasData, loadDataset } from "../../src/evaluation/index";
 import { analysePage, computeFeatures } from "../../src/page/index";
-import { compactModel, isLeaf, modelText } from "../../scripts/lib/model-text";
+import { compactModel, modelText } from "../../scripts/lib/model-text";
 import { shortestIn } from "../../src/training/index";
 import { seededRandom } from "../support/seeded-random";
 
@@ -33,7 +33,7 @@ function perturbed(json: ModelJson): ModelJson {
   return {
     ...json,
     ...(json.logistic && { logistic: { ...json.logistic, weights: json.logistic.weights.map(move), bias: move(json.logistic.bias) } }),
-    ...(json.boosted && { boosted: { ...json.boosted, value: json.boosted.value.map((value, index) => (isLeaf(json.boosted!, index) ? move(value) : value)) } }),
+    ...(json.boosted && { boosted: { ...json.boosted, value: json.boosted.value.map((value, index) => (isLeafValue(json.boosted!, index) ? move(value) : value)) } }),
   };
 }
 
