@@ -1,6 +1,6 @@
 import { clean, type CleanResult } from "../../clean";
 import { mapBounded, readItemHtml, type FeedDocument, type ItemEdit } from "../../feed";
-import { decodeEntities, decodeHtml, findAttribute, scanHtml, TEXT_DATA, type ScanHandler } from "../../page";
+import { decodeEntities, decodeHtml, scanHtml, TEXT_DATA, type ScanHandler } from "../../page";
 import { createWorkerdBackend } from "../../runtime";
 import type { Env } from "../shared/bindings";
 import { isHtmlBody, readBodyLimited } from "../shared/body";
@@ -94,7 +94,7 @@ async function cleanItemHtml(job: FeedJob, html: string | null): Promise<string 
   // The classifier judges whole pages; an item's HTML is a fragment, so where the site has rules they clean it alone.
   const result = await cleanHtml(html, undefined, job.site, rules.compiled, { withRules: "rules", mode: job.mode });
   if (!result.ok) return null;
-  const fragment = articleFragment(result.body, null);
+  const fragment = articleFragment(result.body);
   // A short item can look like boilerplate as a whole; an item emptied by cleaning keeps its own HTML.
   return hasVisibleText(fragment) || !hasVisibleText(html) ? fragment : null;
 }
@@ -151,17 +151,15 @@ function cleanHtml(
 const UNSHOWN_ELEMENTS = new Set(["script", "style", "noscript", "template", "iframe", "object", "embed"]);
 /** Head elements that mean nothing inside an item. */
 const HEAD_ELEMENTS = new Set(["link", "meta", "base"]);
-/** Attributes holding a URL that a reader resolves against the feed, not the page. */
-const URL_ATTRIBUTES = ["href", "src", "poster"] as const;
 
 /**
- * The part of a cleaned page that belongs in a feed item: the body's content without scripts, styles and
- * comments, with links and images made absolute (a reader resolves them against the feed, not the page).
- * Two passes of the page scanner, so linear in the page (regexes over HTML retried at every "<").
+ * The part of a cleaned item that belongs in the feed: the body's content without scripts, styles and
+ * comments, URLs as the item wrote them (a full-text article comes from the article writer, with its URLs
+ * made absolute). Two passes of the page scanner, so linear in the page (regexes over HTML retried at every "<").
  */
-export function articleFragment(html: string, pageUrl: URL | null): string {
+export function articleFragment(html: string): string {
   const body = bodyContent(html);
-  const fragment = new FragmentWriter(html.slice(body[0], body[1]), pageUrl);
+  const fragment = new FragmentWriter(html.slice(body[0], body[1]));
   scanHtml(fragment.source, fragment);
   return fragment.finish().trim();
 }
@@ -189,9 +187,9 @@ class FragmentWriter implements ScanHandler {
   private unshownName = "";
   private unshownDepth = 0;
 
-  constructor(readonly source: string, private readonly pageUrl: URL | null) {}
+  constructor(readonly source: string) {}
 
-  startTag(name: string, tagStart: number, nameEnd: number, tagEnd: number, selfClosing: boolean): void {
+  startTag(name: string, tagStart: number, _nameEnd: number, tagEnd: number, selfClosing: boolean): void {
     if (this.unshownDepth > 0) {
       if (name === this.unshownName && !selfClosing) this.unshownDepth++;
       return;
@@ -203,9 +201,7 @@ class FragmentWriter implements ScanHandler {
       }
       return;
     }
-    if (HEAD_ELEMENTS.has(name)) return;
-    if (this.pageUrl === null) this.out.push(this.source.slice(tagStart, tagEnd));
-    else this.out.push(absoluteUrls(this.source, tagStart, nameEnd, tagEnd, this.pageUrl));
+    if (!HEAD_ELEMENTS.has(name)) this.out.push(this.source.slice(tagStart, tagEnd));
   }
 
   endTag(name: string, tagStart: number, tagEnd: number): void {
@@ -223,32 +219,6 @@ class FragmentWriter implements ScanHandler {
   finish(): string {
     return this.out.join("");
   }
-}
-
-/** A start tag with its quoted href, src and poster values resolved against the page (entities decoded, then escaped again). */
-function absoluteUrls(source: string, tagStart: number, nameEnd: number, tagEnd: number, pageUrl: URL): string {
-  const ranges: [number, number][] = [];
-  for (const name of URL_ATTRIBUTES) {
-    const range = findAttribute(source, nameEnd, tagEnd, name);
-    const quote = range === null ? 0 : source.charCodeAt(range[0] - 1);
-    if (range !== null && (quote === 34 || quote === 39)) ranges.push(range);
-  }
-  if (ranges.length === 0) return source.slice(tagStart, tagEnd);
-  ranges.sort((a, b) => a[0] - b[0]);
-  let tag = "";
-  let copied = tagStart;
-  for (const [start, end] of ranges) {
-    const value = decodeEntities(source, start, end, true).trim();
-    const resolved = value === "" || value.startsWith("#") ? null : resolveUrl(value, pageUrl);
-    if (resolved === null) continue;
-    tag += source.slice(copied, start) + escapeAttribute(resolved.href);
-    copied = end;
-  }
-  return tag + source.slice(copied, tagEnd);
-}
-
-function escapeAttribute(value: string): string {
-  return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 }
 
 /** Whether HTML has any visible text: a letter or digit in its character data (entities decoded). */
