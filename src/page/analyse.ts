@@ -111,8 +111,51 @@ const MARKUP_KIND = new Map<string, number>([
 /** First size of the growable tables (they double when full; blocks and text nodes start from the page size). */
 const INITIAL_CAPACITY = 64;
 
+/**
+ * The builder's growing tables, one typed array per column, each listed once: the open elements, the blocks
+ * and text nodes (their columns named as in BlockTable and TextNodeTable) and the implied end tags.
+ */
+const OPEN_COLUMNS = {
+  tag: Uint8Array, // tag id (TAG_OTHER for foreign elements)
+  block: Int32Array, // its block ordinal, or -1 if not a block
+  innermostBlock: Int32Array, // innermost block at or below it
+  foreign: Uint8Array, // 1 if in the svg or math namespace
+  rendering: Uint8Array, // RENDERS_* bits: is text inside it rendered
+};
+const BLOCK_COLUMNS = {
+  parent: Int32Array, tag: Uint8Array, depth: Uint16Array, sourceStart: Int32Array, sourceNameEnd: Int32Array, startTagEnd: Int32Array,
+  sourceEnd: Int32Array, closeKind: Uint8Array, closeRepeat: Uint16Array, firstTextNode: Int32Array, endTextNode: Int32Array,
+};
+const NODE_COLUMNS = {
+  block: Int32Array, textStart: Int32Array, textEnd: Int32Array, sourceStart: Int32Array, sourceEnd: Int32Array, inLink: Uint8Array,
+  raw: Uint8Array, // 1 if raw (references not decoded: CDATA, xmp, plaintext)
+};
+const IMPLIED_COLUMNS = { offset: Int32Array, tag: Uint8Array };
+
+type Column = Int32Array | Uint16Array | Uint8Array;
+type Columns<T> = { -readonly [K in keyof T]: T[K] extends new (length: number) => infer A ? A : never };
+
+/** A table of `capacity` rows: a zeroed typed array per column. */
+function columns<T extends Record<string, new (length: number) => Column>>(types: T, capacity: number): Columns<T> {
+  const table: Record<string, Column> = {};
+  for (const name in types) table[name] = new types[name](capacity);
+  return table as Columns<T>;
+}
+
+/** Doubles the rows of every column of a table, in place. */
+function grow(table: Record<string, Column>): void {
+  for (const name in table) table[name] = doubled(table[name]);
+}
+
+/** The first `count` rows of every column (views, not copies). */
+function trimmed<T extends Record<string, Column>>(table: T, count: number): T {
+  const rows: Record<string, Column> = {};
+  for (const name in table) rows[name] = table[name].subarray(0, count);
+  return rows as T;
+}
+
 /** A copy of `array` in a new array twice as long. */
-function doubled<T extends Int32Array | Uint8Array | Uint16Array>(array: T): T {
+function doubled<T extends Column>(array: T): T {
   const next = new (array.constructor as new (length: number) => T)(array.length * 2);
   next.set(array);
   return next;
@@ -138,35 +181,15 @@ class PageBuilder implements ScanHandler {
   private openCount = 0;
   private readonly openNames: string[] = [];
   private readonly openNameCount = new Map<string, number>(); // tag name → open elements of that name
-  private openTag: Uint8Array; // open element index → tag id (TAG_OTHER for foreign elements)
-  private openBlock: Int32Array; // open element index → its block ordinal, or -1 if not a block
-  private openInnermostBlock: Int32Array; // open element index → innermost block at or below it
-  private openForeign: Uint8Array; // open element index → 1 if in the svg or math namespace
-  private openRendering: Uint8Array; // open element index → RENDERS_* bits: is text inside it rendered
+  private readonly stack: Columns<typeof OPEN_COLUMNS>;
   private linkOpen = 0;
   // Blocks (ordinal 0 is the root).
   private blockCount = 1;
-  private blockParent: Int32Array;
-  private blockTag: Uint8Array;
-  private blockDepth: Uint16Array;
-  private blockSourceStart: Int32Array;
-  private blockNameEnd: Int32Array;
-  private blockStartTagEnd: Int32Array;
-  private blockSourceEnd: Int32Array;
-  private blockCloseKind: Uint8Array;
-  private blockCloseRepeat: Uint16Array;
-  private blockFirstText: Int32Array;
-  private blockEndText: Int32Array;
+  private readonly blocks: Columns<typeof BLOCK_COLUMNS>;
   private blockMarkup: Int32Array; // block ordinal × MARKUP_COUNTERS + counter → start tags of that kind directly in the block
   // Text nodes and the page text.
   private textNodeCount = 0;
-  private nodeBlock: Int32Array;
-  private nodeTextStart: Int32Array;
-  private nodeTextEnd: Int32Array;
-  private nodeSourceStart: Int32Array;
-  private nodeSourceEnd: Int32Array;
-  private nodeInLink: Uint8Array;
-  private nodeRaw: Uint8Array; // text node ordinal → 1 if raw (references not decoded: CDATA, xmp, plaintext)
+  private readonly nodes: Columns<typeof NODE_COLUMNS>;
   /** The page text so far, built by appending (V8 keeps it as a rope until it is read). */
   private pageText = "";
   private textLength = 0;
@@ -176,8 +199,7 @@ class PageBuilder implements ScanHandler {
   private blockBoundary = false;
   // Implied end tags.
   private impliedCount = 0;
-  private impliedOffset: Int32Array;
-  private impliedTag: Uint8Array;
+  private readonly implied: Columns<typeof IMPLIED_COLUMNS>;
   // Metadata.
   private title = "";
   private titleSeen = false;
@@ -191,72 +213,17 @@ class PageBuilder implements ScanHandler {
   constructor(source: string) {
     this.source = source;
     const blockCapacity = INITIAL_CAPACITY + (source.length >> 8);
-    const nodeCapacity = INITIAL_CAPACITY + (source.length >> 7);
-    this.openTag = new Uint8Array(INITIAL_CAPACITY);
-    this.openBlock = new Int32Array(INITIAL_CAPACITY);
-    this.openInnermostBlock = new Int32Array(INITIAL_CAPACITY);
-    this.openForeign = new Uint8Array(INITIAL_CAPACITY);
-    this.openRendering = new Uint8Array(INITIAL_CAPACITY);
-    this.blockParent = new Int32Array(blockCapacity);
-    this.blockTag = new Uint8Array(blockCapacity);
-    this.blockDepth = new Uint16Array(blockCapacity);
-    this.blockSourceStart = new Int32Array(blockCapacity);
-    this.blockNameEnd = new Int32Array(blockCapacity);
-    this.blockStartTagEnd = new Int32Array(blockCapacity);
-    this.blockSourceEnd = new Int32Array(blockCapacity);
-    this.blockCloseKind = new Uint8Array(blockCapacity);
-    this.blockCloseRepeat = new Uint16Array(blockCapacity);
-    this.blockFirstText = new Int32Array(blockCapacity);
-    this.blockEndText = new Int32Array(blockCapacity);
+    this.stack = columns(OPEN_COLUMNS, INITIAL_CAPACITY);
+    this.blocks = columns(BLOCK_COLUMNS, blockCapacity);
     this.blockMarkup = new Int32Array(blockCapacity * MARKUP_COUNTERS);
-    this.nodeBlock = new Int32Array(nodeCapacity);
-    this.nodeTextStart = new Int32Array(nodeCapacity);
-    this.nodeTextEnd = new Int32Array(nodeCapacity);
-    this.nodeSourceStart = new Int32Array(nodeCapacity);
-    this.nodeSourceEnd = new Int32Array(nodeCapacity);
-    this.nodeInLink = new Uint8Array(nodeCapacity);
-    this.nodeRaw = new Uint8Array(nodeCapacity);
-    this.impliedOffset = new Int32Array(INITIAL_CAPACITY);
-    this.impliedTag = new Uint8Array(INITIAL_CAPACITY);
-    this.blockParent[0] = -1;
-    this.blockTag[0] = TAG_ROOT;
+    this.nodes = columns(NODE_COLUMNS, INITIAL_CAPACITY + (source.length >> 7));
+    this.implied = columns(IMPLIED_COLUMNS, INITIAL_CAPACITY);
+    this.blocks.parent[0] = -1;
+    this.blocks.tag[0] = TAG_ROOT;
   }
 
   private currentBlock(): number {
-    return this.openCount === 0 ? 0 : this.openInnermostBlock[this.openCount - 1];
-  }
-
-  private growOpen(): void {
-    this.openTag = doubled(this.openTag);
-    this.openBlock = doubled(this.openBlock);
-    this.openInnermostBlock = doubled(this.openInnermostBlock);
-    this.openForeign = doubled(this.openForeign);
-    this.openRendering = doubled(this.openRendering);
-  }
-
-  private growBlocks(): void {
-    this.blockParent = doubled(this.blockParent);
-    this.blockTag = doubled(this.blockTag);
-    this.blockDepth = doubled(this.blockDepth);
-    this.blockSourceStart = doubled(this.blockSourceStart);
-    this.blockNameEnd = doubled(this.blockNameEnd);
-    this.blockStartTagEnd = doubled(this.blockStartTagEnd);
-    this.blockSourceEnd = doubled(this.blockSourceEnd);
-    this.blockCloseKind = doubled(this.blockCloseKind);
-    this.blockCloseRepeat = doubled(this.blockCloseRepeat);
-    this.blockFirstText = doubled(this.blockFirstText);
-    this.blockEndText = doubled(this.blockEndText);
-    this.blockMarkup = doubled(this.blockMarkup);
-  }
-
-  private growTextNodes(): void {
-    this.nodeBlock = doubled(this.nodeBlock);
-    this.nodeTextStart = doubled(this.nodeTextStart);
-    this.nodeTextEnd = doubled(this.nodeTextEnd);
-    this.nodeSourceStart = doubled(this.nodeSourceStart);
-    this.nodeSourceEnd = doubled(this.nodeSourceEnd);
-    this.nodeInLink = doubled(this.nodeInLink);
-    this.nodeRaw = doubled(this.nodeRaw);
+    return this.openCount === 0 ? 0 : this.stack.innermostBlock[this.openCount - 1];
   }
 
   startTag(name: string, tagStart: number, nameEnd: number, tagEnd: number, selfClosing: boolean, foreign: boolean, namespace: number): void {
@@ -271,7 +238,7 @@ class PageBuilder implements ScanHandler {
       return;
     }
     this.push(name, tag, foreign, tagStart, nameEnd, tagEnd);
-    this.openRendering[this.openCount - 1] = this.renderingOf(name, tag, foreign ? namespace : 0);
+    this.stack.rendering[this.openCount - 1] = this.renderingOf(name, tag, foreign ? namespace : 0);
     this.countMarkup(this.currentBlock(), name);
   }
 
@@ -281,12 +248,12 @@ class PageBuilder implements ScanHandler {
    * <foreignObject>; HTML content that broke out of svg or math is rendered again.
    */
   private renderingOf(name: string, tag: number, namespace: number): number {
-    const parent = this.openCount >= 2 ? this.openRendering[this.openCount - 2] : RENDERS_CONTENT | RENDERS_TEXT;
+    const parent = this.openCount >= 2 ? this.stack.rendering[this.openCount - 2] : RENDERS_CONTENT | RENDERS_TEXT;
     if ((parent & RENDERS_CONTENT) === 0) return 0;
     if (namespace === NAMESPACE_SVG) {
       if (name === "desc" || name === "title") return 0;
       if (SVG_TEXT_ELEMENTS.has(name)) return RENDERS_CONTENT | RENDERS_TEXT;
-      const parentIsSvg = this.openCount >= 2 && this.openForeign[this.openCount - 2] === 1 && name !== "svg";
+      const parentIsSvg = this.openCount >= 2 && this.stack.foreign[this.openCount - 2] === 1 && name !== "svg";
       return RENDERS_CONTENT | (parentIsSvg ? parent & RENDERS_TEXT : 0);
     }
     if (namespace === NAMESPACE_MATH) return name === "annotation" || name === "annotation-xml" ? 0 : RENDERS_CONTENT | RENDERS_TEXT;
@@ -303,30 +270,34 @@ class PageBuilder implements ScanHandler {
 
   private push(name: string, tag: number, foreign: boolean, tagStart: number, nameEnd: number, tagEnd: number): void {
     const parentBlock = this.currentBlock();
-    if (this.openCount === this.openTag.length) this.growOpen();
+    if (this.openCount === this.stack.tag.length) grow(this.stack);
     const index = this.openCount++;
     this.openNames[index] = name;
     this.openNameCount.set(name, (this.openNameCount.get(name) ?? 0) + 1);
-    this.openTag[index] = tag;
-    this.openForeign[index] = foreign ? 1 : 0;
+    this.stack.tag[index] = tag;
+    this.stack.foreign[index] = foreign ? 1 : 0;
     if (tag === TAG_A) this.linkOpen++;
     if ((TAG_FLAGS[tag] & FLAG_BLOCK) === 0) {
-      this.openBlock[index] = -1;
-      this.openInnermostBlock[index] = parentBlock;
+      this.stack.block[index] = -1;
+      this.stack.innermostBlock[index] = parentBlock;
       return;
     }
-    if (this.blockCount === this.blockParent.length) this.growBlocks();
+    if (this.blockCount === this.blocks.parent.length) {
+      grow(this.blocks);
+      this.blockMarkup = doubled(this.blockMarkup);
+    }
     const block = this.blockCount++;
+    const blocks = this.blocks;
     this.blockBoundary = true;
-    this.openBlock[index] = block;
-    this.openInnermostBlock[index] = block;
-    this.blockParent[block] = parentBlock;
-    this.blockTag[block] = tag;
-    this.blockDepth[block] = Math.min(index + 1, 0xffff);
-    this.blockSourceStart[block] = tagStart;
-    this.blockNameEnd[block] = nameEnd;
-    this.blockStartTagEnd[block] = tagEnd;
-    this.blockFirstText[block] = this.textNodeCount;
+    this.stack.block[index] = block;
+    this.stack.innermostBlock[index] = block;
+    blocks.parent[block] = parentBlock;
+    blocks.tag[block] = tag;
+    blocks.depth[block] = Math.min(index + 1, 0xffff);
+    blocks.sourceStart[block] = tagStart;
+    blocks.sourceNameEnd[block] = nameEnd;
+    blocks.startTagEnd[block] = tagEnd;
+    blocks.firstTextNode[block] = this.textNodeCount;
   }
 
   endTag(name: string, tagStart: number, tagEnd: number): void {
@@ -353,31 +324,28 @@ class PageBuilder implements ScanHandler {
       const repeat = (sameName.get(name) ?? 0) + 1;
       sameName.set(name, repeat);
       this.closeElement(above, offset, CLOSED_BY_ANCESTOR_END_TAG);
-      const block = this.openBlock[above];
-      if (block >= 0) this.blockCloseRepeat[block] = Math.min(repeat, 0xffff);
+      const block = this.stack.block[above];
+      if (block >= 0) this.blocks.closeRepeat[block] = Math.min(repeat, 0xffff);
     }
   }
 
   private closeElement(index: number, sourceEnd: number, kind: number): void {
     const name = this.openNames[index];
     this.openNameCount.set(name, (this.openNameCount.get(name) ?? 1) - 1);
-    if (this.openTag[index] === TAG_A && this.openForeign[index] === 0) this.linkOpen--;
-    const block = this.openBlock[index];
+    if (this.stack.tag[index] === TAG_A && this.stack.foreign[index] === 0) this.linkOpen--;
+    const block = this.stack.block[index];
     if (block < 0) return;
     this.blockBoundary = true;
-    this.blockSourceEnd[block] = sourceEnd;
-    this.blockCloseKind[block] = kind;
-    this.blockEndText[block] = this.textNodeCount;
+    this.blocks.sourceEnd[block] = sourceEnd;
+    this.blocks.closeKind[block] = kind;
+    this.blocks.endTextNode[block] = this.textNodeCount;
   }
 
   /** Closes the element at `index` (and those above it) at a start tag, recording the implied end tag. */
   private implyEnd(index: number, offset: number): void {
-    if (this.impliedCount === this.impliedOffset.length) {
-      this.impliedOffset = doubled(this.impliedOffset);
-      this.impliedTag = doubled(this.impliedTag);
-    }
-    this.impliedOffset[this.impliedCount] = offset;
-    this.impliedTag[this.impliedCount++] = this.openTag[index];
+    if (this.impliedCount === this.implied.offset.length) grow(this.implied);
+    this.implied.offset[this.impliedCount] = offset;
+    this.implied.tag[this.impliedCount++] = this.stack.tag[index];
     for (let above = this.openCount - 1; above >= index; above--) this.closeElement(above, offset, CLOSED_BY_IMPLIED_END);
     this.openCount = index;
   }
@@ -392,7 +360,7 @@ class PageBuilder implements ScanHandler {
       if (paragraph >= 0) this.implyEnd(paragraph, offset);
     }
     const top = this.openCount - 1;
-    if ((flags & FLAG_HEADING) !== 0 && top >= 0 && (TAG_FLAGS[this.openTag[top]] & FLAG_HEADING) !== 0) this.implyEnd(top, offset);
+    if ((flags & FLAG_HEADING) !== 0 && top >= 0 && (TAG_FLAGS[this.stack.tag[top]] & FLAG_HEADING) !== 0) this.implyEnd(top, offset);
     if (tag === TAG_TD || tag === TAG_TH) this.closeTablePart(offset, TAG_TD, TAG_TH, TAG_TD);
     else if (tag === TAG_TR) this.closeTablePart(offset, TAG_TR, TAG_TR, TAG_TD);
     else if (tag === TAG_TBODY || tag === TAG_THEAD || tag === TAG_TFOOT) this.closeTableSection(offset);
@@ -415,8 +383,8 @@ class PageBuilder implements ScanHandler {
   /** Nearest open element with tag `first` or `second`, not looking past an element with `boundary` flags. */
   private findOpen(first: number, second: number, boundary: number): number {
     for (let index = this.openCount - 1; index >= this.searchFloor(); index--) {
-      const tag = this.openTag[index];
-      if ((tag === first || tag === second) && this.openForeign[index] === 0) return index;
+      const tag = this.stack.tag[index];
+      if ((tag === first || tag === second) && this.stack.foreign[index] === 0) return index;
       if ((TAG_FLAGS[tag] & boundary) !== 0 || (boundary === FLAG_BUTTON_SCOPE && this.isForeignScopeBoundary(index))) return -1;
     }
     return -1;
@@ -424,14 +392,14 @@ class PageBuilder implements ScanHandler {
 
   /** svg and MathML integration points bound HTML5's "in scope" searches and are "special" (a <p> in foreignObject leaves the outer <p> open). */
   private isForeignScopeBoundary(index: number): boolean {
-    return this.openForeign[index] === 1 && FOREIGN_SCOPE_NAMES.has(this.openNames[index]);
+    return this.stack.foreign[index] === 1 && FOREIGN_SCOPE_NAMES.has(this.openNames[index]);
   }
 
   /** `<li>` closes an open `<li>` (and `<dd>`/`<dt>` one of those) unless a special element other than address, div or p is in between. */
   private closeListItem(offset: number, first: number, second: number): void {
     for (let index = this.openCount - 1; index >= this.searchFloor(); index--) {
-      const tag = this.openTag[index];
-      if ((tag === first || tag === second) && this.openForeign[index] === 0) {
+      const tag = this.stack.tag[index];
+      if ((tag === first || tag === second) && this.stack.foreign[index] === 0) {
         this.implyEnd(index, offset);
         return;
       }
@@ -462,8 +430,8 @@ class PageBuilder implements ScanHandler {
 
   private closeOption(offset: number, tag: number): void {
     let top = this.openCount - 1;
-    if (top >= 0 && this.openTag[top] === TAG_OPTION) this.implyEnd(top--, offset);
-    if (tag === TAG_OPTGROUP && top >= 0 && this.openTag[top] === TAG_OPTGROUP) this.implyEnd(top, offset);
+    if (top >= 0 && this.stack.tag[top] === TAG_OPTION) this.implyEnd(top--, offset);
+    if (tag === TAG_OPTGROUP && top >= 0 && this.stack.tag[top] === TAG_OPTGROUP) this.implyEnd(top, offset);
   }
 
   text(start: number, end: number, kind: number): void {
@@ -473,17 +441,17 @@ class PageBuilder implements ScanHandler {
     }
     if (kind === TEXT_RCDATA) {
       const top = this.openCount - 1;
-      if (!this.titleSeen && top >= 0 && this.openTag[top] === TAG_TITLE) {
+      if (!this.titleSeen && top >= 0 && this.stack.tag[top] === TAG_TITLE) {
         this.titleSeen = true;
         this.title = collapseText(this.source, start, end);
       }
       return;
     }
     const top = this.openCount - 1;
-    if (top >= 0 && (this.openRendering[top] & RENDERS_TEXT) === 0) return;
+    if (top >= 0 && (this.stack.rendering[top] & RENDERS_TEXT) === 0) return;
     if (kind === TEXT_DATA) this.appendText(start, end, false);
     // CDATA in svg or math, and the raw text of <xmp> and <plaintext>, are rendered as written.
-    else if (kind === TEXT_CDATA || (kind === TEXT_RAW && top >= 0 && (this.openTag[top] === TAG_XMP || this.openTag[top] === TAG_PLAINTEXT))) {
+    else if (kind === TEXT_CDATA || (kind === TEXT_RAW && top >= 0 && (this.stack.tag[top] === TAG_XMP || this.stack.tag[top] === TAG_PLAINTEXT))) {
       this.appendText(start, end, true);
     }
   }
@@ -571,15 +539,16 @@ class PageBuilder implements ScanHandler {
   }
 
   private addTextNode(block: number, textStart: number, sourceStart: number, sourceEnd: number, raw: boolean): void {
-    if (this.textNodeCount === this.nodeBlock.length) this.growTextNodes();
+    if (this.textNodeCount === this.nodes.block.length) grow(this.nodes);
     const node = this.textNodeCount++;
-    this.nodeBlock[node] = block;
-    this.nodeTextStart[node] = textStart;
-    this.nodeTextEnd[node] = this.textLength;
-    this.nodeSourceStart[node] = sourceStart;
-    this.nodeSourceEnd[node] = sourceEnd;
-    this.nodeInLink[node] = this.linkOpen > 0 ? 1 : 0;
-    this.nodeRaw[node] = raw ? 1 : 0;
+    const nodes = this.nodes;
+    nodes.block[node] = block;
+    nodes.textStart[node] = textStart;
+    nodes.textEnd[node] = this.textLength;
+    nodes.sourceStart[node] = sourceStart;
+    nodes.sourceEnd[node] = sourceEnd;
+    nodes.inLink[node] = this.linkOpen > 0 ? 1 : 0;
+    nodes.raw[node] = raw ? 1 : 0;
     this.lastTextBlock = block;
   }
 
@@ -588,33 +557,22 @@ class PageBuilder implements ScanHandler {
     this.openCount = 0;
     const text = this.pageText;
     const count = this.blockCount;
-    this.blockSourceEnd[0] = this.source.length;
-    this.blockCloseKind[0] = CLOSED_BY_END_OF_PAGE;
-    this.blockEndText[0] = this.textNodeCount;
+    this.blocks.sourceEnd[0] = this.source.length;
+    this.blocks.closeKind[0] = CLOSED_BY_END_OF_PAGE;
+    this.blocks.endTextNode[0] = this.textNodeCount;
     const { textStart, textEnd } = this.blockTextRanges(count);
     const nodes = this.textNodeCount;
     return {
       source: this.source, text, title: this.title, lang: this.lang,
       blockCount: count,
-      blocks: {
-        parent: this.blockParent.subarray(0, count), tag: this.blockTag.subarray(0, count), depth: this.blockDepth.subarray(0, count),
-        sourceStart: this.blockSourceStart.subarray(0, count), sourceNameEnd: this.blockNameEnd.subarray(0, count),
-        startTagEnd: this.blockStartTagEnd.subarray(0, count), sourceEnd: this.blockSourceEnd.subarray(0, count),
-        textStart, textEnd, closeKind: this.blockCloseKind.subarray(0, count), closeRepeat: this.blockCloseRepeat.subarray(0, count),
-        firstTextNode: this.blockFirstText.subarray(0, count), endTextNode: this.blockEndText.subarray(0, count),
-        markup: this.blockMarkup.subarray(0, count * MARKUP_COUNTERS),
-      },
+      blocks: { ...trimmed(this.blocks, count), textStart, textEnd, markup: this.blockMarkup.subarray(0, count * MARKUP_COUNTERS) },
       textNodeCount: nodes,
-      textNodes: {
-        block: this.nodeBlock.subarray(0, nodes), textStart: this.nodeTextStart.subarray(0, nodes), textEnd: this.nodeTextEnd.subarray(0, nodes),
-        sourceStart: this.nodeSourceStart.subarray(0, nodes), sourceEnd: this.nodeSourceEnd.subarray(0, nodes), inLink: this.nodeInLink.subarray(0, nodes),
-        raw: this.nodeRaw.subarray(0, nodes),
-      },
+      textNodes: trimmed(this.nodes, nodes),
       impliedEndCount: this.impliedCount,
       charsetDeclaration: this.charsetDeclaration,
       unclosedRawText: this.unclosedRawText,
       ...(this.runawayTitleStart < 0 ? {} : { runawayTitleStart: this.runawayTitleStart }),
-      impliedEnds: { offset: this.impliedOffset.subarray(0, this.impliedCount), tag: this.impliedTag.subarray(0, this.impliedCount) },
+      impliedEnds: trimmed(this.implied, this.impliedCount),
     };
   }
 
@@ -626,16 +584,17 @@ class PageBuilder implements ScanHandler {
     const textStart = new Int32Array(count);
     const textEnd = new Int32Array(count);
     textEnd[0] = this.textLength;
+    const { blocks, nodes } = this;
     for (let block = 0; block < count; block++) {
-      const first = this.blockFirstText[block];
-      const end = this.blockEndText[block];
+      const first = blocks.firstTextNode[block];
+      const end = blocks.endTextNode[block];
       if (first < end) {
-        textStart[block] = this.nodeTextStart[first];
-        textEnd[block] = this.nodeTextEnd[end - 1];
+        textStart[block] = nodes.textStart[first];
+        textEnd[block] = nodes.textEnd[end - 1];
         continue;
       }
-      const parent = this.blockParent[block];
-      const before = first > 0 ? this.nodeTextEnd[first - 1] : 0;
+      const parent = blocks.parent[block];
+      const before = first > 0 ? nodes.textEnd[first - 1] : 0;
       const at = parent < 0 ? before : Math.min(Math.max(before, textStart[parent]), textEnd[parent]);
       textStart[block] = at;
       textEnd[block] = at;
