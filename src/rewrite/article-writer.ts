@@ -103,16 +103,25 @@ const CLOSES_PARAGRAPH = new Set([
   "figure", "figcaption", "details", "summary", "dl", "li", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "pre", "blockquote", "table", "hr",
 ]);
 /** Implied ends: an element being opened closes an open element of these names, unless one of the boundaries lies between. */
-const IMPLIED_ENDS: Readonly<Record<string, { readonly closes: ReadonlySet<string>; readonly boundaries: ReadonlySet<string> }>> = {
+interface ImpliedEnd {
+  readonly closes: ReadonlySet<string>;
+  readonly boundaries: ReadonlySet<string>;
+}
+const TABLE = new Set(["table"]);
+/** dt and dd close each other, cells each other, table sections each other (and what a section holds). */
+const DEFINITION_END: ImpliedEnd = { closes: new Set(["dt", "dd"]), boundaries: new Set(["dl"]) };
+const CELL_END: ImpliedEnd = { closes: new Set(["td", "th"]), boundaries: new Set(["tr", "table"]) };
+const SECTION_END: ImpliedEnd = { closes: new Set(["thead", "tbody", "tfoot", "tr", "td", "th", "caption"]), boundaries: TABLE };
+const IMPLIED_ENDS: Readonly<Record<string, ImpliedEnd>> = {
   li: { closes: new Set(["li"]), boundaries: new Set(["ul", "ol"]) },
-  dt: { closes: new Set(["dt", "dd"]), boundaries: new Set(["dl"]) },
-  dd: { closes: new Set(["dt", "dd"]), boundaries: new Set(["dl"]) },
-  td: { closes: new Set(["td", "th"]), boundaries: new Set(["tr", "table"]) },
-  th: { closes: new Set(["td", "th"]), boundaries: new Set(["tr", "table"]) },
-  tr: { closes: new Set(["tr", "td", "th"]), boundaries: new Set(["table"]) },
-  thead: { closes: new Set(["thead", "tbody", "tfoot", "tr", "td", "th", "caption"]), boundaries: new Set(["table"]) },
-  tbody: { closes: new Set(["thead", "tbody", "tfoot", "tr", "td", "th", "caption"]), boundaries: new Set(["table"]) },
-  tfoot: { closes: new Set(["thead", "tbody", "tfoot", "tr", "td", "th", "caption"]), boundaries: new Set(["table"]) },
+  dt: DEFINITION_END,
+  dd: DEFINITION_END,
+  td: CELL_END,
+  th: CELL_END,
+  tr: { closes: new Set(["tr", "td", "th"]), boundaries: TABLE },
+  thead: SECTION_END,
+  tbody: SECTION_END,
+  tfoot: SECTION_END,
   a: { closes: new Set(["a"]), boundaries: new Set(["td", "th", "table"]) },
 };
 const PARAGRAPH_BOUNDARIES = new Set(["div", "li", "td", "th", "blockquote", "section", "article", "table", "ul", "ol", "dd", "dt", "figure", "details"]);
