@@ -161,7 +161,8 @@ function doubled<T extends Column>(array: T): T {
   return next;
 }
 
-function isCollapsibleSpace(code: number): boolean {
+/** White space that pass 1 collapses in page text (and text-offsets.ts walks back the same way). */
+export function isCollapsibleSpace(code: number): boolean {
   return code <= 32 ? code === 32 || code === 10 || code === 9 || code === 13 || code === 12 : code === 0xa0;
 }
 

@@ -4,7 +4,8 @@
  */
 import { decodeEntities } from "./entities";
 
-function isTagSpace(code: number): boolean {
+/** HTML's ASCII white space, between a tag's name and attributes (the scanner's test too). */
+export function isTagSpace(code: number): boolean {
   return code === 32 || code === 9 || code === 10 || code === 12 || code === 13;
 }
 

@@ -7,7 +7,7 @@
  * and self-closing tags inside svg and math. It builds no tree and allocates only tag names.
  */
 
-import { findAttribute } from "./attributes";
+import { findAttribute, isTagSpace } from "./attributes";
 
 /** Kinds of text runs. */
 export const TEXT_DATA = 0; // ordinary character data (entities to decode)
@@ -141,10 +141,6 @@ export function scanHtml(html: string, handler: ScanHandler): void {
 function isAsciiLetter(code: number): boolean {
   const lower = code | 0x20;
   return lower >= 97 && lower <= 122;
-}
-
-function isTagSpace(code: number): boolean {
-  return code === 32 || code === 9 || code === 10 || code === 12 || code === 13;
 }
 
 /** Offset just after the tag name that starts at `start`, and its lowercase text. */

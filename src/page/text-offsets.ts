@@ -4,11 +4,8 @@
  * removed part of a partly removed text node out of the source.
  */
 import { decodeEntityAt, entityEnd } from "./entities";
+import { isCollapsibleSpace } from "./analyse";
 import type { PageModel } from "./types";
-
-function isCollapsibleSpace(code: number): boolean {
-  return code <= 32 ? code === 32 || code === 10 || code === 9 || code === 13 || code === 12 : code === 0xa0;
-}
 
 /**
  * Maps page-text offsets to source offsets. Queries in increasing order within a text node continue the
