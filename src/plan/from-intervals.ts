@@ -42,8 +42,8 @@ function coveredBlocks(page: PageModel, intervals: Int32Array): Uint8Array {
   return removedBlocks;
 }
 
-/** Index of the first pair whose end is after `position` (binary search; only for out-of-order input). */
-function firstPairEndingAfter(intervals: Int32Array, position: number): number {
+/** Index of the first pair of sorted, disjoint [start, end) pairs whose end is after `position`; the pair count if none (binary search). */
+export function firstPairEndingAfter(intervals: Int32Array, position: number): number {
   let low = 0;
   let high = intervals.length >> 1;
   while (low < high) {

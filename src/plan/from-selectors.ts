@@ -5,6 +5,7 @@
  */
 import type { PageModel } from "../page/index";
 import type { InlineElements, SelectorMatch } from "../selectors/index";
+import { firstPairEndingAfter } from "./from-intervals";
 import { keepWhole } from "./keep-whole";
 import { intersectIntervals, subtractIntervals, unionIntervals } from "./merge";
 import { normalisePlan } from "./normalise";
@@ -114,20 +115,8 @@ function textRemoved(page: PageModel, plan: NormalisedPlan, first: number, end: 
   const ranges = plan.removedText;
   for (let node = first; node < end; node++) {
     if (plan.removedWithAncestor[block[node]] === 1) continue;
-    const pair = firstPairEndingAfter(ranges, textStart[node]);
+    const pair = firstPairEndingAfter(ranges, textStart[node]) * 2; // ranges.length if none
     if (pair >= ranges.length || ranges[pair] > textStart[node] || ranges[pair + 1] < textEnd[node]) return false;
   }
   return true;
-}
-
-/** Index (even) of the first pair of sorted, disjoint ranges that ends after `position`; ranges.length if none. */
-function firstPairEndingAfter(ranges: Int32Array, position: number): number {
-  let low = 0;
-  let high = ranges.length >> 1;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (ranges[middle * 2 + 1] <= position) low = middle + 1;
-    else high = middle;
-  }
-  return low * 2;
 }
