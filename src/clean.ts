@@ -17,9 +17,9 @@
 import type { ClassifierModel } from "./classify";
 import { classifyPage, commentPlan, commentText, keepComments, scoreBlocks } from "./classify";
 import { CLEAN_MAX_BLOCKS, CLEAN_MAX_BYTES, CLEAN_TIME_BUDGET_MS } from "./config";
-import { analysePage, computeFeatures, readAttribute, type PageModel } from "./page";
+import { analysePage, computeFeatures, headlineBlocks, readAttribute, titleWithoutSiteName, type PageModel } from "./page";
 import {
-  emptyPlan, mergePlans, planFromIntervals, planKeepingOnlySelected, planKeepingSelected, planRemovingSelected, withRemovedElements,
+  emptyPlan, keepWhole, mergePlans, planFromIntervals, planKeepingOnlySelected, planKeepingSelected, planRemovingSelected, withRemovedElements,
   type NormalisedPlan, type RemovalCounts,
 } from "./plan";
 import { annotateHtml, declaresOtherCharset, keepsText, readerMetadata, rewriteHtml, withFrontMatter, writeArticle, writeJson, writeMarkdown, writeText, type MetadataOverride } from "./rewrite";
@@ -181,16 +181,18 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   const pastBudget = (stage: string): CleanResult => ({ ok: false, bailout: "time-budget", detail: `over ${options.timeBudgetMs} ms at ${stage}` });
   const size = utf8Length(input.html, options.maxBytes);
   if (size > options.maxBytes) return { ok: false, bailout: "too-large", detail: `page over ${options.maxBytes} bytes` };
+  const mode = chooseMode(input, options);
+  const usesRules = mode === "rules" || mode === "rules+classifier";
   // 1 analyse
-  const page = analysePage(input.html, { metadata: showsMetadata(input.format, options), scanLog: walksMarkup(input.format) || matchesSelectors(input) });
+  const page = analysePage(input.html, { metadata: usesRules || showsMetadata(input.format, options), scanLog: walksMarkup(input.format) || matchesSelectors(input) });
   clock.lap("analyse");
   if (page.blockCount > options.maxBlocks) {
     return { ok: false, bailout: "too-many-blocks", detail: `${page.blockCount} blocks, limit ${options.maxBlocks}` };
   }
   if (expired()) return pastBudget("analyse");
-  const mode = chooseMode(input, options);
   // 2 rules
-  const rules = mode === "rules" || mode === "rules+classifier" ? planFromRules(page, input.ruleSet, expired) : null;
+  const headlines = usesRules ? headlineBlocks(page, titleWithoutSiteName(page, input.url) ?? "") : null;
+  const rules = usesRules ? planFromRules(page, input.ruleSet, headlines, expired) : null;
   if (rules?.overflow === "time-budget") return pastBudget("rules");
   if (rules?.overflow) return { ok: false, bailout: rules.overflow, detail: `rules of ${input.site} stopped: ${rules.overflow}` };
   const rulesPlan = rules?.plan ?? null;
@@ -201,10 +203,10 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   // 5 decide
   const trusted = classifierPlan !== null && leavesNoText(page, classifierPlan) ? null : classifierPlan;
   const comments = trusted !== null && classified !== null ? classified.comments : null;
-  const siteSelectors = mode === "rules" || mode === "rules+classifier" ? input.ruleSet?.selectors ?? null : null;
+  const siteSelectors = usesRules ? input.ruleSet?.selectors ?? null : null;
   // Metadata selectors only read: they apply whatever cleans the page.
   const metadataSelectors = input.ruleSet?.selectors?.metadata ?? null;
-  const selected = applySelectors(page, withComments(page, decide(page, rulesPlan, trusted), comments, options.comments), siteSelectors, metadataSelectors, input.selectors);
+  const selected = applySelectors(page, withComments(page, decide(page, rulesPlan, trusted), comments, options.comments), siteSelectors, headlines, metadataSelectors, input.selectors);
   const plan = selected.plan;
   const decidedMode = trusted === classifierPlan ? mode : rulesPlan !== null ? "rules" : "none";
   const removed = plan.counts;
@@ -257,10 +259,40 @@ function chooseMode(input: CleanInput, options: CleanOptions): CleanMode {
 }
 
 /** The rules' plan, or why matching stopped (a cap or the time budget: the page is passed through, not cut unevenly). */
-function planFromRules(page: PageModel, ruleSet: CompiledRuleSet | null, expired: () => boolean): { plan: NormalisedPlan | null; overflow: RuleOverflow | null } {
+function planFromRules(page: PageModel, ruleSet: CompiledRuleSet | null, headlines: Uint8Array | null, expired: () => boolean): { plan: NormalisedPlan | null; overflow: RuleOverflow | null } {
   if (ruleSet === null) return { plan: null, overflow: null };
   const matching = matchRules(ruleSet, page.text, { expired });
-  return { plan: matching.overflow === null ? planFromIntervals(page, matching.intervals) : null, overflow: matching.overflow };
+  return { plan: matching.overflow === null ? keepingHeadline(page, planFromIntervals(page, matching.intervals), headlines) : null, overflow: matching.overflow };
+}
+
+/**
+ * No site rule (text, main or strip) takes the last statement of the article's headline (headlineBlocks): the title of
+ * a post repeats, on other pages of its site, in lists of popular or recent posts, so a text rule mined from those
+ * lists matches the post's own title as well, and the title's container looks like template to the miner. Where the
+ * plan removes every block that states the headline, the first of them (the article's title comes before the lists
+ * that repeat it) is kept.
+ */
+function keepingHeadline(page: PageModel, plan: NormalisedPlan, headlines: Uint8Array | null): NormalisedPlan {
+  if (headlines === null) return plan;
+  let first = -1;
+  for (let block = 1; block < page.blockCount; block++) {
+    if (headlines[block] === 0) continue;
+    if (keepsBlockText(page, plan, block)) return plan;
+    if (first < 0) first = block;
+  }
+  const blocks = new Uint8Array(page.blockCount);
+  blocks[first] = 1;
+  return keepWhole(page, plan, blocks);
+}
+
+/** Whether a plan keeps all of a block's text: neither it nor an ancestor goes whole, and no removed text range reaches into it. */
+function keepsBlockText(page: PageModel, plan: NormalisedPlan, block: number): boolean {
+  if (plan.removedWithAncestor[block] === 1) return false;
+  const start = page.blocks.textStart[block];
+  const end = page.blocks.textEnd[block];
+  const ranges = plan.removedText;
+  for (let i = 0; i + 1 < ranges.length; i += 2) if (ranges[i] < end && ranges[i + 1] > start) return false;
+  return true;
 }
 
 /** The classifier's plan, and the page's comment blocks (block ordinal → 1), which its features tell. */
@@ -296,7 +328,7 @@ function leavesNoText(page: PageModel, plan: NormalisedPlan): boolean {
  * No selectors: the plan as it is, untouched.
  */
 function applySelectors(
-  page: PageModel, plan: NormalisedPlan, site: SiteSelectors | null, metadataSelectors: SiteSelectors["metadata"] | null, request: RequestSelectors | undefined,
+  page: PageModel, plan: NormalisedPlan, site: SiteSelectors | null, headlines: Uint8Array | null, metadataSelectors: SiteSelectors["metadata"] | null, request: RequestSelectors | undefined,
 ): { plan: NormalisedPlan; counts: SelectorCounts | null; metadata: MetadataOverride | undefined } {
   const main = site?.main ?? [];
   const named: [keyof SelectorCounts, SelectorList | null][] = [
@@ -314,10 +346,10 @@ function applySelectors(
   if (main.length > 0) {
     const chosen = matches.slice(present.length, present.length + main.length).findIndex((match) => mainMatches(page.text, match));
     counts.main = chosen;
-    if (chosen >= 0) result = mergePlans(page, result, planKeepingOnlySelected(page, matches[present.length + chosen]));
+    if (chosen >= 0) result = mergePlans(page, result, keepingHeadline(page, planKeepingOnlySelected(page, matches[present.length + chosen]), headlines));
   }
   const strip = found.get("strip");
-  if (strip !== undefined && strip.elements > 0) result = mergePlans(page, result, planRemovingSelected(page, strip));
+  if (strip !== undefined && strip.elements > 0) result = mergePlans(page, result, keepingHeadline(page, planRemovingSelected(page, strip), headlines));
   const keep = found.get("keep");
   if (keep !== undefined && keep.elements > 0) result = planKeepingSelected(page, result, keep);
   const target = found.get("target");

@@ -13,7 +13,8 @@ export {
   MARKUP_IMAGES, MARKUP_INPUTS, MARKUP_LINKS, MARKUP_TAGS,
 } from "./types";
 export type { BlockTable, ImpliedEndTable, PageModel, TextNodeTable } from "./types";
-export { extractMetadata, type PageMetadata } from "./metadata";
+export { extractMetadata, titleWithoutSiteName, type PageMetadata } from "./metadata";
 export { countWords } from "./metadata-article";
+export { headlineBlocks } from "./headline";
 export { computeFeatures, FEATURE_COUNT, FEATURE_NAMES, mainContentBlock } from "./features";
 export type { FeatureMatrix, FeatureName } from "./features";

@@ -1,0 +1,90 @@
+/**
+ * The article's headline survives the site rules: a post's title repeats on the site's other pages in lists of
+ * popular posts, so text rules and strip selectors mined there take the post's own title too.
+ */
+import { HTMLRewriter } from "html-rewriter-wasm";
+import { describe, expect, it } from "vitest";
+import { clean } from "../../src/clean";
+import { groupBySite, hasData, loadDataset } from "../../src/evaluation/index";
+import { mineSites } from "../../src/mining/index";
+import { analysePage, headlineBlocks, titleWithoutSiteName } from "../../src/page/index";
+import { compileRuleSet, type RuleSet } from "../../src/rules/index";
+import { createWasmBackend } from "../../src/runtime/index";
+
+const rewriter = createWasmBackend(HTMLRewriter as never);
+const TITLE = "Council approves harbour dredging";
+
+function page(title: string): string {
+  return `<!doctype html><html><head><title>${title}</title><meta property="og:site_name" content="Wrenmouth Gazette"></head><body>
+<div class="banner"><p>Wrenmouth Gazette</p></div>
+<div class="post"><div class="post-title"><a href="/p/1">${TITLE}</a></div>
+<p>The harbour board voted on Tuesday to dredge the channel before the winter storms, at a cost the council will share.</p></div>
+<ul class="popular"><li>${TITLE}</li><li>Ferry timetable changes for the spring</li></ul></body></html>`;
+}
+
+function lines(body: string): string[] {
+  return body.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+}
+
+describe("headline blocks", () => {
+  it("are the blocks stating the <title> without the site's name, punctuation and case aside", () => {
+    const model = analysePage(page(`${TITLE} | Wrenmouth Gazette`), { metadata: true });
+    expect(titleWithoutSiteName(model)).toBe(TITLE);
+    const blocks = headlineBlocks(model, "Council approves harbour-dredging!")!;
+    const texts = [...blocks.keys()].filter((block) => blocks[block] === 1).map((block) => model.text.slice(model.blocks.textStart[block], model.blocks.textEnd[block]));
+    expect(texts).toEqual([TITLE, TITLE]);
+  });
+
+  it("keep the site's banner out: with no evidence of which part names the site, the whole <title> is the headline", () => {
+    const model = analysePage(page(`Wrenmouth Gazette - ${TITLE}`).replace(/<meta[^>]*>/, ""), { metadata: true });
+    expect(titleWithoutSiteName(model)).toBe(`Wrenmouth Gazette - ${TITLE}`);
+    expect(headlineBlocks(model, titleWithoutSiteName(model)!)).toBeNull();
+  });
+
+  it("are none for a headline too short to name one page", () => {
+    const model = analysePage(page("News | Wrenmouth Gazette"));
+    expect(headlineBlocks(model, "News")).toBeNull();
+  });
+});
+
+describe("site rules keep the headline", () => {
+  const html = page(`${TITLE} | Wrenmouth Gazette`);
+  const run = async (parts: Partial<RuleSet>): Promise<string[]> => {
+    const ruleSet: RuleSet = { version: 2, site: "gazette.example", minedAt: "2026-11-27T00:00:00Z", pages: 5, cutoff: 0.5, mutablePatterns: [], rules: [], ...parts };
+    const result = await clean({ html, url: "https://gazette.example/p/1", site: "gazette.example", format: "text", ruleSet: compileRuleSet(ruleSet), model: null, rewriter });
+    if (!result.ok) throw new Error(result.detail);
+    return lines(result.body);
+  };
+
+  it("a text rule that matches the title takes the popular list's copy and leaves the article's", async () => {
+    const kept = await run({ rules: [{ pattern: "Council\\s+approves\\s+harbour\\s+dredging", docFreq: 5, count: 5, tokens: 4 }] });
+    expect(kept.filter((line) => line === TITLE)).toHaveLength(1);
+    expect(kept[1]).toBe(TITLE); // after the banner, before the article's first paragraph
+  });
+
+  it("a strip selector on the title's container leaves the title", async () => {
+    const kept = await run({ strip: ["div.post-title", "ul.popular"] });
+    expect(kept).toContain(TITLE);
+    expect(kept).not.toContain("Ferry timetable changes for the spring");
+  });
+
+  it("a main selector that leaves the title out keeps it", async () => {
+    const kept = await run({ main: ["div.post > p"] });
+    expect(kept).toEqual([TITLE, expect.stringMatching(/^The harbour board voted/)]);
+  });
+});
+
+describe.skipIf(!hasData())("a real blog whose posts list each other's titles (skipped without ../shared/data)", () => {
+  it("rules mined on blog.facebook.com's other pages keep each held-out post's title", async () => {
+    const sitePages = groupBySite(loadDataset("dragnet").pages).get("blog.facebook.com")!;
+    const held = sitePages.filter((_entry, index) => index % 2 === 1);
+    const mined = sitePages.filter((_entry, index) => index % 2 === 0).map((entry) => analysePage(entry.html));
+    const [report] = mineSites([{ site: "blog.facebook.com", pageTexts: mined.map((model) => model.text), pages: mined }]);
+    const ruleSet = compileRuleSet(report!.ruleSet);
+    for (const entry of held) {
+      const title = entry.gold.split("\n").find((line) => line.trim() !== "")!.trim();
+      const result = await clean({ html: entry.html, url: entry.url, site: entry.site, format: "text", ruleSet, model: null, rewriter, options: { mode: "rules" } });
+      expect(result.ok && result.body.includes(title), `${entry.id}: ${title}`).toBe(true);
+    }
+  });
+});
