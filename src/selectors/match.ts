@@ -93,7 +93,6 @@ class MatchWalker implements ScanHandler {
   private readonly openNames: string[] = [];
   private readonly openNameCount = new Map<string, number>();
   private openTag = new Uint8Array(INITIAL_DEPTH); // open index → tag id (TAG_OTHER for foreign elements)
-  private openBlock = new Int32Array(INITIAL_DEPTH); // open index → block ordinal, or -1
   private openInnermostBlock = new Int32Array(INITIAL_DEPTH); // open index → innermost block at or below it (0: root)
   private openLists = new Uint32Array(INITIAL_DEPTH); // open index → bit per list that the element matches
   private openFirstNode = new Int32Array(INITIAL_DEPTH); // open index → first text node at or after its start tag
@@ -199,7 +198,6 @@ class MatchWalker implements ScanHandler {
     this.openNames[index] = name;
     this.openNameCount.set(name, (this.openNameCount.get(name) ?? 0) + 1);
     this.openTag[index] = tag;
-    this.openBlock[index] = block;
     this.openInnermostBlock[index] = block >= 0 ? block : parentBlock;
     this.openFirstNode[index] = this.node;
     this.openCount++;
@@ -222,7 +220,7 @@ class MatchWalker implements ScanHandler {
   /** A matched void or self-closed element: it holds no text; the block that holds it is noted. */
   private noteEmptyMatch(lists: number, tagStart: number, nameEnd: number, tagEnd: number): void {
     if (lists === 0) return;
-    const holder = this.openCount === 0 ? 0 : this.openInnermostBlock[this.openCount - 1];
+    const holder = this.innermostBlock();
     for (let list = 0; list < this.openMatched.length; list++) {
       if (((lists >>> list) & 1) === 0) continue;
       this.noteFirst(list, tagStart, nameEnd, tagEnd);
@@ -326,7 +324,6 @@ class MatchWalker implements ScanHandler {
   private grow(): void {
     const size = this.openTag.length * 2;
     this.openTag = resized(this.openTag, new Uint8Array(size));
-    this.openBlock = resized(this.openBlock, new Int32Array(size));
     this.openInnermostBlock = resized(this.openInnermostBlock, new Int32Array(size));
     this.openLists = resized(this.openLists, new Uint32Array(size));
     this.openFirstNode = resized(this.openFirstNode, new Int32Array(size));
