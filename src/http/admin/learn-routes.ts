@@ -1,6 +1,8 @@
 import { Hono } from "hono/tiny";
 import { MINING_MIN_PAGES_PER_SITE } from "../../config";
-import { enqueueJob, enqueueStaleSites, learnsSite, listRevisions, listSampledPages, readJobState, resolveLearningSettings, rollbackRuleSet } from "../../learning";
+import {
+  enqueueJob, enqueueStaleSites, learnsSite, listRevisions, listSampledPages, readJobState, requireBindings, resolveLearningSettings, rollbackRuleSet,
+} from "../../learning";
 import { parseRuleSetText } from "../../rules";
 import type { Env } from "../shared/bindings";
 import { ServiceError } from "../shared/errors";
@@ -68,9 +70,11 @@ learnRoutes.post("/rules/:site{.+}/rollback", async (context) => {
   return context.json({ site, restored: true, from: result.from, to: result.to });
 });
 
+/** The learning bindings, or a 503 with the learning module's own words for what is missing. */
 function requireLearning(env: Env): { bucket: R2Bucket; queue: Queue } {
-  if (env.PAGES === undefined || env.MINE_QUEUE === undefined) {
-    throw new ServiceError("learning-unavailable", "learning needs the R2 bucket PAGES and the queue MINE_QUEUE (wrangler.toml)");
+  try {
+    return requireBindings(env);
+  } catch (error) {
+    throw new ServiceError("learning-unavailable", (error as Error).message);
   }
-  return { bucket: env.PAGES, queue: env.MINE_QUEUE };
 }
