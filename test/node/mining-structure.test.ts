@@ -67,6 +67,18 @@ describe("structural rules", () => {
   });
 });
 
+describe("structural rules from two pages", () => {
+  const pages = [0, 1].map((page) => analysePage(sitePage(page, 2)));
+  const [report] = mineSites([{ site: "news.example", pageTexts: pages.map((page) => page.text), pages }], DEFAULT_MINING_OPTIONS, () => {}, "2026-11-25T12:00:00Z");
+
+  it("are chosen on both pages and checked on both, none held back", () => {
+    expect(report!.structure?.heldBack).toBe(0);
+    expect(report!.ruleSet.strip).toEqual(expect.arrayContaining(["div.related", "div.sidebar"]));
+    expect(report!.ruleSet.strip?.some((selector) => /article|content/.test(selector))).toBe(false);
+    expect(report!.ruleSet.defaultMode?.mode).toBe("rules+classifier");
+  });
+});
+
 /**
  * A page whose template holds prose of its own: readers' comments, a list of other stories (a linked heading and a
  * teaser sentence each), a list of dated links, an archive menu, the server's address; the article's title is listed as
