@@ -8,8 +8,7 @@
  */
 import { SELECTOR_MAX_TESTS } from "../config";
 import { commentBlocks } from "../classify/index";
-import { computeFeatures, extractMetadata, readAttribute, TAG_SELECT, tagId, tagName, type PageModel } from "../page/index";
-import { isSentenceTerminal } from "../rules/index";
+import { computeFeatures, extractMetadata, isSentenceTerminal, readAttribute, TAG_SELECT, tagId, tagName, type PageModel } from "../page/index";
 import type { SiteMining } from "./mine-site";
 import { LEVEL_REPEATED, LEVEL_SPACE, LEVEL_TEMPLATE, LEVEL_UNIQUE, LEVEL_VALUE, LEVEL_WHEN } from "./text-levels";
 

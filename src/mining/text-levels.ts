@@ -3,9 +3,9 @@
  * that passed the string filters, with their document frequency): per page a level for each page-text character.
  * The structural miner (structure.ts) reads containers' text through these levels.
  */
+import { isSentenceTerminal } from "../page/index";
 import { entryAt } from "./corpus";
 import type { SiteMining } from "./mine-site";
-import { isSentenceTerminal } from "../rules/index";
 import { TOKEN_CLASS, TOKEN_SYMBOL, TOKEN_WORD } from "./tokens";
 
 /** Character levels: not a token (white space), page-unique, repeated on other pages below the cutoff, template. */

@@ -7,6 +7,7 @@
  * parent). Every feature of a block describes the block with all its descendants.
  */
 import { PROSE_MIN_CHARS } from "../config";
+import { isComma, isScriptSentenceEnd } from "./text-marks";
 import { MARKUP_COUNTERS, MARKUP_IMAGES, MARKUP_INPUTS, MARKUP_LINKS, MARKUP_TAGS, type PageModel } from "./types";
 import { findAttribute } from "./attributes";
 import { TAG_NAMES, TAG_OTHER, TAG_SELECT } from "./tags";
@@ -172,6 +173,7 @@ function isWordCode(code: number): boolean {
   if (code < 0x80) return (code >= 48 && code <= 57) || ((code | 0x20) >= 97 && (code | 0x20) <= 122) || code === 95;
   if (code < 0xc0) return false;
   if (code >= 0x2000 && code <= 0x2bff) return false; // general punctuation, symbols, arrows, dingbats
+  if (isComma(code) || isScriptSentenceEnd(code)) return false; // the Arabic comma and question mark, the danda: marks inside letter blocks
   if (code >= 0x3000 && code <= 0x303f) return false; // CJK punctuation
   if (code >= 0xff01 && code <= 0xff65) return isFullwidthAlphanumeric(code); // fullwidth punctuation is not
   return code !== 0xd7 && code !== 0xf7;
@@ -189,11 +191,6 @@ function isFullwidthAlphanumeric(code: number): boolean {
 function isIdeograph(code: number): boolean {
   if (code < 0x3040) return false; // all of Latin, Greek, Cyrillic… with one comparison
   return code <= 0x30ff || (code >= 0x3400 && code <= 0x4dbf) || (code >= 0x4e00 && code <= 0x9fff) || (code >= 0xf900 && code <= 0xfaff);
-}
-
-/** Full stop, exclamation and question marks of CJK text, which end a sentence with no space after them. */
-function isIdeographicSentenceEnd(code: number): boolean {
-  return code === 0x3002 || code === 0xff01 || code === 0xff1f || code === 0xff0e;
 }
 
 /** 32-bit FNV-1a step over a case-folded character. */
@@ -332,9 +329,9 @@ function countText(page: PageModel, counts: BlockCounts, table: WordTable): void
       }
       if (i === end || code === 32) continue;
       counts.punctuation[block]++;
-      if (code === 44 || code === 0xff0c || code === 0x3001) commas++;
+      if (isComma(code)) commas++;
       if ((code === 46 || code === 33 || code === 63) && (i + 1 >= end || text.charCodeAt(i + 1) === 32)) counts.sentences[block]++;
-      else if (isIdeographicSentenceEnd(code)) counts.sentences[block]++;
+      else if (isScriptSentenceEnd(code)) counts.sentences[block]++;
     }
     counts.chars[block] += end - start;
     counts.ownChars[block] += end - start;

@@ -6,21 +6,17 @@
  *   - it is at a block edge: between the end and the line's edge on that side there is no letter, digit or mark
  *     (white space and punctuation there belong to the neighbouring block, and go with the piece), or
  *   - it is at a sentence edge: the separator run (white space, punctuation, symbols) between the piece's content
- *     and the kept content beside it holds a sentence terminal (. ! ? … and their full-width forms). That run
- *     belongs to the neighbour and stays: only the piece from its first to its last letter or digit goes.
+ *     and the kept content beside it holds a sentence terminal (. ! ? …, their full-width forms, and the marks of
+ *     other scripts: src/page/text-marks.ts). That run belongs to the neighbour and stays: only the piece from its
+ *     first to its last letter or digit goes.
  * A piece with an unclean end is not applied at all: a rule never takes words out of a sentence ("the BBC" out of
  * "the BBC's Kate Dailey visits…", a date out of "Reporter · 14 March 2026"). Text-node edges inside a line are
  * not edges: an inline element (<a>, <time>) sits inside a sentence. Linear in the text the intervals touch.
  */
+import { isSentenceTerminal } from "../page/index";
 import { isSeparatorCode } from "./prefilter";
 
 const NEWLINE = 10;
-/** . ! ? … and the ideographic and full-width full stop, exclamation and question marks. */
-const SENTENCE_TERMINALS = new Set([0x2e, 0x21, 0x3f, 0x2026, 0x203c, 0x3002, 0xff01, 0xff0e, 0xff1f]);
-
-export function isSentenceTerminal(code: number): boolean {
-  return SENTENCE_TERMINALS.has(code);
-}
 
 /**
  * The applicable part of sorted, disjoint [start, end) intervals (flattened) in `text`: every piece of an interval
@@ -99,7 +95,7 @@ function holdsTerminal(text: string, from: number, to: number): boolean {
   for (let position = from; position < to; position += 1) {
     const code = text.charCodeAt(position);
     if (code === NEWLINE) return false;
-    if (SENTENCE_TERMINALS.has(code)) return true;
+    if (isSentenceTerminal(code)) return true;
   }
   return false;
 }

@@ -47,7 +47,7 @@ export {
   type RuleOverflow,
 } from "./intervals";
 export { isSeparatorCode, requiredWords, textWords } from "./prefilter";
-export { contentEdgeIntervals, isSentenceTerminal } from "./content-edges";
+export { contentEdgeIntervals } from "./content-edges";
 export { explainRules, explainSelectors, type RuleEffect, type RulesExplanation, type SelectorEffect } from "./explain";
 export { parseSiteKey, ruleSetFileName, SITE_KEY_PATTERN, siteKeyCandidates, siteKeyOfLabel, siteOfHost } from "./site-key";
 export { compileSiteSelectors, mainMatches, selectorsClean, type SiteSelectors } from "./site-selectors";

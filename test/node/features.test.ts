@@ -81,7 +81,7 @@ describe("block features", () => {
   });
 });
 
-describe("words of text written without spaces", () => {
+describe("words and sentences of other scripts", () => {
   // Chinese and Japanese: one word per ideograph or kana, sentences end at 。！？ with no space after them.
   const page = analysePage(`<html><body><p>今天天气很好。我们去公园散步！你来吗？</p><p>東京は雨です。</p><p>Two words.</p></body></html>`);
   const matrix = computeFeatures(page);
@@ -93,6 +93,17 @@ describe("words of text written without spaces", () => {
     const japanese = blockWithText(page, "東京");
     expect(value(matrix, japanese, "logWords")).toBeCloseTo(Math.log1p(6), 5);
     expect(value(matrix, blockWithText(page, "Two"), "logWords")).toBeCloseTo(Math.log1p(2), 5);
+  });
+
+  it("counts the sentence ends and commas of Hindi and Arabic", () => {
+    const other = analysePage(`<html><body><p>परिषद की बैठक हुई। सड़क, पुल और बंदरगाह पर चर्चा हुई।</p><p>اجتمع المجلس، وناقش الميناء. هل وافق؟</p></body></html>`);
+    const row = computeFeatures(other);
+    const hindi = blockWithText(other, "परिषद");
+    expect(value(row, hindi, "logSentences")).toBeCloseTo(Math.log1p(2), 5);
+    expect(value(row, hindi, "commasPerWord")).toBeGreaterThan(0);
+    const arabic = blockWithText(other, "اجتمع");
+    expect(value(row, arabic, "logSentences")).toBeCloseTo(Math.log1p(2), 5);
+    expect(value(row, arabic, "commasPerWord")).toBeGreaterThan(0);
   });
 
   it("does not count fullwidth punctuation as letters of a word", () => {

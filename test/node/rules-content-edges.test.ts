@@ -56,6 +56,16 @@ describe("text rules never cut inside content", () => {
     expect(kept(text, findRuleIntervals(compiledOf(["on\\s+Monday"]), text))).toBe(text);
   });
 
+  it("reads the sentence marks of other scripts: a Hindi danda, an Arabic question mark", () => {
+    const hindi = "सदस्यता लें। परिषद की बैठक सोमवार को हुई";
+    expect(kept(hindi, findRuleIntervals(compiledOf(["सदस्यता\\s+लें"]), hindi))).toBe("। परिषद की बैठक सोमवार को हुई");
+    const arabic = "اشترك الآن؟ اجتمع المجلس يوم الاثنين";
+    expect(kept(arabic, findRuleIntervals(compiledOf(["اشترك\\s+الآن"]), arabic))).toBe("؟ اجتمع المجلس يوم الاثنين");
+    // An Arabic comma breaks a clause, not a sentence: the match stays.
+    const clause = "اشترك الآن، اجتمع المجلس";
+    expect(kept(clause, findRuleIntervals(compiledOf(["اشترك\\s+الآن"]), clause))).toBe(clause);
+  });
+
   it("takes separators left at a block edge with the piece, so a block whose lines all go is one interval", () => {
     const text = "» Home ›\nNews |\nThe story";
     expect([...findRuleIntervals(compiledOf(["Home", "News"]), text)]).toEqual([0, 15]);
@@ -103,8 +113,8 @@ describe("the sample site's articles with its mined rules alone", () => {
 
 const CONTENT = /[\p{L}\p{N}\p{M}]/u;
 /** Trailing (or leading) run of separators holding a sentence terminal. */
-const TERMINAL_BEFORE = /[.!?…‼。！．？][^\p{L}\p{N}\p{M}]*$/u;
-const TERMINAL_AFTER = /^[^\p{L}\p{N}\p{M}]*[.!?…‼。！．？]/u;
+const TERMINAL_BEFORE = /[.!?…‼。！．？؟۔।॥][^\p{L}\p{N}\p{M}]*$/u;
+const TERMINAL_AFTER = /^[^\p{L}\p{N}\p{M}]*[.!?…‼。！．？؟۔।॥]/u;
 
 /** Reference: per line, each maximal removed run of the input is applied as the definition says, or not at all. */
 function referenceMarks(text: string, intervals: readonly number[]): Uint8Array {
@@ -152,8 +162,8 @@ function marksOf(text: string, intervals: Int32Array): Uint8Array {
   return marks;
 }
 
-const WORDS = ["home", "news", "a", "BBC", "14", "café", "Ω", "share"];
-const SEPARATORS = [" ", " ", ", ", ". ", " · ", " | ", "! ", "\n", "\n", " \u00a0", "'", "…"];
+const WORDS = ["home", "news", "a", "BBC", "14", "café", "Ω", "share", "समाचार", "أخبار"];
+const SEPARATORS = [" ", " ", ", ", ". ", " · ", " | ", "! ", "\n", "\n", " \u00a0", "'", "…", "। ", "؟ ", "، "];
 
 describe("content edges on random texts", () => {
   const seeds = Array.from({ length: 500 }, (_, index) => index + 1);

@@ -1,0 +1,30 @@
+/**
+ * The punctuation that tells prose, in the scripts the web writes in: where a sentence ends and where a clause
+ * breaks. Features (sentences, commas), the rules (a match never cuts a sentence) and the miner read these.
+ */
+
+/**
+ * Marks that end a sentence wherever they stand: the ideographic and full-width full stop, exclamation and question
+ * marks (Chinese and Japanese, with no space after them), the Arabic question mark and full stop (Arabic, Persian,
+ * Urdu), and the Devanagari danda and double danda (Hindi, Marathi, Nepali; Bengali writes the same marks).
+ */
+const SCRIPT_SENTENCE_ENDS = new Set([0x3002, 0xff01, 0xff0e, 0xff1f, 0x061f, 0x06d4, 0x0964, 0x0965]);
+
+/** . ! ? … ‼, which end a sentence where a space or the text's end follows them, and the marks above. */
+const SENTENCE_TERMINALS = new Set([0x2e, 0x21, 0x3f, 0x2026, 0x203c, ...SCRIPT_SENTENCE_ENDS]);
+
+/** The comma and its Arabic, full-width, ideographic, small and vertical forms (the set Readability counts, with the ideographic comma). */
+const COMMAS = new Set([0x2c, 0x060c, 0xff0c, 0x3001, 0xfe50, 0xfe10, 0xfe11, 0x2e41, 0x2e34, 0x2e32]);
+
+export function isSentenceTerminal(code: number): boolean {
+  return SENTENCE_TERMINALS.has(code);
+}
+
+/** A sentence end that needs no space after it to be one (SCRIPT_SENTENCE_ENDS). */
+export function isScriptSentenceEnd(code: number): boolean {
+  return SCRIPT_SENTENCE_ENDS.has(code);
+}
+
+export function isComma(code: number): boolean {
+  return COMMAS.has(code);
+}
