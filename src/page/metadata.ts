@@ -122,9 +122,26 @@ function readTitle(facts: MetadataFacts, jsonLd: JsonLdFacts, meta: (...keys: st
   const title = ofPage(fromJsonLd) ?? ofPage(meta("dc.title", "dcterms.title", "og:title", "twitter:title", "headline", "sailthru.title")) ??
     ofPage(parsely.title) ?? pageTitle;
   if (title === null) return { title: null, siteName: null };
+  if (title === pageTitle) {
+    const heading = headingTitle(facts.headings, pageTitle);
+    if (heading !== null) return { title: heading, siteName: tidy(pageParts?.siteName ?? null) };
+  }
   if (title === pageTitle && pageParts !== null) return { title: pageParts.title, siteName: tidy(pageParts.siteName) };
   const parts = withoutSiteName(title, siteNames, hostName, headings);
   return { title: parts.title, siteName: tidy(parts.siteName ?? pageParts?.siteName) };
+}
+
+/**
+ * A <title> that names no heading of the page (the site's or a section's name on every page: "News | Africa -
+ * Reuters.com") gives way to the page's one h1, when it says more than a name does (three words or more).
+ */
+function headingTitle(headings: readonly HeadingFact[], pageTitle: string): string | null {
+  const titleKey = nameKey(pageTitle);
+  if (headings.some((heading) => heading.level <= 3 && nameKey(heading.text).length >= 8 && titleKey.includes(nameKey(heading.text)))) return null;
+  const h1 = headings.filter((heading) => heading.level === 1);
+  if (h1.length !== 1) return null;
+  const text = tidy(h1[0]!.text);
+  return text !== null && text.split(/\s+/).length >= 3 ? text : null;
 }
 
 /** The heading that titles the page: the first h1 or h2 that <title> holds, else the first h1. */

@@ -100,6 +100,16 @@ describe.skipIf(!dataPresent)("metadata gathered in pass 1's walk (analysePage's
   });
 });
 
+describe.skipIf(!dataPresent)("titles of real l3s-gn1 pages whose <title> is the paper's name", () => {
+  it("takes the story's h1 (Cape Argus, Mercury, The Independent on Saturday)", () => {
+    const pages = loadDataset("l3s-gn1").pages;
+    const titled = (id: string) => extractMetadata(pages.find((candidate) => candidate.id === id)!.html).title;
+    expect(titled("c2783abe-0e22-4090-89a0-02333be3c824")).toBe("Ronaldo could earn greater fortune at Real");
+    expect(titled("ef09c4c3-24fd-4435-9aad-6c419e18f7e7")).toBe("No change in Selebi case: NPA");
+    expect(titled("1c0265ec-35f4-460c-a0a6-b3dab9555a57")).toBe("Sri Lankan cricket chief resigns");
+  });
+});
+
 describe("JSON-LD", () => {
   const page = (head: string, body = "<p>text</p>") => `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
 
@@ -270,6 +280,15 @@ describe("metadata from the page body", () => {
   it("titles a page without a <title> or title metas by its first h1, outside sidebars", () => {
     const body = `<aside class="sidebar"><h1>Most read</h1></aside><h2>Section</h2><h1>Ferry timetable changes</h1><p>Text.</p>`;
     expect(extractMetadata(page("<title> </title>", body)).title).toBe("Ferry timetable changes");
+  });
+
+  it("titles a page by its one h1 when the <title> names no heading of the page (a section's name on every page)", () => {
+    const body = `<h2>Africa</h2><h1>Sarkozy defends himself against rights critics</h1><p>Text.</p>`;
+    expect(extractMetadata(page("<title>News | Africa - Reuters.com</title>", body)).title).toBe("Sarkozy defends himself against rights critics");
+    // A <title> that states a heading keeps it; an h1 of a name (two words), or one of several, does not replace it.
+    expect(extractMetadata(page("<title>Ferry timetable changes | Gazette</title>", `<h1>Wrenmouth Gazette today</h1><h2>Ferry timetable changes</h2>`)).title).toBe("Ferry timetable changes");
+    expect(extractMetadata(page("<title>Cape Argus</title>", `<h1>Cape Argus</h1><p>Text.</p>`)).title).toBe("Cape Argus");
+    expect(extractMetadata(page("<title>Cape Argus</title>", `<h1>One story of the day</h1><h1>Another story of the day</h1>`)).title).toBe("Cape Argus");
   });
 
   it("reads an article's own <aside> of post metadata, and a dateline only when it starts with 'By'", () => {
