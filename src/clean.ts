@@ -184,14 +184,15 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   const mode = chooseMode(input, options);
   const usesRules = mode === "rules" || mode === "rules+classifier";
   // 1 analyse
-  const page = analysePage(input.html, { metadata: usesRules || showsMetadata(input.format, options), scanLog: walksMarkup(input.format) || matchesSelectors(input) });
+  const page = analysePage(input.html, { metadata: showsMetadata(input.format, options), scanLog: walksMarkup(input.format) || matchesSelectors(input) });
   clock.lap("analyse");
   if (page.blockCount > options.maxBlocks) {
     return { ok: false, bailout: "too-many-blocks", detail: `${page.blockCount} blocks, limit ${options.maxBlocks}` };
   }
   if (expired()) return pastBudget("analyse");
   // 2 rules
-  const headlines = usesRules ? headlineBlocks(page, titleWithoutSiteName(page, input.url) ?? "") : null;
+  // The site's key names its host (and maybe a path) where the page's URL is not given.
+  const headlines = usesRules ? headlineBlocks(page, titleWithoutSiteName(page, input.url ?? (input.site === "" ? undefined : `http://${input.site}`)) ?? "") : null;
   const rules = usesRules ? planFromRules(page, input.ruleSet, headlines, expired) : null;
   if (rules?.overflow === "time-budget") return pastBudget("rules");
   if (rules?.overflow) return { ok: false, bailout: rules.overflow, detail: `rules of ${input.site} stopped: ${rules.overflow}` };

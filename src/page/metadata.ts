@@ -50,8 +50,9 @@ export function extractMetadata(input: string | PageModel, pageUrl?: string): Pa
   const jsonLd = readJsonLd(facts.jsonLd);
   const meta = (...keys: string[]): string | null => firstMeta(facts.meta, keys);
   const parsely = parseMetaJson(meta("parsely-page") ?? "") ?? {};
-  const host = pageHost(facts, pageUrl);
-  const siteNames = [meta("og:site_name"), jsonLd.publisher, jsonLd.websiteName, ...metaSiteNames(facts)].filter((name): name is string => tidy(name) !== null);
+  const host = hostOf(pageUrl) ?? hostOf(facts.canonical) ?? hostOf(meta("og:url")) ?? "";
+  const siteNames = [meta("og:site_name"), jsonLd.publisher, jsonLd.websiteName, meta("application-name", "apple-mobile-web-app-title", "dc.publisher")]
+    .filter((name): name is string => tidy(name) !== null);
   const anchor = titleHeading(facts.headings, facts.title);
   const title = readTitle(facts, jsonLd, meta, parsely, siteNames, host);
   const bodyByline = chooseByline(facts.bylines, anchor);
@@ -78,26 +79,14 @@ export function extractMetadata(input: string | PageModel, pageUrl?: string): Pa
 }
 
 /**
- * The <title> without the site's name where the page says what the site is called (og:site_name and like meta tags)
- * or the part is the host's name; null for a page without a <title>. Only such evidence counts, not the page's
- * headings, which hold the site's banner as often as the article's title.
+ * The <title> without the site's name, where the part cut off is the name of the host of `pageUrl` ("… | Facebook" on
+ * blog.facebook.com); the whole <title> when no part is, or no URL is given. Only the <title> and the URL are read
+ * (no meta tags, so that cleaning needs no metadata scan and every format cleans alike), and only such evidence
+ * counts, not the page's headings, which hold the site's banner as often as the article's title.
  */
 export function titleWithoutSiteName(page: PageModel, pageUrl?: string): string | null {
-  const facts = page.metadataFacts ?? scanMetadata(page.source);
-  const title = tidy(facts.title);
-  if (title === null) return null;
-  const siteNames = [firstMeta(facts.meta, ["og:site_name"]), ...metaSiteNames(facts)].filter((name): name is string => tidy(name) !== null);
-  return withoutSiteName(title, siteNames, hostKey(pageHost(facts, pageUrl)), []).title;
-}
-
-/** The host the page names: its URL's, else its canonical link's or og:url's; "" for none. */
-function pageHost(facts: MetadataFacts, pageUrl: string | undefined): string {
-  return hostOf(pageUrl) ?? hostOf(facts.canonical) ?? hostOf(firstMeta(facts.meta, ["og:url"])) ?? "";
-}
-
-/** Site names of the meta tags other than og:site_name (read first, beside JSON-LD's publisher, by extractMetadata). */
-function metaSiteNames(facts: MetadataFacts): (string | null)[] {
-  return [firstMeta(facts.meta, ["application-name", "apple-mobile-web-app-title", "dc.publisher"])];
+  const title = tidy(page.title);
+  return title === null ? null : withoutSiteName(title, [], hostKey(hostOf(pageUrl) ?? ""), []).title;
 }
 
 /**
