@@ -135,9 +135,15 @@ describe("clean() with site selectors", () => {
       options: { articleTitle: "header" },
     });
     expect(result.ok && result.body).toMatch(/^<header><h1>A story about rivers<\/h1>.*Ann Lee/);
-    // Without metadata selectors the page's own metadata stands (the <title> less its site suffix).
+    // Without metadata selectors the page's own metadata stands: here its one h1, which the <title> ("A story | News")
+    // does not name; with a second h1 on the page, the <title> less its site suffix.
     const without = JSON.parse(await cleaned(ruleSet({ strip: ["footer"] }), "json")) as { title: string };
-    expect(without.title).toBe("A story");
+    expect(without.title).toBe("A story about rivers");
+    const twoHeadings = await clean({
+      html: PAGE.replace('<nav class="site-nav">', '<h1>News of the day</h1><nav class="site-nav">'), url: "https://news.example/a", site: "news.example", format: "json",
+      ruleSet: compileRuleSet(ruleSet({ strip: ["footer"] })), model: null, rewriter: backend,
+    });
+    expect(twoHeadings.ok && (JSON.parse(twoHeadings.body) as { title: string }).title).toBe("A story");
   });
 
   it("the request's target keeps only what it matches and remove takes out more, after the site's selectors", async () => {
