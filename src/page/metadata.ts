@@ -122,7 +122,7 @@ function readTitle(facts: MetadataFacts, jsonLd: JsonLdFacts, meta: (...keys: st
 
 /**
  * A <title> that names no heading of the page (the site's or a section's name on every page: "News | Africa -
- * Reuters.com") gives way to the page's one h1, when it says more than a name does (three words or more).
+ * Reuters.com") gives way to the page's one h1, when it says more than a name does (saysMoreThanAName).
  */
 function headingTitle(headings: readonly HeadingFact[], pageTitle: string): string | null {
   const titleKey = nameKey(pageTitle);
@@ -130,7 +130,12 @@ function headingTitle(headings: readonly HeadingFact[], pageTitle: string): stri
   const h1 = headings.filter((heading) => heading.level === 1);
   if (h1.length !== 1) return null;
   const text = tidy(h1[0]!.text);
-  return text !== null && text.split(/\s+/).length >= 3 ? text : null;
+  return text !== null && saysMoreThanAName(text) ? text : null;
+}
+
+/** Three words or more; or, in Chinese and Japanese, written without spaces, six kana or ideographs or more. */
+function saysMoreThanAName(text: string): boolean {
+  return text.split(/\s+/).length >= 3 || (text.match(/[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]/g)?.length ?? 0) >= 6;
 }
 
 /** The heading that titles the page: the first h1 or h2 that <title> holds, else the first h1. */

@@ -289,6 +289,9 @@ describe("metadata from the page body", () => {
     expect(extractMetadata(page("<title>Ferry timetable changes | Gazette</title>", `<h1>Wrenmouth Gazette today</h1><h2>Ferry timetable changes</h2>`)).title).toBe("Ferry timetable changes");
     expect(extractMetadata(page("<title>Cape Argus</title>", `<h1>Cape Argus</h1><p>Text.</p>`)).title).toBe("Cape Argus");
     expect(extractMetadata(page("<title>Cape Argus</title>", `<h1>One story of the day</h1><h1>Another story of the day</h1>`)).title).toBe("Cape Argus");
+    // Chinese and Japanese headlines have no spaces: six ideographs or kana say more than a name.
+    expect(extractMetadata(page("<title>新闻 - 东方日报</title>", `<h1>东京今天全天下雨</h1><p>Text.</p>`)).title).toBe("东京今天全天下雨");
+    expect(extractMetadata(page("<title>新闻中心</title>", `<h1>东方日报</h1><p>Text.</p>`)).title).toBe("新闻中心");
   });
 
   it("reads an article's own <aside> of post metadata, and a dateline only when it starts with 'By'", () => {
