@@ -7,7 +7,7 @@
  * parent). Every feature of a block describes the block with all its descendants.
  */
 import { PROSE_MIN_CHARS } from "../config";
-import { isComma, isScriptSentenceEnd } from "./text-marks";
+import { isComma, isIdeograph, isScriptSentenceEnd } from "./text-marks";
 import { MARKUP_COUNTERS, MARKUP_IMAGES, MARKUP_INPUTS, MARKUP_LINKS, MARKUP_TAGS, type PageModel } from "./types";
 import { findAttribute } from "./attributes";
 import { TAG_NAMES, TAG_OTHER, TAG_SELECT } from "./tags";
@@ -181,16 +181,6 @@ function isWordCode(code: number): boolean {
 
 function isFullwidthAlphanumeric(code: number): boolean {
   return (code >= 0xff10 && code <= 0xff19) || (code >= 0xff21 && code <= 0xff3a) || (code >= 0xff41 && code <= 0xff5a);
-}
-
-/**
- * Kana and CJK ideographs: Chinese and Japanese are written without spaces, so each of these characters
- * counts as a word of its own. Otherwise a whole paragraph would be one long word, and every per-word
- * feature of such a page would be far from what the model learned.
- */
-function isIdeograph(code: number): boolean {
-  if (code < 0x3040) return false; // all of Latin, Greek, Cyrillic… with one comparison
-  return code <= 0x30ff || (code >= 0x3400 && code <= 0x4dbf) || (code >= 0x4e00 && code <= 0x9fff) || (code >= 0xf900 && code <= 0xfaff);
 }
 
 /** 32-bit FNV-1a step over a case-folded character. */

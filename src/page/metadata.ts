@@ -10,6 +10,7 @@ import { readArticleShape } from "./metadata-article";
 import { parseMetaJson, readJsonLd, type JsonLdFacts } from "./metadata-json-ld";
 import { scanMetadata, type BylineCandidate, type DateCandidate, type HeadingFact, type MetadataFacts } from "./metadata-scan";
 import { cleanByline, hostKey, nameKey, normaliseDate, tidy, withoutSiteName } from "./metadata-values";
+import { isIdeograph } from "./text-marks";
 import type { PageModel } from "./types";
 
 export interface PageMetadata {
@@ -111,11 +112,9 @@ function readTitle(facts: MetadataFacts, jsonLd: JsonLdFacts, meta: (...keys: st
   const title = ofPage(fromJsonLd) ?? ofPage(meta("dc.title", "dcterms.title", "og:title", "twitter:title", "headline", "sailthru.title")) ??
     ofPage(parsely.title) ?? pageTitle;
   if (title === null) return { title: null, siteName: null };
-  if (title === pageTitle) {
-    const heading = headingTitle(facts.headings, pageTitle);
-    if (heading !== null) return { title: heading, siteName: tidy(pageParts?.siteName ?? null) };
+  if (title === pageTitle && pageParts !== null) {
+    return { title: headingTitle(facts.headings, pageTitle) ?? pageParts.title, siteName: tidy(pageParts.siteName) };
   }
-  if (title === pageTitle && pageParts !== null) return { title: pageParts.title, siteName: tidy(pageParts.siteName) };
   const parts = withoutSiteName(title, siteNames, hostName, headings);
   return { title: parts.title, siteName: tidy(parts.siteName ?? pageParts?.siteName) };
 }
@@ -126,7 +125,7 @@ function readTitle(facts: MetadataFacts, jsonLd: JsonLdFacts, meta: (...keys: st
  */
 function headingTitle(headings: readonly HeadingFact[], pageTitle: string): string | null {
   const titleKey = nameKey(pageTitle);
-  if (headings.some((heading) => heading.level <= 3 && nameKey(heading.text).length >= 8 && titleKey.includes(nameKey(heading.text)))) return null;
+  if (headings.some((heading) => heading.level <= 3 && holdsHeading(titleKey, heading))) return null;
   const h1 = headings.filter((heading) => heading.level === 1);
   if (h1.length !== 1) return null;
   const text = tidy(h1[0]!.text);
@@ -135,13 +134,22 @@ function headingTitle(headings: readonly HeadingFact[], pageTitle: string): stri
 
 /** Three words or more; or, in Chinese and Japanese, written without spaces, six kana or ideographs or more. */
 function saysMoreThanAName(text: string): boolean {
-  return text.split(/\s+/).length >= 3 || (text.match(/[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]/g)?.length ?? 0) >= 6;
+  if (text.split(/\s+/).length >= 3) return true;
+  let ideographs = 0;
+  for (let i = 0; i < text.length; i++) if (isIdeograph(text.charCodeAt(i))) ideographs++;
+  return ideographs >= 6;
+}
+
+/** Whether a title (its nameKey) holds a heading's text, of 8 letters and digits or more (fewer may be a section's name). */
+function holdsHeading(titleKey: string, heading: HeadingFact): boolean {
+  const key = nameKey(heading.text);
+  return key.length >= 8 && titleKey.includes(key);
 }
 
 /** The heading that titles the page: the first h1 or h2 that <title> holds, else the first h1. */
 function titleHeading(headings: readonly HeadingFact[], pageTitle: string): HeadingFact | null {
   const titleKey = nameKey(pageTitle);
-  return headings.find((heading) => nameKey(heading.text).length >= 8 && titleKey.includes(nameKey(heading.text))) ??
+  return headings.find((heading) => holdsHeading(titleKey, heading)) ??
     headings.find((heading) => heading.level === 1) ?? null;
 }
 

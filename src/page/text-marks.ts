@@ -1,6 +1,7 @@
 /**
- * The punctuation that tells prose, in the scripts the web writes in: where a sentence ends and where a clause
- * breaks. Features (sentences, commas), the rules (a match never cuts a sentence) and the miner read these.
+ * The marks that tell prose, in the scripts the web writes in: where a sentence ends, where a clause breaks, and
+ * which characters are words of their own. Features (words, sentences, commas), the reader metadata, the rules (a
+ * match never cuts a sentence) and the miner read these.
  */
 
 /**
@@ -27,4 +28,14 @@ export function isScriptSentenceEnd(code: number): boolean {
 
 export function isComma(code: number): boolean {
   return COMMAS.has(code);
+}
+
+/**
+ * Kana and CJK ideographs: Chinese and Japanese are written without spaces, so each of these characters
+ * counts as a word of its own. Otherwise a whole paragraph would be one long word, and every per-word
+ * feature of such a page would be far from what the model learned.
+ */
+export function isIdeograph(code: number): boolean {
+  if (code < 0x3040) return false; // all of Latin, Greek, Cyrillic… with one comparison
+  return code <= 0x30ff || (code >= 0x3400 && code <= 0x4dbf) || (code >= 0x4e00 && code <= 0x9fff) || (code >= 0xf900 && code <= 0xfaff);
 }
