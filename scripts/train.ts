@@ -45,7 +45,12 @@ function printAblation(pages: readonly AnalysedPage[], full: CrossValidation, fi
   const sets = Object.keys(full.estimate.perSet);
   console.log(`\nAblation (${full.kind} on ${full.source} labels; out-of-fold shingle F1 of the fast scorer):`);
   console.log(["variant", "mean over sets", ...sets].join("\t"));
-  for (const [name, result] of rows) console.log([name, result.estimate.all.toFixed(4), ...sets.map((set) => result.estimate.perSet[set].toFixed(4))].join("\t"));
+  for (const [name, result] of rows) console.log(estimateRow(name, result, sets));
+}
+
+/** A table row: the variant's name, its estimate's mean over sets, then each set's. */
+function estimateRow(name: string, result: CrossValidation, sets: readonly string[]): string {
+  return [name, result.estimate.all.toFixed(4), ...sets.map((set) => result.estimate.perSet[set].toFixed(4))].join("\t");
 }
 
 /**
@@ -62,8 +67,8 @@ function printUnseenSets(pages: readonly AnalysedPage[], full: CrossValidation, 
   const result = calibrateFolds(bySet, fitFolds(bySet, full.kind, full.source, log), log);
   console.log(`\nUnseen sets (${full.kind} on ${full.source} labels; each set scored by a model and settings fitted on the other sets; fast scorer):`);
   console.log(["folds", "mean over sets", ...sets].join("\t"));
-  console.log(["by site", full.estimate.all.toFixed(4), ...sets.map((set) => full.estimate.perSet[set].toFixed(4))].join("\t"));
-  console.log(["by set", result.estimate.all.toFixed(4), ...sets.map((set) => result.estimate.perSet[set].toFixed(4))].join("\t"));
+  console.log(estimateRow("by site", full, sets));
+  console.log(estimateRow("by set", result, sets));
 }
 
 function main(): void {
