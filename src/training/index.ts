@@ -4,7 +4,7 @@ export { labelFromGold, tokensInGold } from "./gold-labels";
 export { analyseCorpus, analyseSet, collectExamples, keptText, LABEL_SOURCES, labelsOf, minimumSitePages, siteFold, type AnalysedPage, type LabelSource } from "./corpus";
 export { fitModel, normalisation, shortestIn, type DecisionSettings, type ExampleSet, type ModelKind } from "./fit";
 export {
-  calibrateFolds, candidateSettings, compileModel, crossValidate, describeSettings, fitFolds, fitShipped, foldModels, labelMetrics, meanOverSets,
+  bestCandidate, CALIBRATION_TIE, calibrateFolds, candidateSettings, compileModel, crossValidate, describeSettings, fitFolds, fitShipped, foldModels, labelMetrics, meanOverSets,
   MODEL_KINDS, modelFor, withSettings, type CrossValidation, type FittedFolds,
 } from "./train";
 export { keptTextNodes, pageScorer, scoreKept, type PageScorer } from "./page-scorer";

@@ -106,16 +106,30 @@ function calibrationTable(pages: readonly AnalysedPage[], scores: ReadonlyMap<An
 }
 
 /**
+ * Estimates closer than this are a tie: half the last digit the tables print, far inside the noise of the
+ * estimate (settings that far apart swap places when one site moves between folds).
+ */
+export const CALIBRATION_TIE = 0.00005;
+
+/**
  * Index of the candidate with the best F1 over the pages `use` accepts, averaged over the dev sets (each set
  * is a kind of page: news, blogs, portals, pages that are not articles; the web has all of them, so each
- * kind weighs the same however many pages its set has).
+ * kind weighs the same however many pages its set has). Of candidates tied with the best (CALIBRATION_TIE),
+ * the one whose output is largest: when the pages cannot tell two settings apart, the one that removes less
+ * risks less of what a reader came for.
  */
-function bestCandidate(table: readonly PageCounts[][], pages: readonly AnalysedPage[], use: (page: AnalysedPage) => boolean): number {
-  let best = 0;
-  let bestF1 = -1;
+export function bestCandidate(table: readonly PageCounts[][], pages: readonly AnalysedPage[], use: (page: AnalysedPage) => boolean): number {
+  const f1s = table.map((row) => meanOverSets(row, pages, use));
+  const bestF1 = Math.max(...f1s);
+  let best = -1;
+  let bestOutput = -1;
   table.forEach((row, candidate) => {
-    const f1 = meanOverSets(row, pages, use);
-    if (f1 > bestF1) [best, bestF1] = [candidate, f1];
+    if (f1s[candidate] < bestF1 - CALIBRATION_TIE) return;
+    let output = 0; // normalised output shingles, summed over the pages used
+    row.forEach((counts, index) => {
+      if (use(pages[index])) output += counts.tp + counts.fp;
+    });
+    if (output > bestOutput) [best, bestOutput] = [candidate, output];
   });
   return best;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { TRAIN_FOLDS } from "../../src/config";
 import { hasData, scoreText } from "../../src/evaluation/index";
 import {
-  analyseSet, collectExamples, compileModel, fitModel, keptText, keptTextNodes, LABEL_NONE, labelMetrics, labelsOf, pageScorer, scoreKept,
+  analyseSet, bestCandidate, CALIBRATION_TIE, collectExamples, compileModel, fitModel, keptText, keptTextNodes, LABEL_NONE, labelMetrics, labelsOf, pageScorer, scoreKept,
   type AnalysedPage, type DecisionSettings, type LabelSource,
 } from "../../src/training/index";
 import { scoreBlocks } from "../../src/classify/index";
@@ -27,6 +27,35 @@ function priorLogLoss(training: readonly AnalysedPage[], held: readonly Analysed
   }
   return loss / count;
 }
+
+describe("choosing decision settings", () => {
+  // Two sets of one page each; a candidate's counts per page are normalised (tp + fp + fn = 1).
+  const pages = [{ page: { set: "news" }, fold: 0 }, { page: { set: "blogs" }, fold: 1 }] as unknown as AnalysedPage[];
+  const counts = (tp: number, fp: number) => ({ tp, fp, fn: 1 - tp - fp });
+  const everyPage = () => true;
+
+  it("takes the candidate with the best F1 averaged over the sets", () => {
+    const table = [[counts(0.8, 0.1), counts(0.8, 0.1)], [counts(0.9, 0.05), counts(0.9, 0.05)]];
+    expect(bestCandidate(table, pages, everyPage)).toBe(1);
+  });
+
+  it("breaks a tie (estimates closer than CALIBRATION_TIE) for the candidate that keeps more, and only a tie", () => {
+    const best = counts(0.9, 0.05);
+    // With normalised counts F1 is 2tp / (1 + tp): the same F1, or a hair lower, with more output (tp + fp).
+    const f1 = (c: { tp: number }) => (2 * c.tp) / (1 + c.tp);
+    const tied = counts(0.89995, 0.08);
+    expect(f1(best) - f1(tied)).toBeLessThan(CALIBRATION_TIE);
+    expect(bestCandidate([[best, best], [tied, tied]], pages, everyPage)).toBe(1);
+    const lower = counts(0.899, 0.08); // the same output, F1 lower by 0.0006
+    expect(bestCandidate([[best, best], [lower, lower]], pages, everyPage)).toBe(0);
+  });
+
+  it("reads only the pages it is given", () => {
+    const table = [[counts(0.9, 0.05), counts(0.1, 0.1)], [counts(0.5, 0.1), counts(0.9, 0.05)]];
+    expect(bestCandidate(table, pages, (page) => page.fold === 0)).toBe(0);
+    expect(bestCandidate(table, pages, (page) => page.fold === 1)).toBe(1);
+  });
+});
 
 describe.skipIf(!hasData())("model fitting on automatic and gold labels (skipped without ../shared/data)", () => {
   const pages = hasData() ? analyseSet("cleanportaleval").pages : [];
