@@ -3,8 +3,9 @@
  * comments (the comment hint group: comment, reply, disqus, respond, discussion), or a block of a comment
  * section: a heading that only says "Comments" (or "12 Responses to …", "Leave a reply", in the languages
  * below) and the blocks after it in the same container, for the many templates that write comments as bare
- * paragraphs under such a heading. Readers of an article and the benchmarks leave comments out, so they are
- * removed by default; a caller may ask to keep them, and the JSON document carries them apart.
+ * paragraphs under such a heading, or the same after a link named for them (`<a name="comments">`). Readers of an
+ * article and the benchmarks leave comments out, so they are removed by default; a caller may ask to keep them,
+ * and the JSON document carries them apart.
  */
 import { FEATURE_NAMES, mainContentBlock, type FeatureMatrix, type PageModel } from "../page/index";
 import { keepWhole, type NormalisedPlan, type RemovalPlan } from "../plan/index";
@@ -32,8 +33,8 @@ const MAX_HEADING_CHARS = 160;
 
 /**
  * Block ordinal → 1 for the top-most blocks of reader comments that hold text: blocks whose own class or id
- * names comments, and unless `sections` is false, comment sections (a comment heading at or after the start
- * of the main content, with the blocks after it in its container).
+ * names comments, and unless `sections` is false, comment sections (a comment heading, or a link named for
+ * comments, at or after the start of the main content, with the blocks after it in its container).
  */
 export function commentBlocks(page: PageModel, features: FeatureMatrix, sections = true): Uint8Array {
   const comments = new Uint8Array(page.blockCount);
@@ -41,8 +42,14 @@ export function commentBlocks(page: PageModel, features: FeatureMatrix, sections
   const main = sections ? mainContentBlock(features) : -1;
   // Comments follow what they comment on: a heading before the main content is the site's, not a section.
   const sectionsFrom = main < 0 ? page.text.length : page.blocks.textStart[main];
+  if (main >= 0) markAnchoredSection(page, page.blocks.sourceStart[main], comments);
   for (let b = 1; b < page.blockCount; b++) {
     if (inside[page.blocks.parent[b]] === 1) {
+      inside[b] = 1;
+      comments[b] = 0; // top-most only: a section's link may sit inside a block that names comments
+      continue;
+    }
+    if (comments[b] === 1) {
       inside[b] = 1;
       continue;
     }
@@ -79,6 +86,22 @@ function markCommentSection(page: PageModel, heading: number, comments: Uint8Arr
     last = b;
   }
   return last;
+}
+
+/**
+ * Marks the blocks after the page's first comment link (PageModel.commentAnchors) at or after `from` (a source
+ * offset) in the block that holds it: where "12 comments" links land, the comments follow, often as bare blocks
+ * that no class or heading names (`<a name="comments"></a><div class="entry">…`).
+ */
+function markAnchoredSection(page: PageModel, from: number, comments: Uint8Array): void {
+  const anchor = page.commentAnchors?.find((offset) => offset >= from);
+  if (anchor === undefined) return;
+  const { parent, sourceStart, sourceEnd, textStart, textEnd } = page.blocks;
+  let container = 0; // the innermost block that holds the link
+  for (let b = 1; b < page.blockCount && sourceStart[b] <= anchor; b++) if (sourceEnd[b] > anchor) container = b;
+  for (let b = container + 1; b < page.blockCount && (container === 0 || sourceStart[b] < sourceEnd[container]); b++) {
+    if (parent[b] === container && sourceStart[b] > anchor && textEnd[b] > textStart[b]) comments[b] = 1;
+  }
 }
 
 /** Block ordinal → 1 for the comment blocks and every block inside one. */

@@ -210,6 +210,8 @@ class PageBuilder implements ScanHandler {
   private unclosedRawText = false;
   /** Where the text of a title left open to the end of the page starts, or -1. */
   private runawayTitleStart = -1;
+  /** Source offsets of the links that name reader comments (COMMENT_ANCHOR), in order. */
+  private readonly commentAnchors: number[] = [];
 
   constructor(source: string) {
     this.source = source;
@@ -233,6 +235,7 @@ class PageBuilder implements ScanHandler {
     if (!foreign) this.implyEnds(tag, tagStart);
     if (tag === TAG_HTML && this.lang === "") this.lang = (readAttribute(this.source, nameEnd, tagEnd, "lang") ?? "").trim();
     if (tag === TAG_BR) this.pendingSpace = true;
+    if (tag === TAG_A && !foreign && namesComments(this.source, nameEnd, tagEnd)) this.commentAnchors.push(tagStart);
     if (tag === TAG_META && this.charsetDeclaration[0] < 0) this.charsetDeclaration = findCharsetLabel(this.source, nameEnd, tagEnd);
     if (foreign ? selfClosing : (TAG_FLAGS[tag] & FLAG_VOID) !== 0) {
       this.countMarkup(this.currentBlock(), name);
@@ -573,6 +576,7 @@ class PageBuilder implements ScanHandler {
       charsetDeclaration: this.charsetDeclaration,
       unclosedRawText: this.unclosedRawText,
       ...(this.runawayTitleStart < 0 ? {} : { runawayTitleStart: this.runawayTitleStart }),
+      ...(this.commentAnchors.length === 0 ? {} : { commentAnchors: this.commentAnchors }),
       impliedEnds: trimmed(this.implied, this.impliedCount),
     };
   }
@@ -620,6 +624,18 @@ function findCharsetLabel(source: string, from: number, to: number): readonly [n
   if (match === null) return [-1, -1];
   const start = content[0] + match.index + match[0].length - match[1].length;
   return [start, start + match[1].length];
+}
+
+/**
+ * A link whose name or id names reader comments (`<a name="comments">`, `<a id="respond">`): the fragment target of
+ * the page's "12 comments" links. Sticky at the end of the tag name, so it reads that tag's attributes only (up to
+ * its first ">"; a quoted ">" before the name only makes it miss).
+ */
+const COMMENT_ANCHOR = /[^>]*?(?<![\w-])(?:name|id)\s*=\s*["']?(?:comments?|respond|discussion|reader-?comments)(?=["'\s/>])/iy;
+
+function namesComments(source: string, nameEnd: number, tagEnd: number): boolean {
+  COMMENT_ANCHOR.lastIndex = nameEnd;
+  return COMMENT_ANCHOR.test(source) && COMMENT_ANCHOR.lastIndex <= tagEnd;
 }
 
 /** Title-style text: entities decoded, white space collapsed and trimmed. */

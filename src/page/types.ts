@@ -44,6 +44,11 @@ export interface PageModel {
   readonly unclosedRawText?: boolean;
   /** Source offset where the text of a <title> left open to the end starts (pass 1 then closes it: analyse.ts), when so. */
   readonly runawayTitleStart?: number;
+  /**
+   * Source offsets of the links whose name or id names reader comments (`<a name="comments">`, `<a id="respond">`):
+   * the targets of the page's "12 comments" links, where a comment section starts. Optional, as charsetDeclaration.
+   */
+  readonly commentAnchors?: readonly number[];
   /** The reader metadata's facts, when pass 1 was asked to gather them (analysePage's metadata option). */
   readonly metadataFacts?: MetadataFacts;
   /** Pass 1's scanner events, when it was asked to record them (analysePage's scanLog option). */

@@ -67,6 +67,41 @@ describe("comment sections found by their heading", () => {
   });
 });
 
+describe("comment sections after a link named for them", () => {
+  const ANCHORED = `<html><head><script>document.write('<a name="comments"></a>');</script></head><body>
+<div id="top"><a id="respond" href="/write">Write to us</a> <a data-id="comments" href="/">Home</a></div>
+<div class="story"><h1>Harbour to be dredged</h1>
+<p>The harbour will be dredged in October, the council said on Tuesday evening after a long meeting.</p>
+<p>Work is expected to last six weeks and the quay stays open to fishing boats throughout, it added.</p>
+<div><a href="#comments">2 comments</a></div>
+<a name="comments"></a><div class="b_box">Posted by: Ann, Leith on 9:35am Wed 9 Jan</div>
+<div class="entry">About time too, the silt is a disgrace to the whole town and has been for years.</div>
+<div class="b_box">Posted by: Rob on 11:16am Wed 9 Jan</div>
+<div class="entry">Agreed, my boat has been stuck since June of last year, and the fees went up.</div>
+</div></body></html>`;
+  const page = analysePage(ANCHORED);
+  const comments = commentBlocks(page, computeFeatures(page));
+  const found = [...comments.keys()].filter((b) => comments[b] === 1).map((b) => textOf(page, b).trim());
+
+  it("records the links whose name or id names comments, not a link to them, another attribute, or script text", () => {
+    expect(page.commentAnchors).toEqual([ANCHORED.indexOf('<a id="respond"'), ANCHORED.indexOf('<a name="comments"></a><div')]);
+  });
+
+  it("takes the blocks after the link in its container, not the story before it nor a named link before the story", () => {
+    expect(found).toEqual([expect.stringMatching(/^Posted by: Ann/), expect.stringMatching(/^About time/), expect.stringMatching(/^Posted by: Rob/), expect.stringMatching(/^Agreed/)]);
+  });
+
+  it("is left out when the caller asks for hinted comment blocks only", () => {
+    expect(commentBlocks(page, computeFeatures(page), false).every((value) => value === 0)).toBe(true);
+  });
+
+  it("marks only the top-most block when the link sits inside a block that names comments", () => {
+    const nested = analysePage(ANCHORED.replace('<a name="comments"></a><div', '<div id="comments"><a name="comments"></a><div').replace("</div></body>", "</div></div></body>"));
+    const marked = commentBlocks(nested, computeFeatures(nested));
+    expect([...marked.keys()].filter((b) => marked[b] === 1).map((b) => textOf(nested, b).trim())).toEqual([expect.stringMatching(/^Posted by: Ann[^]*fees went up\.$/)]);
+  });
+});
+
 describe.skipIf(!hasData())("comments on a real blog page (skipped without ../shared/data)", () => {
   it("leaves them out of the text by default, gives them in json, and keeps them with comments=include", async () => {
     const entry = loadDataset("dragnet").pages.find((candidate) => candidate.id === "T26")!; // azizonomics.com, 5,679 characters of gold comments
@@ -100,6 +135,21 @@ describe.skipIf(!hasData())("comments on a real blog page (skipped without ../sh
     expect(text).toContain("I am happy down on the south coast.");
     expect(text).not.toContain("What a marvellous opportunity for Allardyce");
     expect(await run("include")).toContain("What a marvellous opportunity for Allardyce");
+  });
+
+  it("leave out comments that follow <a name=\"comments\"> as bare blocks, with no class or heading to name them (theherald.co.uk, 2008)", async () => {
+    const entry = loadDataset("l3s-gn1").pages.find((candidate) => candidate.id === "59f730fe-4457-4076-adf6-fc2ef805729b")!;
+    const parsed = parseModel(JSON.parse(readFileSync(join(import.meta.dirname, "../../rules/model.json"), "utf8")));
+    if (!parsed.ok) throw new Error(parsed.problems.join("; "));
+    const run = async (comments: "exclude" | "include") => {
+      const result = await clean({ html: entry.html, url: entry.url, site: entry.site, format: "text", ruleSet: null, model: parsed.model, rewriter: createWasmBackend(HTMLRewriter), options: { mode: "classifier", comments } });
+      if (!result.ok) throw new Error(result.detail);
+      return result.body;
+    };
+    const text = await run("exclude");
+    expect(text).toContain("It will have to be a performance worthy of the best of");
+    expect(text).not.toContain("logic would suggest that if Sportscotland is run effectively");
+    expect(await run("include")).toContain("logic would suggest that if Sportscotland is run effectively");
   });
 
   it("do not raise the threshold that keeps the main block: a short post with a reply form keeps its post, not the blogroll beside it", async () => {
