@@ -103,65 +103,50 @@ describe("comment sections after a link named for them", () => {
 });
 
 describe.skipIf(!hasData())("comments on a real blog page (skipped without ../shared/data)", () => {
-  it("leaves them out of the text by default, gives them in json, and keeps them with comments=include", async () => {
-    const entry = loadDataset("dragnet").pages.find((candidate) => candidate.id === "T26")!; // azizonomics.com, 5,679 characters of gold comments
-    const goldComments = readFileSync(join(DATA_ROOT, "dragnet", "gold-comments", "T26.txt"), "utf8");
-    const phrase = goldComments.match(/It’s pretty clear that the financial sec\w+/)![0];
+  /** A dev page cleaned by the shipped model, as the Worker's classifier mode does. */
+  async function cleaned(set: string, id: string, format: "text" | "json", comments: "exclude" | "include" = "exclude"): Promise<string> {
+    const entry = loadDataset(set).pages.find((candidate) => candidate.id === id)!;
     const parsed = parseModel(JSON.parse(readFileSync(join(import.meta.dirname, "../../rules/model.json"), "utf8")));
     if (!parsed.ok) throw new Error(parsed.problems.join("; "));
-    const run = async (format: "text" | "json", comments: "exclude" | "include") => {
-      const result = await clean({ html: entry.html, url: entry.url, site: entry.site, format, ruleSet: null, model: parsed.model, rewriter: createWasmBackend(HTMLRewriter), options: { mode: "classifier", comments } });
-      if (!result.ok) throw new Error(result.detail);
-      return result.body;
-    };
-    expect(await run("text", "exclude")).not.toContain(phrase);
-    expect(await run("text", "include")).toContain(phrase);
-    const document = JSON.parse(await run("json", "exclude")) as { text: string; comments: string };
+    const result = await clean({ html: entry.html, url: entry.url, site: entry.site, format, ruleSet: null, model: parsed.model, rewriter: createWasmBackend(HTMLRewriter), options: { mode: "classifier", comments } });
+    if (!result.ok) throw new Error(result.detail);
+    return result.body;
+  }
+
+  it("leaves them out of the text by default, gives them in json, and keeps them with comments=include", async () => {
+    // azizonomics.com, 5,679 characters of gold comments
+    const goldComments = readFileSync(join(DATA_ROOT, "dragnet", "gold-comments", "T26.txt"), "utf8");
+    const phrase = goldComments.match(/It’s pretty clear that the financial sec\w+/)![0];
+    expect(await cleaned("dragnet", "T26", "text")).not.toContain(phrase);
+    expect(await cleaned("dragnet", "T26", "text", "include")).toContain(phrase);
+    const document = JSON.parse(await cleaned("dragnet", "T26", "json")) as { text: string; comments: string };
     expect(document.comments).toContain(phrase);
     expect(document.text).not.toContain(phrase);
   });
 
   it("leave out a comment section written as bare paragraphs under a Comments heading (telegraph.co.uk, 2008)", async () => {
     // The comments are <p class="story">, as the article's paragraphs, after <a name="comments"> and a "Comments" heading.
-    const entry = loadDataset("l3s-gn1").pages.find((candidate) => candidate.id === "f5a46a81-efdc-4daf-9990-94ae378f2611")!;
-    const parsed = parseModel(JSON.parse(readFileSync(join(import.meta.dirname, "../../rules/model.json"), "utf8")));
-    if (!parsed.ok) throw new Error(parsed.problems.join("; "));
-    const run = async (comments: "exclude" | "include") => {
-      const result = await clean({ html: entry.html, url: entry.url, site: entry.site, format: "text", ruleSet: null, model: parsed.model, rewriter: createWasmBackend(HTMLRewriter), options: { mode: "classifier", comments } });
-      if (!result.ok) throw new Error(result.detail);
-      return result.body;
-    };
-    const text = await run("exclude");
+    const page = "f5a46a81-efdc-4daf-9990-94ae378f2611";
+    const text = await cleaned("l3s-gn1", page, "text");
     expect(text).toContain("I am happy down on the south coast.");
     expect(text).not.toContain("What a marvellous opportunity for Allardyce");
-    expect(await run("include")).toContain("What a marvellous opportunity for Allardyce");
+    expect(await cleaned("l3s-gn1", page, "text", "include")).toContain("What a marvellous opportunity for Allardyce");
   });
 
   it("leave out comments that follow <a name=\"comments\"> as bare blocks, with no class or heading to name them (theherald.co.uk, 2008)", async () => {
-    const entry = loadDataset("l3s-gn1").pages.find((candidate) => candidate.id === "59f730fe-4457-4076-adf6-fc2ef805729b")!;
-    const parsed = parseModel(JSON.parse(readFileSync(join(import.meta.dirname, "../../rules/model.json"), "utf8")));
-    if (!parsed.ok) throw new Error(parsed.problems.join("; "));
-    const run = async (comments: "exclude" | "include") => {
-      const result = await clean({ html: entry.html, url: entry.url, site: entry.site, format: "text", ruleSet: null, model: parsed.model, rewriter: createWasmBackend(HTMLRewriter), options: { mode: "classifier", comments } });
-      if (!result.ok) throw new Error(result.detail);
-      return result.body;
-    };
-    const text = await run("exclude");
+    const page = "59f730fe-4457-4076-adf6-fc2ef805729b";
+    const text = await cleaned("l3s-gn1", page, "text");
     expect(text).toContain("It will have to be a performance worthy of the best of");
     expect(text).not.toContain("logic would suggest that if Sportscotland is run effectively");
-    expect(await run("include")).toContain("logic would suggest that if Sportscotland is run effectively");
+    expect(await cleaned("l3s-gn1", page, "text", "include")).toContain("logic would suggest that if Sportscotland is run effectively");
   });
 
   it("do not raise the threshold that keeps the main block: a short post with a reply form keeps its post, not the blogroll beside it", async () => {
     // healthcare-economist.com: a 350-character post whose main block also holds the reply form; counting the form
     // raised the page's threshold until every block, blogroll and archive list included, was kept.
-    const entry = loadDataset("dragnet").pages.find((candidate) => candidate.id === "R490")!;
-    const parsed = parseModel(JSON.parse(readFileSync(join(import.meta.dirname, "../../rules/model.json"), "utf8")));
-    if (!parsed.ok) throw new Error(parsed.problems.join("; "));
-    const result = await clean({ html: entry.html, url: entry.url, site: entry.site, format: "text", ruleSet: null, model: parsed.model, rewriter: createWasmBackend(HTMLRewriter), options: { mode: "classifier" } });
-    if (!result.ok) throw new Error(result.detail);
-    expect(result.body).toContain("Are you voting for Obama?");
-    expect(result.body).not.toContain("Becker-Posner");
-    expect(result.body).not.toContain("Your email address will not be published");
+    const text = await cleaned("dragnet", "R490", "text");
+    expect(text).toContain("Are you voting for Obama?");
+    expect(text).not.toContain("Becker-Posner");
+    expect(text).not.toContain("Your email address will not be published");
   });
 });
