@@ -75,13 +75,21 @@ function isCommentHeading(page: PageModel, features: FeatureMatrix, b: number): 
  * Returns the last block inside the section (the caller goes on after it).
  */
 function markCommentSection(page: PageModel, heading: number, comments: Uint8Array): number {
-  const { parent, textStart, textEnd, sourceStart, sourceEnd } = page.blocks;
+  const { parent, textStart, textEnd } = page.blocks;
   let top = heading;
   while (parent[top] > 0 && textStart[parent[top]] === textStart[top] && textEnd[parent[top]] === textEnd[top]) top = parent[top];
-  const container = parent[top];
   comments[top] = 1;
-  let last = heading;
-  for (let b = heading + 1; b < page.blockCount && (container === 0 || sourceStart[b] < sourceEnd[container]); b++) {
+  return markFollowing(page, parent[top], heading + 1, comments);
+}
+
+/**
+ * Marks the children of `container` that hold text, from block `first` to the container's end (a section runs to
+ * the end of what holds it). Returns the last block inside the container (`first - 1` when none is).
+ */
+function markFollowing(page: PageModel, container: number, first: number, comments: Uint8Array): number {
+  const { parent, textStart, textEnd, sourceStart, sourceEnd } = page.blocks;
+  let last = first - 1;
+  for (let b = first; b < page.blockCount && (container === 0 || sourceStart[b] < sourceEnd[container]); b++) {
     if (parent[b] === container && textEnd[b] > textStart[b]) comments[b] = 1;
     last = b;
   }
@@ -96,12 +104,12 @@ function markCommentSection(page: PageModel, heading: number, comments: Uint8Arr
 function markAnchoredSection(page: PageModel, from: number, comments: Uint8Array): void {
   const anchor = page.commentAnchors?.find((offset) => offset >= from);
   if (anchor === undefined) return;
-  const { parent, sourceStart, sourceEnd, textStart, textEnd } = page.blocks;
-  let container = 0; // the innermost block that holds the link
-  for (let b = 1; b < page.blockCount && sourceStart[b] <= anchor; b++) if (sourceEnd[b] > anchor) container = b;
-  for (let b = container + 1; b < page.blockCount && (container === 0 || sourceStart[b] < sourceEnd[container]); b++) {
-    if (parent[b] === container && sourceStart[b] > anchor && textEnd[b] > textStart[b]) comments[b] = 1;
-  }
+  const { sourceStart, sourceEnd } = page.blocks;
+  // Blocks are in source order: the walk stops at the first block after the link, holding the innermost one around it.
+  let container = 0;
+  let first = 1;
+  for (; first < page.blockCount && sourceStart[first] <= anchor; first++) if (sourceEnd[first] > anchor) container = first;
+  markFollowing(page, container, first, comments);
 }
 
 /** Block ordinal → 1 for the comment blocks and every block inside one. */
