@@ -95,7 +95,34 @@ export function classifyPage(page: PageModel, model: ClassifierModel, options: C
   const removedBlocks = new Uint8Array(page.blockCount);
   // Normalising keeps the top-most of these blocks, each taking its subtree.
   for (let b = 1; b < page.blockCount; b++) if (smoothed[b] > thresholds[b]) removedBlocks[b] = 1;
-  return { scores, smoothed, comments, plan: normalisePlan(page, { removedBlocks, removedText: new Int32Array(0) }) };
+  return { scores, smoothed, comments, plan: normalisePlan(page, { removedBlocks, removedText: looseText(page, main, removedBlocks) }) };
+}
+
+/**
+ * Text outside every block element (inline links and words straight in <body>, or script a truncated head
+ * spilled into the page) belongs to the document itself, which no score removes. When the page has a
+ * main-content block that the plan keeps, and that block's prose outweighs the loose text's, the loose text
+ * is not the article: it goes as removed text. A page whose prose is mostly loose (an old page written
+ * straight into <body>) keeps it.
+ */
+function looseText(page: PageModel, main: number, removedBlocks: Uint8Array): Int32Array {
+  if (main <= 0) return new Int32Array(0);
+  const { parent } = page.blocks;
+  for (let b = main; b > 0; b = parent[b]) if (removedBlocks[b] === 1) return new Int32Array(0);
+  const { block, textStart, textEnd, inLink } = page.textNodes;
+  const inMain = subtree(page, main);
+  let looseProse = 0;
+  let mainProse = 0;
+  const intervals: number[] = [];
+  for (let t = 0; t < page.textNodeCount; t++) {
+    const chars = textEnd[t] - textStart[t];
+    const prose = chars >= PROSE_MIN_CHARS && inLink[t] === 0 ? chars : 0;
+    if (block[t] === 0) {
+      looseProse += prose;
+      intervals.push(textStart[t], textEnd[t]);
+    } else if (inMain[block[t]] === 1) mainProse += prose;
+  }
+  return intervals.length === 0 || looseProse >= mainProse ? new Int32Array(0) : Int32Array.from(intervals);
 }
 
 /**

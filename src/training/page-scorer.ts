@@ -3,9 +3,11 @@
  * same page is scored under many plans: the page's tokens and shingles are interned once, and a plan is
  * scored in one pass over typed arrays.
  *
- * It differs from the exact score in one way: shingles of the output that span a cut (their four tokens are
+ * It differs from the exact score in two ways: shingles of the output that span a cut (their four tokens are
  * kept but not adjacent in the page) are not counted. There are at most three per cut and they are almost
- * never in the gold; `npm run eval` scores the exact output of clean().
+ * never in the gold. And removed text counts only where it covers whole text nodes (the classifier removes
+ * no less); a cut inside a node, as a text rule makes, is scored as kept. `npm run eval` scores the exact
+ * output of clean().
  */
 import { SHINGLE_SIZE, TOKEN_PATTERN, type PageCounts } from "../evaluation/index";
 import type { PageModel } from "../page/index";
@@ -62,11 +64,18 @@ export function pageScorer(page: PageModel, gold: string): PageScorer {
   return { tokenNode, shingleAt, goldCount, goldShingles: goldIds.length };
 }
 
-/** Text node ordinal → 1 if a plan keeps it (its block and every ancestor kept). */
+/** Text node ordinal → 1 if a plan keeps it (its block and every ancestor kept, and no removed text covering it whole). */
 export function keptTextNodes(page: PageModel, plan: NormalisedPlan): Uint8Array {
   const removed = plan.removedWithAncestor;
   const kept = new Uint8Array(page.textNodeCount);
   for (let t = 0; t < page.textNodeCount; t++) kept[t] = removed[page.textNodes.block[t]] === 1 ? 0 : 1;
+  // Removed text that covers whole text nodes drops them too.
+  const { textStart, textEnd } = page.textNodes;
+  const text = plan.removedText;
+  for (let t = 0, pair = 0; t < page.textNodeCount && pair + 1 < text.length; t++) {
+    while (pair + 1 < text.length && text[pair + 1] <= textStart[t]) pair += 2;
+    if (pair + 1 < text.length && text[pair] <= textStart[t] && textEnd[t] <= text[pair + 1]) kept[t] = 0;
+  }
   return kept;
 }
 

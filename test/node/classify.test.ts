@@ -6,6 +6,9 @@ import { aggregateScores, hasData, loadDataset, scoreText, type PageScore } from
 import { analysePage, FEATURE_COUNT, FEATURE_NAMES, type PageModel } from "../../src/page/index";
 import { mergePlans, type NormalisedPlan, type RemovalPlan } from "../../src/plan/index";
 import { keptText } from "../../src/training/index";
+import { HTMLRewriter } from "html-rewriter-wasm";
+import { clean } from "../../src/clean";
+import { createWasmBackend } from "../../src/runtime/index";
 import { seededRandom } from "../support/seeded-random";
 
 const MODEL_JSON = JSON.parse(readFileSync(resolve(import.meta.dirname, "../../rules/model.json"), "utf8")) as Record<string, unknown>;
@@ -230,5 +233,42 @@ describe("the article guard (keepProse)", () => {
     expect(text).toContain("Sad news: Plaid Magazine");
     expect(text).not.toContain("The Best Salad in Toronto");
     expect(text.length).toBeLessThan(4000);
+  });
+});
+
+describe("loose text outside every block", () => {
+  const STORY = `<div id="story"><h1>Harbour to be dredged</h1>
+<p>The harbour will be dredged in October, the council said on Monday, after thirty years of silt had left the inner basin too shallow for the ferry at low tide.</p>
+<p>Work will take eight weeks, and boats will moor at the outer pier, which is being repaired at the same time, the harbour master, Ann Pryce, told the meeting.</p>
+<p>Fishermen welcomed the plan, though several asked why it had taken so long, and whether the silt would simply return within a decade without a new breakwater.</p></div>`;
+
+  it("goes when the main content block keeps more prose than it: links and words straight in <body>", () => {
+    const page = analysePage(`<body><a href="#story">Skip to article</a> | <a href="/sport">Sport</a> | <a href="/weather">Weather</a> Wrenmouth Gazette online edition ${STORY}</body>`);
+    const { plan } = classifyPage(page, shippedModel());
+    const text = keptText(page, plan);
+    expect(text).toContain("The harbour will be dredged in October");
+    expect(text).not.toContain("Skip to article");
+    expect(text).not.toContain("Wrenmouth Gazette online edition");
+  });
+
+  it("stays when it outweighs the main content block: a page written straight into <body>", () => {
+    const loose = "The harbour will be dredged in October, the council said on Monday, after thirty years of silt.<br>".repeat(2) +
+      "Work will take eight weeks, and boats will moor at the outer pier, which is being repaired at the same time.<br>".repeat(2) +
+      "Fishermen welcomed the plan, though several asked why it had taken so long and whether the silt would return.<br>".repeat(2);
+    const page = analysePage(`<body><h1>Harbour to be dredged</h1>${loose}<div><p>Posted on Monday by the newsroom, with thanks to our readers.</p></div></body>`);
+    const text = keptText(page, classifyPage(page, shippedModel()).plan);
+    expect(text).toContain("boats will moor at the outer pier");
+    expect(text).toContain("Fishermen welcomed the plan");
+  });
+
+  it.skipIf(!hasData())("a script a truncated head spilled into the page goes through clean(), in text and html alike", async () => {
+    // reuters.com (l3s-gn1): the head lost a <script> start tag, so its code is page text before the article.
+    const entry = loadDataset("l3s-gn1").pages.find((candidate) => candidate.id === "de39076d-9598-41ec-8047-ef26cd9b61b4")!;
+    for (const format of ["text", "html"] as const) {
+      const result = await clean({ html: entry.html, url: entry.url, site: entry.site, format, ruleSet: null, model: shippedModel(), rewriter: createWasmBackend(HTMLRewriter), options: { mode: "classifier" } });
+      if (!result.ok) throw new Error(result.detail);
+      expect(result.body, format).toContain("Actress Mischa Barton was arrested");
+      expect(result.body, format).not.toContain("EventCache.add(obj, type, fn)");
+    }
   });
 });

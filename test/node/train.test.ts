@@ -103,21 +103,29 @@ describe.skipIf(!hasData())("model fitting on automatic and gold labels (skipped
     }
   });
 
-  it("the fast calibration scorer agrees with the benchmark scorer on random plans", () => {
+  it("the fast calibration scorer agrees with the benchmark scorer on random plans, removed whole text nodes included", () => {
     const random = seededRandom(7);
     let compared = 0;
     for (const page of pages.slice(0, 30)) {
       const scorer = pageScorer(page.model, page.page.gold);
+      const { textStart, textEnd } = page.model.textNodes;
       for (let trial = 0; trial < 5; trial++) {
         const removedBlocks = new Uint8Array(page.model.blockCount);
         for (let b = 1; b < removedBlocks.length; b++) removedBlocks[b] = random() < 0.1 ? 1 : 0;
-        const plan = normalisePlan(page.model, { removedBlocks, removedText: new Int32Array(0) });
+        const removedText: number[] = [];
+        for (let t = 0; t < page.model.textNodeCount; t++) if (random() < 0.02) removedText.push(textStart[t], textEnd[t]);
+        const plan = normalisePlan(page.model, { removedBlocks, removedText: Int32Array.from(removedText) });
         const fast = scoreKept(scorer, keptTextNodes(page.model, plan));
         const exact = scoreText(keptText(page.model, plan), page.page.gold).shingles;
         // Shingles across a cut are the only difference: a few per cut, so the two stay close.
         expect(Math.abs(fast.tp - exact.tp)).toBeLessThan(0.05);
         compared++;
       }
+      // Removed text over every text node leaves nothing, for both scorers.
+      const everything = normalisePlan(page.model, { removedBlocks: new Uint8Array(page.model.blockCount), removedText: Int32Array.of(0, page.model.text.length) });
+      const nothing = scoreKept(scorer, keptTextNodes(page.model, everything));
+      expect(nothing.fp).toBe(0);
+      expect(nothing.tp).toBe(scoreText("", page.page.gold).shingles.tp);
     }
     expect(compared).toBe(150);
   });
