@@ -40,7 +40,7 @@ const FEATURE_GROUPS: Readonly<Record<string, readonly string[]>> = {
 
 function printAblation(pages: readonly AnalysedPage[], full: CrossValidation, fitted: FittedFolds, log: (line: string) => void): void {
   const rows: [string, CrossValidation][] = [["everything", full]];
-  rows.push(["without the article guard", calibrateFolds(pages, fitted, log, candidateSettings().filter((settings) => settings.keepProse === 0))]);
+  rows.push(["without the article guard", calibrateFolds(pages, fitted, log, candidateSettings([0]))]);
   for (const [group, names] of Object.entries(FEATURE_GROUPS)) rows.push([`without ${group}`, calibrateFolds(pages, fitFolds(pages, full.kind, full.source, log, names), log)]);
   const sets = Object.keys(full.estimate.perSet);
   console.log(`\nAblation (${full.kind} on ${full.source} labels; out-of-fold shingle F1 of the fast scorer):`);

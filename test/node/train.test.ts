@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { TRAIN_FOLDS } from "../../src/config";
 import { hasData, scoreText } from "../../src/evaluation/index";
 import {
-  analyseSet, bestCandidate, CALIBRATION_TIE, collectExamples, compileModel, fitModel, keptText, keptTextNodes, LABEL_NONE, labelMetrics, labelsOf, pageScorer, scoreKept,
+  analyseSet, bestCandidate, CALIBRATION_TIE, candidateSettings, collectExamples, compileModel, fitModel, keptText, keptTextNodes, LABEL_NONE, labelMetrics, labelsOf, pageScorer, scoreKept,
   type AnalysedPage, type DecisionSettings, type LabelSource,
 } from "../../src/training/index";
 import { scoreBlocks } from "../../src/classify/index";
@@ -48,6 +48,13 @@ describe("choosing decision settings", () => {
     expect(bestCandidate([[best, best], [tied, tied]], pages, everyPage)).toBe(1);
     const lower = counts(0.899, 0.08); // the same output, F1 lower by 0.0006
     expect(bestCandidate([[best, best], [lower, lower]], pages, everyPage)).toBe(0);
+  });
+
+  it("tunes the article guard's share but never offers it off, except to the ablation that asks", () => {
+    const shares = new Set(candidateSettings().map((settings) => settings.keepProse));
+    expect(shares.has(0)).toBe(false);
+    expect(shares.size).toBeGreaterThan(1);
+    expect(new Set(candidateSettings([0]).map((settings) => settings.keepProse))).toEqual(new Set([0]));
   });
 
   it("reads only the pages it is given", () => {
