@@ -7,6 +7,7 @@ import { computeFeatures, mainContentBlock, TAG_SELECT, type FeatureMatrix, type
 import { normalisePlan, type NormalisedPlan, type RemovalPlan } from "../plan/index";
 import { scoreBlocks, type ClassifierModel } from "./model";
 import { commentBlocks, insideComments } from "./comments";
+import { relatedBlocks } from "./related";
 import { isotonicSmooth } from "./smoothing";
 
 export interface ClassifyOptions {
@@ -84,9 +85,13 @@ export function classifyPage(page: PageModel, model: ClassifierModel, options: C
   const scores = options.scores ? options.scores.slice() : scoreBlocks(features!, model);
   const main = features ? mainContentBlock(features) : -1;
   const comments = options.comments ?? (features ? commentBlocks(page, features) : new Uint8Array(page.blockCount));
-  // Reader comments go apart from the plan (clean() removes them by default): the guards do not raise the
-  // page's threshold to keep their text, which would keep every template block scoring as high with it.
+  const related = features ? relatedBlocks(page, features, main) : new Uint8Array(page.blockCount);
+  // Reader comments go apart from the plan (clean() removes them by default), and related-content sections go:
+  // the guards do not raise the page's threshold to keep their text, which would keep every template block
+  // scoring as high with it.
   const counted = insideComments(page, comments);
+  const uncounted = insideComments(page, related);
+  for (let b = 1; b < page.blockCount; b++) counted[b] |= uncounted[b];
   scores[0] = 0; // the document itself is never template
   const smoothed = !options.smoothing ? quantise(scores) : options.smoothed ?? smoothPage(page, scores, options.penaltyScale ?? json.smoothing.penaltyScale, options.charsPerUnit ?? json.smoothing.charsPerUnit);
   const level = Math.max(pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin, main, counted), proseThreshold(page, smoothed, baseThreshold, keepProse, counted));
@@ -94,7 +99,7 @@ export function classifyPage(page: PageModel, model: ClassifierModel, options: C
   if (!options.smoothing) return { scores, smoothed, comments, plan: normalisePlan(page, planFromOwnScores(page, smoothed, thresholds)) };
   const removedBlocks = new Uint8Array(page.blockCount);
   // Normalising keeps the top-most of these blocks, each taking its subtree.
-  for (let b = 1; b < page.blockCount; b++) if (smoothed[b] > thresholds[b]) removedBlocks[b] = 1;
+  for (let b = 1; b < page.blockCount; b++) if (smoothed[b] > thresholds[b] || related[b] === 1) removedBlocks[b] = 1;
   return { scores, smoothed, comments, plan: normalisePlan(page, { removedBlocks, removedText: looseText(page, main, removedBlocks) }) };
 }
 

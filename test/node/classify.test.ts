@@ -272,3 +272,37 @@ describe("loose text outside every block", () => {
     }
   });
 });
+
+describe("related-content sections", () => {
+  const STORY = `<div id="story"><h1>Harbour to be dredged</h1>
+<p>The harbour will be dredged in October, the council said on Monday, after thirty years of silt had left the inner basin too shallow for the ferry at low tide.</p>
+<p>Work will take eight weeks, and boats will moor at the outer pier, which is being repaired at the same time, the harbour master, Ann Pryce, told the meeting.</p>
+<p>Fishermen welcomed the plan, though several asked why it had taken so long, and whether the silt would simply return within a decade without a new breakwater.</p>
+<p><strong>Related stories:</strong></p>
+<ul><li><a href="/a">Pier repairs to start in spring, with the outer wall first</a></li><li><a href="/b">Ferry timetable changes for the winter months ahead</a></li></ul>
+<p>The council will publish the contractor's plans on its website next week, and residents may comment on them until the end of the month.</p></div>`;
+
+  it("removes the heading and the list it heads, after the main content starts, and nothing after that list", () => {
+    const page = analysePage(`<body>${STORY}</body>`);
+    const text = keptText(page, classifyPage(page, shippedModel()).plan);
+    expect(text).toContain("The harbour will be dredged in October");
+    expect(text).not.toContain("Related stories");
+    expect(text).not.toContain("Pier repairs to start in spring");
+    expect(text).toContain("residents may comment on them");
+  });
+
+  it.skipIf(!hasData())("takes huffingtonpost.com's \"Related on HuffPost:\" slideshow out of the story it sits in", () => {
+    // dragnet T61: fourteen slides of prose captions, one per bank, inside the article's own container.
+    const entry = loadDataset("dragnet").pages.find((candidate) => candidate.id === "T61")!;
+    const page = analysePage(entry.html);
+    const text = keptText(page, classifyPage(page, shippedModel()).plan);
+    expect(text).toContain("Pretty much everybody in the world with subpoena power has hit JPMorgan Chase");
+    expect(text).not.toContain("The UK bank has been at the centre of a very public storm");
+  });
+
+  it("leaves a sentence that mentions related stories", () => {
+    const page = analysePage(`<body>${STORY.replace("<strong>Related stories:</strong>", "Related stories from other towns are on our regional page.")}</body>`);
+    const text = keptText(page, classifyPage(page, shippedModel()).plan);
+    expect(text).toContain("Related stories from other towns");
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * Related-content sections: a block whose whole text is a heading that announces other pages ("Related posts:",
+ * "You may also like", "Also on HuffPost:", "Lesen Sie auch"), at or after the start of the main content, and the
+ * first block after it in its container that holds text (the list or slideshow it heads). Every benchmark's gold
+ * and every reader leave such lists out, and an article's own class names seldom say what they are. Only that one
+ * block goes: a "Related" line inside a story heads a list, never the rest of the story.
+ */
+import { FEATURE_NAMES, type FeatureMatrix, type PageModel } from "../page/index";
+
+const LINK_CHARS_COLUMN = FEATURE_NAMES.indexOf("linkCharRatio");
+
+/** A name after "on" or "from" ("Also on HuffPost", "More stories from The Times"). */
+const SOURCE = "[\\p{L}\\p{N} .'&-]+";
+
+/** The whole text of a related-content heading, in the languages the comment headings know. */
+const RELATED_HEADING = new RegExp(
+  `^(?:related(?:\\s+(?:articles?|stories|posts?|links|news|content|coverage|reading|entries))?(?:\\s+on\\s+${SOURCE})?` +
+    `|you\\s+(?:might|may)\\s+also\\s+(?:like|enjoy)|more\\s+(?:stories|news|articles)(?:\\s+from\\s+${SOURCE})?` +
+    `|recommended(?:\\s+(?:stories|articles|for\\s+you))?|see\\s+also|also\\s+(?:on|in)\\s+${SOURCE}|read\\s+(?:next|also)|further\\s+reading` +
+    `|ähnliche\\s+artikel|lesen\\s+sie\\s+auch|mehr\\s+zum\\s+thema|à\\s+lire\\s+aussi|articles\\s+similaires` +
+    `|artículos\\s+relacionados|noticias\\s+relacionadas|leggi\\s+anche|notizie\\s+correlate)\\s*:?$`,
+  "iu",
+);
+
+/** Longest heading text looked at. */
+const MAX_HEADING_CHARS = 60;
+
+/**
+ * Block ordinal → 1 for each related-content heading at or after the start of block `main` (none without one)
+ * and the block it heads. A heading wrapped in blocks that hold nothing else is taken with them.
+ */
+export function relatedBlocks(page: PageModel, features: FeatureMatrix, main: number): Uint8Array {
+  const related = new Uint8Array(page.blockCount);
+  if (main < 0) return related;
+  const { parent, textStart, textEnd, sourceStart, sourceEnd } = page.blocks;
+  for (let b = 1; b < page.blockCount; b++) {
+    const length = textEnd[b] - textStart[b];
+    if (textStart[b] < textStart[main] || length === 0 || length > MAX_HEADING_CHARS) continue;
+    if (features.data[b * features.featureCount + LINK_CHARS_COLUMN] > 0.5) continue;
+    if (!RELATED_HEADING.test(page.text.slice(textStart[b], textEnd[b]).trim())) continue;
+    let top = b;
+    while (parent[top] > 0 && textStart[parent[top]] === textStart[top] && textEnd[parent[top]] === textEnd[top]) top = parent[top];
+    related[top] = 1;
+    const container = parent[top];
+    let next = b + 1;
+    while (next < page.blockCount && sourceStart[next] < sourceEnd[top]) next++;
+    for (; next < page.blockCount && (container === 0 || sourceStart[next] < sourceEnd[container]); next++) {
+      if (parent[next] === container && textEnd[next] > textStart[next]) {
+        related[next] = 1;
+        break;
+      }
+    }
+    b = Math.max(b, next);
+  }
+  return related;
+}
