@@ -19,6 +19,13 @@ function shippedModel(): ClassifierModel {
   return parsed.model;
 }
 
+/** A dev page's text as the shipped model's plan keeps it. */
+function keptDevText(set: string, id: string): string {
+  const entry = loadDataset(set).pages.find((candidate) => candidate.id === id)!;
+  const page = analysePage(entry.html);
+  return keptText(page, classifyPage(page, shippedModel()).plan);
+}
+
 describe("model format", () => {
   it("accepts the shipped model: versioned, every feature known, kilobytes", () => {
     const parsed = parseModel(MODEL_JSON);
@@ -227,9 +234,7 @@ describe("the article guard (keepProse)", () => {
   it.skipIf(!hasData())("counts no <option> text as prose: a long menu of other stories does not hold the page's threshold up", () => {
     // blogto.com: a 1,700-character post beside a <select> of 130 "The Best … in Toronto" options (11,000 characters);
     // counted as prose, the options made the guard keep every list of the page with them.
-    const entry = loadDataset("dragnet").pages.find((candidate) => candidate.id === "R965")!;
-    const blog = analysePage(entry.html);
-    const text = keptText(blog, classifyPage(blog, shippedModel()).plan);
+    const text = keptDevText("dragnet", "R965");
     expect(text).toContain("Sad news: Plaid Magazine");
     expect(text).not.toContain("The Best Salad in Toronto");
     expect(text.length).toBeLessThan(4000);
@@ -293,9 +298,7 @@ describe("related-content sections", () => {
 
   it.skipIf(!hasData())("takes huffingtonpost.com's \"Related on HuffPost:\" slideshow out of the story it sits in", () => {
     // dragnet T61: fourteen slides of prose captions, one per bank, inside the article's own container.
-    const entry = loadDataset("dragnet").pages.find((candidate) => candidate.id === "T61")!;
-    const page = analysePage(entry.html);
-    const text = keptText(page, classifyPage(page, shippedModel()).plan);
+    const text = keptDevText("dragnet", "T61");
     expect(text).toContain("Pretty much everybody in the world with subpoena power has hit JPMorgan Chase");
     expect(text).not.toContain("The UK bank has been at the centre of a very public storm");
   });
