@@ -9,9 +9,9 @@
  */
 import { FEATURE_NAMES, mainContentBlock, type FeatureMatrix, type PageModel } from "../page/index";
 import { keepWhole, type NormalisedPlan, type RemovalPlan } from "../plan/index";
+import { headingWrapper, isHeading } from "./headings";
 
 const COMMENT_HINT_COLUMN = FEATURE_NAMES.indexOf("hintComment");
-const LINK_CHARS_COLUMN = FEATURE_NAMES.indexOf("linkCharRatio");
 
 /** Words that name reader comments, as a section heading says them. */
 const COMMENT_WORDS = "comments?|responses?|replies|reactions?|discussion|kommentare?|commentaires?|réactions|comentarios?|comentários?|commenti|reacties|komentarze|комментари[йи]|コメント|评论|評論|留言";
@@ -54,19 +54,10 @@ export function commentBlocks(page: PageModel, features: FeatureMatrix, sections
       continue;
     }
     // A heading first: <h2 id="comments">Comments</h2> names its section, not only itself.
-    if (page.blocks.textStart[b] >= sectionsFrom && isCommentHeading(page, features, b)) b = markCommentSection(page, b, comments);
+    if (page.blocks.textStart[b] >= sectionsFrom && isHeading(page, features, b, COMMENT_HEADING, MAX_HEADING_CHARS)) b = markCommentSection(page, b, comments);
     else if (features.data[b * features.featureCount + COMMENT_HINT_COLUMN] === 1 && page.blocks.textEnd[b] > page.blocks.textStart[b]) comments[b] = inside[b] = 1;
   }
   return comments;
-}
-
-/** A block whose whole text is a comment section's heading, not a link (a "5 comments" link leads to them). */
-function isCommentHeading(page: PageModel, features: FeatureMatrix, b: number): boolean {
-  const { textStart, textEnd } = page.blocks;
-  const length = textEnd[b] - textStart[b];
-  if (length === 0 || length > MAX_HEADING_CHARS) return false;
-  if (features.data[b * features.featureCount + LINK_CHARS_COLUMN] > 0.5) return false;
-  return COMMENT_HEADING.test(page.text.slice(textStart[b], textEnd[b]).trim());
 }
 
 /**
@@ -75,11 +66,9 @@ function isCommentHeading(page: PageModel, features: FeatureMatrix, b: number): 
  * Returns the last block inside the section (the caller goes on after it).
  */
 function markCommentSection(page: PageModel, heading: number, comments: Uint8Array): number {
-  const { parent, textStart, textEnd } = page.blocks;
-  let top = heading;
-  while (parent[top] > 0 && textStart[parent[top]] === textStart[top] && textEnd[parent[top]] === textEnd[top]) top = parent[top];
+  const top = headingWrapper(page, heading);
   comments[top] = 1;
-  return markFollowing(page, parent[top], heading + 1, comments);
+  return markFollowing(page, page.blocks.parent[top], heading + 1, comments);
 }
 
 /**
@@ -112,9 +101,9 @@ function markAnchoredSection(page: PageModel, from: number, comments: Uint8Array
   markFollowing(page, container, first, comments);
 }
 
-/** Block ordinal → 1 for the comment blocks and every block inside one. */
-export function insideComments(page: PageModel, comments: Uint8Array): Uint8Array {
-  const inside = comments.slice();
+/** Block ordinal → 1 for the marked blocks (comment blocks, related sections) and every block inside one. */
+export function insideMarked(page: PageModel, marked: Uint8Array): Uint8Array {
+  const inside = marked.slice();
   for (let b = 1; b < page.blockCount; b++) inside[b] |= inside[page.blocks.parent[b]];
   return inside;
 }

@@ -6,7 +6,7 @@ import { PROSE_MIN_CHARS, SMOOTHING_SCORE_LEVELS } from "../config";
 import { computeFeatures, mainContentBlock, TAG_SELECT, type FeatureMatrix, type PageModel } from "../page/index";
 import { normalisePlan, type NormalisedPlan, type RemovalPlan } from "../plan/index";
 import { scoreBlocks, type ClassifierModel } from "./model";
-import { commentBlocks, insideComments } from "./comments";
+import { commentBlocks, insideMarked } from "./comments";
 import { relatedBlocks } from "./related";
 import { isotonicSmooth } from "./smoothing";
 
@@ -31,6 +31,8 @@ export interface ClassifyOptions {
   readonly smoothed?: Float32Array;
   /** The page's comment blocks already found (commentBlocks; for calibration runs). */
   readonly comments?: Uint8Array;
+  /** The page's related-content sections already found (relatedBlocks; for calibration runs). */
+  readonly related?: Uint8Array;
 }
 
 export interface Classification {
@@ -85,16 +87,16 @@ export function classifyPage(page: PageModel, model: ClassifierModel, options: C
   const scores = options.scores ? options.scores.slice() : scoreBlocks(features!, model);
   const main = features ? mainContentBlock(features) : -1;
   const comments = options.comments ?? (features ? commentBlocks(page, features) : new Uint8Array(page.blockCount));
-  const related = features ? relatedBlocks(page, features, main) : new Uint8Array(page.blockCount);
+  const related = options.related ?? (features ? relatedBlocks(page, features, main) : new Uint8Array(page.blockCount));
   // Reader comments go apart from the plan (clean() removes them by default), and related-content sections go:
   // the guards do not raise the page's threshold to keep their text, which would keep every template block
   // scoring as high with it.
-  const counted = insideComments(page, comments);
-  const uncounted = insideComments(page, related);
-  for (let b = 1; b < page.blockCount; b++) counted[b] |= uncounted[b];
+  const apart = comments.slice();
+  for (let b = 1; b < page.blockCount; b++) apart[b] |= related[b];
+  const uncounted = insideMarked(page, apart);
   scores[0] = 0; // the document itself is never template
   const smoothed = !options.smoothing ? quantise(scores) : options.smoothed ?? smoothPage(page, scores, options.penaltyScale ?? json.smoothing.penaltyScale, options.charsPerUnit ?? json.smoothing.charsPerUnit);
-  const level = Math.max(pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin, main, counted), proseThreshold(page, smoothed, baseThreshold, keepProse, counted));
+  const level = Math.max(pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin, main, uncounted), proseThreshold(page, smoothed, baseThreshold, keepProse, uncounted));
   const thresholds = blockThresholds(page, main, baseThreshold, level, mainOnly);
   if (!options.smoothing) return { scores, smoothed, comments, plan: normalisePlan(page, planFromOwnScores(page, smoothed, thresholds)) };
   const removedBlocks = new Uint8Array(page.blockCount);
@@ -136,9 +138,9 @@ function looseText(page: PageModel, main: number, removedBlocks: Uint8Array): In
  * never emptied because all its scores run high. The kept block is the main-content block of the features'
  * estimate (`main`), or without one the least template-like block with `keepChars` characters or more.
  * Values are quantised levels, so the raise goes level by level through that block's subtree. Text inside
- * reader comments (`inComments`) does not count: it goes apart from the plan.
+ * reader comments and related-content sections (`uncounted`) does not count: it goes apart from the plan.
  */
-function pageThreshold(page: PageModel, values: Float32Array, threshold: number, keepChars: number, margin: number, main: number, inComments: Uint8Array): number {
+function pageThreshold(page: PageModel, values: Float32Array, threshold: number, keepChars: number, margin: number, main: number, uncounted: Uint8Array): number {
   if (keepChars <= 0) return threshold;
   const { textStart, textEnd } = page.blocks;
   let kept = main;
@@ -152,7 +154,7 @@ function pageThreshold(page: PageModel, values: Float32Array, threshold: number,
   let total = 0;
   for (let t = 0; t < page.textNodeCount; t++) {
     const block = page.textNodes.block[t];
-    if (inside[block] !== 1 || inComments[block] === 1) continue;
+    if (inside[block] !== 1 || uncounted[block] === 1) continue;
     const chars = page.textNodes.textEnd[t] - page.textNodes.textStart[t];
     charsAtLevel[Math.round(Math.min(1, Math.max(0, values[block])) * top)] += chars;
     total += chars;
@@ -196,7 +198,7 @@ function followParentWhereEmpty(page: PageModel, smoothed: Float32Array): Float3
  * page costs less than keeping nothing of the article. Smoothed scores never fall below an ancestor's, so
  * a text node is kept exactly when its own block's level is at or below the threshold.
  */
-function proseThreshold(page: PageModel, values: Float32Array, threshold: number, share: number, inComments: Uint8Array): number {
+function proseThreshold(page: PageModel, values: Float32Array, threshold: number, share: number, uncounted: Uint8Array): number {
   if (share <= 0) return threshold;
   const top = SMOOTHING_SCORE_LEVELS - 1;
   const proseAtLevel = new Float64Array(SMOOTHING_SCORE_LEVELS); // level → prose characters in blocks at that level
@@ -205,7 +207,7 @@ function proseThreshold(page: PageModel, values: Float32Array, threshold: number
     const chars = page.textNodes.textEnd[t] - page.textNodes.textStart[t];
     const block = page.textNodes.block[t];
     // A select's options are a form control's list, never prose (a "more from this site" menu can outweigh the article).
-    if (chars < PROSE_MIN_CHARS || page.textNodes.inLink[t] === 1 || inComments[block] === 1 || page.blocks.tag[block] === TAG_SELECT) continue;
+    if (chars < PROSE_MIN_CHARS || page.textNodes.inLink[t] === 1 || uncounted[block] === 1 || page.blocks.tag[block] === TAG_SELECT) continue;
     proseAtLevel[Math.round(Math.min(1, Math.max(0, values[block])) * top)] += chars;
     total += chars;
   }

@@ -2,3 +2,4 @@ export { distinctLevels, isMonotone, isotonicSmooth, smoothingCost, type Smoothi
 export { isLeafValue, MODEL_VERSION, parseModel, rawThreshold, scoreBlocks, type ClassifierModel, type ModelJson, type ParseModelResult, type BoostedJson } from "./model";
 export { classifyPage, planFromClassifier, smoothScores, smoothingInputs, type Classification, type ClassifyOptions } from "./decide";
 export { commentBlocks, commentPlan, commentText, keepComments } from "./comments";
+export { relatedBlocks } from "./related";

@@ -5,9 +5,8 @@
  * and every reader leave such lists out, and an article's own class names seldom say what they are. Only that one
  * block goes: a "Related" line inside a story heads a list, never the rest of the story.
  */
-import { FEATURE_NAMES, type FeatureMatrix, type PageModel } from "../page/index";
-
-const LINK_CHARS_COLUMN = FEATURE_NAMES.indexOf("linkCharRatio");
+import type { FeatureMatrix, PageModel } from "../page/index";
+import { headingWrapper, isHeading } from "./headings";
 
 /** A name after "on" or "from" ("Also on HuffPost", "More stories from The Times"). */
 const SOURCE = "[\\p{L}\\p{N} .'&-]+";
@@ -34,12 +33,8 @@ export function relatedBlocks(page: PageModel, features: FeatureMatrix, main: nu
   if (main < 0) return related;
   const { parent, textStart, textEnd, sourceStart, sourceEnd } = page.blocks;
   for (let b = 1; b < page.blockCount; b++) {
-    const length = textEnd[b] - textStart[b];
-    if (textStart[b] < textStart[main] || length === 0 || length > MAX_HEADING_CHARS) continue;
-    if (features.data[b * features.featureCount + LINK_CHARS_COLUMN] > 0.5) continue;
-    if (!RELATED_HEADING.test(page.text.slice(textStart[b], textEnd[b]).trim())) continue;
-    let top = b;
-    while (parent[top] > 0 && textStart[parent[top]] === textStart[top] && textEnd[parent[top]] === textEnd[top]) top = parent[top];
+    if (textStart[b] < textStart[main] || !isHeading(page, features, b, RELATED_HEADING, MAX_HEADING_CHARS)) continue;
+    const top = headingWrapper(page, b);
     related[top] = 1;
     const container = parent[top];
     let next = b + 1;

@@ -4,13 +4,13 @@
  * folds' out-of-fold pages). The shipped model is fitted on all pages, with the settings that do best on
  * all out-of-fold pages.
  */
-import { classifyPage, commentBlocks, commentPlan, parseModel, scoreBlocks, type ClassifierModel, type ModelJson } from "../classify/index";
+import { classifyPage, commentBlocks, commentPlan, parseModel, relatedBlocks, scoreBlocks, type ClassifierModel, type ModelJson } from "../classify/index";
 import { mergePlans } from "../plan/index";
 import { TRAIN_FOLDS } from "../config";
 import { meanCounts, type PageCounts } from "../evaluation/index";
 import { collectExamples, labelsOf, type AnalysedPage, type LabelSource } from "./corpus";
 import { decisionFields, fitModel, type DecisionSettings, type ExampleSet, type ModelKind } from "./fit";
-import { FEATURE_NAMES } from "../page/index";
+import { FEATURE_NAMES, mainContentBlock } from "../page/index";
 import { LABEL_NONE } from "./labels";
 import { keptTextNodes, pageScorer, scoreKept, type PageScorer } from "./page-scorer";
 
@@ -97,13 +97,15 @@ function calibrationTable(pages: readonly AnalysedPage[], scores: ReadonlyMap<An
   // What ships leaves reader comments out (clean()'s default), so the settings are chosen on that plan.
   const comments = new Map(pages.map((page) => [page, commentBlocks(page.model, page.features)]));
   const commentPlans = new Map(pages.map((page) => [page, commentPlan(comments.get(page)!)]));
+  // Related-content sections, like comments, do not depend on the settings: found once per page.
+  const related = new Map(pages.map((page) => [page, relatedBlocks(page.model, page.features, mainContentBlock(page.features))]));
   const smoothed = new Map<string, Float32Array[]>(); // penalty settings → page index → smoothed scores
   return candidates.map((settings) => {
     const key = `${settings.penaltyScale}/${settings.charsPerUnit}`;
     const cached = smoothed.get(key) ?? [];
     smoothed.set(key, cached);
     return pages.map((page, index) => {
-      const options = { smoothing: true, scores: scores.get(page)!, features: page.features, comments: comments.get(page)!, ...settings, mainOnly: false, smoothed: cached[index] };
+      const options = { smoothing: true, scores: scores.get(page)!, features: page.features, comments: comments.get(page)!, related: related.get(page)!, ...settings, mainOnly: false, smoothed: cached[index] };
       const result = classifyPage(page.model, models[page.fold], options);
       cached[index] = result.smoothed;
       return scoreKept(scorers.get(page)!, keptTextNodes(page.model, mergePlans(page.model, result.plan, commentPlans.get(page)!)));

@@ -124,21 +124,21 @@ describe.skipIf(!hasData())("comments on a real blog page (skipped without ../sh
     expect(document.text).not.toContain(phrase);
   });
 
+  /** An l3s-gn1 page whose text keeps `article`, leaves out `comment`, and keeps it with comments=include. */
+  async function expectCommentLeftOut(page: string, article: string, comment: string): Promise<void> {
+    const text = await cleaned("l3s-gn1", page, "text");
+    expect(text).toContain(article);
+    expect(text).not.toContain(comment);
+    expect(await cleaned("l3s-gn1", page, "text", "include")).toContain(comment);
+  }
+
   it("leave out a comment section written as bare paragraphs under a Comments heading (telegraph.co.uk, 2008)", async () => {
     // The comments are <p class="story">, as the article's paragraphs, after <a name="comments"> and a "Comments" heading.
-    const page = "f5a46a81-efdc-4daf-9990-94ae378f2611";
-    const text = await cleaned("l3s-gn1", page, "text");
-    expect(text).toContain("I am happy down on the south coast.");
-    expect(text).not.toContain("What a marvellous opportunity for Allardyce");
-    expect(await cleaned("l3s-gn1", page, "text", "include")).toContain("What a marvellous opportunity for Allardyce");
+    await expectCommentLeftOut("f5a46a81-efdc-4daf-9990-94ae378f2611", "I am happy down on the south coast.", "What a marvellous opportunity for Allardyce");
   });
 
   it("leave out comments that follow <a name=\"comments\"> as bare blocks, with no class or heading to name them (theherald.co.uk, 2008)", async () => {
-    const page = "59f730fe-4457-4076-adf6-fc2ef805729b";
-    const text = await cleaned("l3s-gn1", page, "text");
-    expect(text).toContain("It will have to be a performance worthy of the best of");
-    expect(text).not.toContain("logic would suggest that if Sportscotland is run effectively");
-    expect(await cleaned("l3s-gn1", page, "text", "include")).toContain("logic would suggest that if Sportscotland is run effectively");
+    await expectCommentLeftOut("59f730fe-4457-4076-adf6-fc2ef805729b", "It will have to be a performance worthy of the best of", "logic would suggest that if Sportscotland is run effectively");
   });
 
   it("do not raise the threshold that keeps the main block: a short post with a reply form keeps its post, not the blogroll beside it", async () => {
