@@ -85,15 +85,16 @@ export function classifyPage(page: PageModel, model: ClassifierModel, options: C
   const keepProse = options.keepProse ?? json.keepProse ?? 0;
   const features = options.features ?? (options.scores ? undefined : computeFeatures(page));
   const scores = options.scores ? options.scores.slice() : scoreBlocks(features!, model);
-  const main = features ? mainContentBlock(features) : -1;
   const comments = options.comments ?? (features ? commentBlocks(page, features) : new Uint8Array(page.blockCount));
-  const related = options.related ?? (features ? relatedBlocks(page, features, main) : new Uint8Array(page.blockCount));
+  const related = options.related ?? (features ? relatedBlocks(page, features, mainContentBlock(features)) : new Uint8Array(page.blockCount));
   // Reader comments go apart from the plan (clean() removes them by default), and related-content sections go:
   // the guards do not raise the page's threshold to keep their text, which would keep every template block
   // scoring as high with it.
   const apart = comments.slice();
   for (let b = 1; b < page.blockCount; b++) apart[b] |= related[b];
   const uncounted = insideMarked(page, apart);
+  // A related section can hold the estimated main content (a slideshow of long captions): the article is elsewhere.
+  const main = features ? mainContentBlock(features, insideMarked(page, related)) : -1;
   scores[0] = 0; // the document itself is never template
   const smoothed = !options.smoothing ? quantise(scores) : options.smoothed ?? smoothPage(page, scores, options.penaltyScale ?? json.smoothing.penaltyScale, options.charsPerUnit ?? json.smoothing.charsPerUnit);
   const level = Math.max(pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin, main, uncounted), proseThreshold(page, smoothed, baseThreshold, keepProse, uncounted));

@@ -1,9 +1,11 @@
 /**
  * Related-content sections: a block whose whole text is a heading that announces other pages ("Related posts:",
- * "You may also like", "Also on HuffPost:", "Lesen Sie auch"), at or after the start of the main content, and the
- * first block after it in its container that holds text (the list or slideshow it heads). Every benchmark's gold
- * and every reader leave such lists out, and an article's own class names seldom say what they are. Only that one
- * block goes: a "Related" line inside a story heads a list, never the rest of the story.
+ * "You may also like", "Also on HuffPost:", "Lesen Sie auch"), and the first block after it in its container that
+ * holds text (the list or slideshow it heads). Every benchmark's gold and every reader leave such lists out, and an
+ * article's own class names seldom say what they are. Only that one block goes: a "Related" line inside a story
+ * heads a list, never the rest of the story. A heading counts at or after the start of the main content, or when
+ * the block it heads holds the main-content estimate: a slideshow of long captions can outweigh the story, and
+ * the estimate then gives way (decide.ts).
  */
 import type { FeatureMatrix, PageModel } from "../page/index";
 import { headingWrapper, isHeading } from "./headings";
@@ -25,27 +27,40 @@ const RELATED_HEADING = new RegExp(
 const MAX_HEADING_CHARS = 60;
 
 /**
- * Block ordinal → 1 for each related-content heading at or after the start of block `main` (none without one)
- * and the block it heads. A heading wrapped in blocks that hold nothing else is taken with them.
+ * Block ordinal → 1 for each related-content heading and the block it heads, where the heading is at or after the
+ * start of block `main` (none without one), or heads `main` itself: then the estimate took the related list (a
+ * slideshow of long captions) for the article, which lies elsewhere. A heading wrapped in blocks that hold nothing
+ * else is taken with them.
  */
 export function relatedBlocks(page: PageModel, features: FeatureMatrix, main: number): Uint8Array {
   const related = new Uint8Array(page.blockCount);
   if (main < 0) return related;
-  const { parent, textStart, textEnd, sourceStart, sourceEnd } = page.blocks;
+  const { parent, textStart } = page.blocks;
   for (let b = 1; b < page.blockCount; b++) {
-    if (textStart[b] < textStart[main] || !isHeading(page, features, b, RELATED_HEADING, MAX_HEADING_CHARS)) continue;
+    if (!isHeading(page, features, b, RELATED_HEADING, MAX_HEADING_CHARS)) continue;
     const top = headingWrapper(page, b);
+    const headed = headedBlock(page, top);
+    if (textStart[b] < textStart[main] && (headed === 0 || !isAncestorOrSelf(parent, headed, main))) continue;
     related[top] = 1;
-    const container = parent[top];
-    let next = b + 1;
-    while (next < page.blockCount && sourceStart[next] < sourceEnd[top]) next++;
-    for (; next < page.blockCount && (container === 0 || sourceStart[next] < sourceEnd[container]); next++) {
-      if (parent[next] === container && textEnd[next] > textStart[next]) {
-        related[next] = 1;
-        break;
-      }
-    }
-    b = Math.max(b, next);
+    if (headed > 0) related[headed] = 1;
+    b = Math.max(b, headed);
   }
   return related;
+}
+
+/** The first block after heading `top` in its container that holds text (0 if none). */
+function headedBlock(page: PageModel, top: number): number {
+  const { parent, textStart, textEnd, sourceStart, sourceEnd } = page.blocks;
+  const container = parent[top];
+  let next = top + 1;
+  while (next < page.blockCount && sourceStart[next] < sourceEnd[top]) next++;
+  for (; next < page.blockCount && (container === 0 || sourceStart[next] < sourceEnd[container]); next++) {
+    if (parent[next] === container && textEnd[next] > textStart[next]) return next;
+  }
+  return 0;
+}
+
+function isAncestorOrSelf(parent: Int32Array, ancestor: number, block: number): boolean {
+  for (let b = block; b > 0; b = parent[b]) if (b === ancestor) return true;
+  return false;
 }

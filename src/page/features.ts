@@ -619,8 +619,20 @@ function writeMainContent(page: PageModel, counts: BlockCounts, hints: { own: Ui
   for (let b = main > 0 ? parent[main] : -1; b >= 0; b = parent[b]) data[b * FEATURE_COUNT + MAIN_COLUMN + 1] = 1;
 }
 
-/** The main-content block of the features' estimate: the first block (in document order) marked inside it; -1 if none. */
-export function mainContentBlock(features: FeatureMatrix): number {
-  for (let b = 1; b < features.blockCount; b++) if (features.data[b * features.featureCount + MAIN_COLUMN] === 1) return b;
-  return -1;
+/**
+ * The main-content block of the features' estimate: the first block (in document order) marked inside it; -1 if
+ * none. Given blocks known not to hold the article (`excluded`, block ordinal → 1), an estimate among them gives
+ * way to the best-scoring candidate outside them.
+ */
+export function mainContentBlock(features: FeatureMatrix, excluded?: Uint8Array): number {
+  let main = -1;
+  for (let b = 1; b < features.blockCount && main < 0; b++) if (features.data[b * features.featureCount + MAIN_COLUMN] === 1) main = b;
+  if (main < 0 || excluded === undefined || excluded[main] === 0) return main;
+  let best = -1;
+  let bestScore = 0;
+  for (let b = 1; b < features.blockCount; b++) {
+    const score = features.data[b * features.featureCount + MAIN_SCORE_COLUMN];
+    if (excluded[b] === 0 && score > bestScore) [best, bestScore] = [b, score];
+  }
+  return best;
 }

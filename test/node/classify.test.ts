@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { classifyPage, isMonotone, MODEL_VERSION, parseModel, rawThreshold, planFromClassifier, scoreBlocks, type ClassifierModel } from "../../src/classify/index";
 import { aggregateScores, hasData, loadDataset, scoreText, type PageScore } from "../../src/evaluation/index";
-import { analysePage, FEATURE_COUNT, FEATURE_NAMES, type PageModel } from "../../src/page/index";
+import { analysePage, computeFeatures, FEATURE_COUNT, FEATURE_NAMES, mainContentBlock, type PageModel } from "../../src/page/index";
 import { mergePlans, type NormalisedPlan, type RemovalPlan } from "../../src/plan/index";
 import { keptText } from "../../src/training/index";
 import { HTMLRewriter } from "html-rewriter-wasm";
@@ -301,6 +301,30 @@ describe("related-content sections", () => {
     const text = keptDevText("dragnet", "T61");
     expect(text).toContain("Pretty much everybody in the world with subpoena power has hit JPMorgan Chase");
     expect(text).not.toContain("The UK bank has been at the centre of a very public storm");
+  });
+
+  it("takes a related section that the main-content estimate chose for the article out, and keeps the article", () => {
+    const caption = (n: number): string =>
+      `<li><h4>Slide ${n}</h4><p>Slide ${n} of the gallery, with a caption that runs on, and on, about boats, nets, quays, tides, gulls, ropes, ` +
+      `harbour walls, lighthouses, piers, ferries, cranes, cargo, weather and the town, and about what the council, the fishermen, ` +
+      `the harbour master and the ferry company said, one after the other, at a long meeting.</p></li>`;
+    const page = analysePage(`<body><div id="main">${STORY.replace(/<p><strong>Related stories:[^]*?<\/ul>/, "")}
+<p><strong>See also:</strong></p><div class="gallery"><ul>${[1, 2, 3, 4, 5, 6].map(caption).join("")}</ul></div></div></body>`);
+    // The six long captions outweigh the story's three paragraphs: the estimate takes the gallery for the article.
+    const estimate = mainContentBlock(computeFeatures(page));
+    expect(page.text.slice(page.blocks.textStart[estimate]).startsWith("Slide 1")).toBe(true);
+    const text = keptText(page, classifyPage(page, shippedModel()).plan);
+    expect(text).toContain("The harbour will be dredged in October");
+    expect(text).toContain("residents may comment on them");
+    expect(text).not.toContain("See also");
+    expect(text).not.toContain("Slide 3 of the gallery");
+  });
+
+  it.skipIf(!hasData())("keeps huffingtonpost.com's story when its \"Also on HuffPost:\" slideshow outweighs it", () => {
+    // dragnet T2: the slideshow's eleven long captions score above the story as main content.
+    const text = keptDevText("dragnet", "T2");
+    expect(text).toContain("refused to acknowledge the former governor's health care plan");
+    expect(text).not.toContain("the best health care in the world");
   });
 
   it("leaves a sentence that mentions related stories", () => {
