@@ -66,11 +66,12 @@ const CONTAINER_BIT_BY_ID = Uint32Array.from(TAG_NAMES, (name) => CONTAINER_BIT_
 const HINT_GROUPS: readonly { readonly stems: readonly string[]; readonly exact: readonly string[] }[] = [
   { stems: ["nav", "menu", "breadcrumb", "topbar", "pagination", "pager"], exact: ["links", "tabs"] },
   { stems: ["footer", "copyright", "legal", "bottom"], exact: ["foot"] },
-  { stems: ["share", "social", "facebook", "twitter", "sharing", "addthis", "pinterest"], exact: ["tweet"] },
-  { stems: ["related", "recommend", "popular", "trending", "most", "teaser", "outbrain", "taboola"], exact: ["more", "also"] },
+  { stems: ["share", "social", "facebook", "twitter", "sharing", "addthis", "pinterest", "shariff"], exact: ["tweet"] },
+  { stems: ["related", "recommend", "popular", "trending", "most", "teaser", "outbrain", "taboola", "revcontent"], exact: ["more", "also"] },
   { stems: ["comment", "reply", "disqus", "respond", "discussion"], exact: [] },
-  { stems: ["advert", "sponsor", "promo", "banner", "adsense", "dfp", "doubleclick", "gpt"], exact: ["ad", "ads", "adv", "advertisement"] },
-  { stems: ["cookie", "consent", "gdpr", "newsletter", "subscribe", "signup", "modal", "popup"], exact: [] },
+  { stems: ["advert", "sponsor", "promo", "banner", "adsense", "dfp", "doubleclick", "gpt", "mgid"], exact: ["ad", "ads", "adv", "advertisement"] },
+  // With the consent platforms whose ids name neither cookies nor consent (Cookiebot's CybotCookiebotDialog, qc-cmp2-container...).
+  { stems: ["cookie", "consent", "gdpr", "newsletter", "subscribe", "signup", "modal", "popup", "paywall", "cmp", "cybot", "usercentrics", "didomi", "onetrust", "borlabs", "klaro"], exact: [] },
   { stems: ["sidebar", "widget", "aside", "rail", "sidebox"], exact: ["side"] },
   { stems: ["header", "masthead", "logo", "branding", "topnav", "toolbar"], exact: ["top", "head"] },
   { stems: ["article", "content", "post", "entry", "story", "body", "text", "main", "blog"], exact: [] },

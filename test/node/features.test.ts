@@ -57,6 +57,13 @@ describe("block features", () => {
     expect(value(matrix, 0, "pageTextShare")).toBeGreaterThan(0.9);
   });
 
+  it("knows the consent platforms whose ids name neither cookies nor consent", () => {
+    for (const id of ["CybotCookiebotDialog", "usercentrics-root", "qc-cmp2-container", "didomi-host", "BorlabsCookieBox", "onetrust-consent-sdk"]) {
+      const banner = analysePage(`<body><p>An article that says something.</p><div id="${id}"><p>We and our partners store information on your device.</p></div></body>`);
+      expect(value(computeFeatures(banner), blockWithText(banner, "We and our partners"), "inHintCookie"), id).toBe(1);
+    }
+  });
+
   it("takes the main content from a post named as one over a longer text beside it, and never from a list of options", () => {
     const paragraph = (words: string): string => `<p>${words}, which the reader came for, and more of it, told at length here.</p>`;
     const options = Array.from({ length: 40 }, (_, i) => `<option value="${i}">The best of the city, list number ${i}, all of it, again</option>`).join("");
