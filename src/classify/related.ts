@@ -7,7 +7,8 @@
  * the block it heads holds the main-content estimate: a slideshow of long captions can outweigh the story, and
  * the estimate then gives way (decide.ts).
  */
-import type { FeatureMatrix, PageModel } from "../page/index";
+import { FEATURE_NAMES, mainContentBlock, type FeatureMatrix, type PageModel } from "../page/index";
+import { insideMarked } from "./comments";
 import { headingWrapper, isHeading } from "./headings";
 
 /** A name after "on" or "from" ("Also on HuffPost", "More stories from The Times"). */
@@ -26,11 +27,15 @@ const RELATED_HEADING = new RegExp(
 /** Longest heading text looked at. */
 const MAX_HEADING_CHARS = 60;
 
+const MAIN_SCORE_COLUMN = FEATURE_NAMES.indexOf("mainContentScore");
+/** Least candidate score, as a share of the best, of an article elsewhere (Readability's share for a sibling that joins the article). */
+const ALTERNATIVE_SHARE = 0.2;
+
 /**
  * Block ordinal → 1 for each related-content heading and the block it heads, where the heading is at or after the
- * start of block `main` (none without one), or heads `main` itself: then the estimate took the related list (a
- * slideshow of long captions) for the article, which lies elsewhere. A heading wrapped in blocks that hold nothing
- * else is taken with them.
+ * start of block `main` (none without one), or heads `main` itself while another candidate stands outside it: then
+ * the estimate took the related list (a slideshow of long captions) for the article, which lies elsewhere. A
+ * heading wrapped in blocks that hold nothing else is taken with them.
  */
 export function relatedBlocks(page: PageModel, features: FeatureMatrix, main: number): Uint8Array {
   const related = new Uint8Array(page.blockCount);
@@ -40,7 +45,7 @@ export function relatedBlocks(page: PageModel, features: FeatureMatrix, main: nu
     if (!isHeading(page, features, b, RELATED_HEADING, MAX_HEADING_CHARS)) continue;
     const top = headingWrapper(page, b);
     const headed = headedBlock(page, top);
-    if (textStart[b] < textStart[main] && (headed === 0 || !isAncestorOrSelf(parent, headed, main))) continue;
+    if (textStart[b] < textStart[main] && (headed === 0 || !isAncestorOrSelf(parent, headed, main) || !hasOtherCandidate(page, features, headed))) continue;
     related[top] = 1;
     if (headed > 0) related[headed] = 1;
     b = Math.max(b, headed);
@@ -58,6 +63,17 @@ function headedBlock(page: PageModel, top: number): number {
     if (parent[next] === container && textEnd[next] > textStart[next]) return next;
   }
   return 0;
+}
+
+/**
+ * Whether a main-content candidate outside block `section` scores at least ALTERNATIVE_SHARE of the best: a section
+ * that holds the only article-like text is the article, whatever heading stands before it.
+ */
+function hasOtherCandidate(page: PageModel, features: FeatureMatrix, section: number): boolean {
+  const marked = new Uint8Array(page.blockCount);
+  marked[section] = 1;
+  const other = mainContentBlock(features, insideMarked(page, marked));
+  return other > 0 && features.data[other * features.featureCount + MAIN_SCORE_COLUMN] >= ALTERNATIVE_SHARE;
 }
 
 function isAncestorOrSelf(parent: Int32Array, ancestor: number, block: number): boolean {

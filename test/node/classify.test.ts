@@ -320,6 +320,13 @@ describe("related-content sections", () => {
     expect(text).not.toContain("Slide 3 of the gallery");
   });
 
+  it("keeps an article that a related heading stands before when no other candidate could be the article", () => {
+    const page = analysePage(`<body><p><strong>See also:</strong></p>${STORY.replace(/<p><strong>Related stories:[^]*?<\/ul>/, "")}</body>`);
+    const text = keptText(page, classifyPage(page, shippedModel()).plan);
+    expect(text).toContain("The harbour will be dredged in October");
+    expect(text).toContain("Fishermen welcomed the plan");
+  });
+
   it.skipIf(!hasData())("keeps huffingtonpost.com's story when its \"Also on HuffPost:\" slideshow outweighs it", () => {
     // dragnet T2: the slideshow's eleven long captions score above the story as main content.
     const text = keptDevText("dragnet", "T2");
