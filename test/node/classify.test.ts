@@ -287,6 +287,9 @@ describe("related-content sections", () => {
 <ul><li><a href="/a">Pier repairs to start in spring, with the outer wall first</a></li><li><a href="/b">Ferry timetable changes for the winter months ahead</a></li></ul>
 <p>The council will publish the contractor's plans on its website next week, and residents may comment on them until the end of the month.</p></div>`;
 
+  /** The story without its related list. */
+  const STORY_ALONE = STORY.replace(/<p><strong>Related stories:[^]*?<\/ul>/, "");
+
   it("removes the heading and the list it heads, after the main content starts, and nothing after that list", () => {
     const page = analysePage(`<body>${STORY}</body>`);
     const text = keptText(page, classifyPage(page, shippedModel()).plan);
@@ -308,7 +311,7 @@ describe("related-content sections", () => {
       `<li><h4>Slide ${n}</h4><p>Slide ${n} of the gallery, with a caption that runs on, and on, about boats, nets, quays, tides, gulls, ropes, ` +
       `harbour walls, lighthouses, piers, ferries, cranes, cargo, weather and the town, and about what the council, the fishermen, ` +
       `the harbour master and the ferry company said, one after the other, at a long meeting.</p></li>`;
-    const page = analysePage(`<body><div id="main">${STORY.replace(/<p><strong>Related stories:[^]*?<\/ul>/, "")}
+    const page = analysePage(`<body><div id="main">${STORY_ALONE}
 <p><strong>See also:</strong></p><div class="gallery"><ul>${[1, 2, 3, 4, 5, 6].map(caption).join("")}</ul></div></div></body>`);
     // The six long captions outweigh the story's three paragraphs: the estimate takes the gallery for the article.
     const estimate = mainContentBlock(computeFeatures(page));
@@ -321,7 +324,7 @@ describe("related-content sections", () => {
   });
 
   it("keeps an article that a related heading stands before when no other candidate could be the article", () => {
-    const page = analysePage(`<body><p><strong>See also:</strong></p>${STORY.replace(/<p><strong>Related stories:[^]*?<\/ul>/, "")}</body>`);
+    const page = analysePage(`<body><p><strong>See also:</strong></p>${STORY_ALONE}</body>`);
     const text = keptText(page, classifyPage(page, shippedModel()).plan);
     expect(text).toContain("The harbour will be dredged in October");
     expect(text).toContain("Fishermen welcomed the plan");
