@@ -19,11 +19,15 @@ function shippedModel(): ClassifierModel {
   return parsed.model;
 }
 
+/** A page's text as the shipped model's plan keeps it. */
+function shippedKeptText(page: PageModel): string {
+  return keptText(page, classifyPage(page, shippedModel()).plan);
+}
+
 /** A dev page's text as the shipped model's plan keeps it. */
 function keptDevText(set: string, id: string): string {
   const entry = loadDataset(set).pages.find((candidate) => candidate.id === id)!;
-  const page = analysePage(entry.html);
-  return keptText(page, classifyPage(page, shippedModel()).plan);
+  return shippedKeptText(analysePage(entry.html));
 }
 
 describe("model format", () => {
@@ -261,7 +265,7 @@ describe("loose text outside every block", () => {
       "Work will take eight weeks, and boats will moor at the outer pier, which is being repaired at the same time.<br>".repeat(2) +
       "Fishermen welcomed the plan, though several asked why it had taken so long and whether the silt would return.<br>".repeat(2);
     const page = analysePage(`<body><h1>Harbour to be dredged</h1>${loose}<div><p>Posted on Monday by the newsroom, with thanks to our readers.</p></div></body>`);
-    const text = keptText(page, classifyPage(page, shippedModel()).plan);
+    const text = shippedKeptText(page);
     expect(text).toContain("boats will moor at the outer pier");
     expect(text).toContain("Fishermen welcomed the plan");
   });
@@ -292,7 +296,7 @@ describe("related-content sections", () => {
 
   it("removes the heading and the list it heads, after the main content starts, and nothing after that list", () => {
     const page = analysePage(`<body>${STORY}</body>`);
-    const text = keptText(page, classifyPage(page, shippedModel()).plan);
+    const text = shippedKeptText(page);
     expect(text).toContain("The harbour will be dredged in October");
     expect(text).not.toContain("Related stories");
     expect(text).not.toContain("Pier repairs to start in spring");
@@ -316,7 +320,7 @@ describe("related-content sections", () => {
     // The six long captions outweigh the story's three paragraphs: the estimate takes the gallery for the article.
     const estimate = mainContentBlock(computeFeatures(page));
     expect(page.text.slice(page.blocks.textStart[estimate]).startsWith("Slide 1")).toBe(true);
-    const text = keptText(page, classifyPage(page, shippedModel()).plan);
+    const text = shippedKeptText(page);
     expect(text).toContain("The harbour will be dredged in October");
     expect(text).toContain("residents may comment on them");
     expect(text).not.toContain("See also");
@@ -325,7 +329,7 @@ describe("related-content sections", () => {
 
   it("keeps an article that a related heading stands before when no other candidate could be the article", () => {
     const page = analysePage(`<body><p><strong>See also:</strong></p>${STORY_ALONE}</body>`);
-    const text = keptText(page, classifyPage(page, shippedModel()).plan);
+    const text = shippedKeptText(page);
     expect(text).toContain("The harbour will be dredged in October");
     expect(text).toContain("Fishermen welcomed the plan");
   });
@@ -339,7 +343,7 @@ describe("related-content sections", () => {
 
   it("leaves a sentence that mentions related stories", () => {
     const page = analysePage(`<body>${STORY.replace("<strong>Related stories:</strong>", "Related stories from other towns are on our regional page.")}</body>`);
-    const text = keptText(page, classifyPage(page, shippedModel()).plan);
+    const text = shippedKeptText(page);
     expect(text).toContain("Related stories from other towns");
   });
 });
