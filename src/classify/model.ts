@@ -33,7 +33,11 @@ const modelSchema = v.object({
   version: v.literal(MODEL_VERSION),
   /** "ensemble": the mean of the logistic and the boosted trees' log-odds. */
   kind: v.picklist(["logistic", "boosted-trees", "ensemble"]),
-  features: v.array(v.string(), { minLength: 1 }),
+  /**
+   * The features, in the model's column order: their names, or n for the first n of FEATURE_NAMES (that list is
+   * append-only, so n names the same features in every later build; what `npm run train` writes).
+   */
+  features: v.union([v.array(v.string(), { minLength: 1 }), v.number({ integer: true, min: 1, max: FEATURE_NAMES.length })]),
   normalisation: v.object({ mean: v.array(finite), scale: v.array(finite) }),
   logistic: v.optional(v.object({ weights: v.array(finite), bias: finite })),
   boosted: v.optional(boostedSchema),
@@ -189,9 +193,10 @@ export function parseModel(value: unknown): ParseModelResult {
   if (!parsed.ok) return parsed;
   const json = parsed.value;
   const problems: string[] = [];
-  const width = json.features.length;
+  const names: readonly string[] = typeof json.features === "number" ? FEATURE_NAMES.slice(0, json.features) : json.features;
+  const width = names.length;
   const columns = new Int32Array(width);
-  json.features.forEach((name, index) => {
+  names.forEach((name, index) => {
     columns[index] = (FEATURE_NAMES as readonly string[]).indexOf(name);
     if (columns[index] < 0) problems.push(`features.${index}: unknown feature "${name}"`);
   });

@@ -12,7 +12,7 @@ import { MARKUP_COUNTERS, MARKUP_IMAGES, MARKUP_INPUTS, MARKUP_LINKS, MARKUP_TAG
 import { findAttribute } from "./attributes";
 import { TAG_NAMES, TAG_OTHER, TAG_SELECT } from "./tags";
 
-/** Feature names, in column order of the feature matrix. Append only: the model stores these names. */
+/** Feature names, in column order of the feature matrix. Append only: a model names its features by how many of these it uses. */
 export const FEATURE_NAMES = [
   "logChars", "logWords", "logOwnChars", "linkCharRatio", "linkWordRatio", "linksPerWord", "imagesPerWord",
   "inputsPerWord", "punctuationRatio", "digitRatio", "capitalRatio", "logSentences", "wordsPerSentence",

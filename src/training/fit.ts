@@ -107,7 +107,7 @@ export function decisionFields(settings: DecisionSettings): Pick<ModelJson, "thr
 export function fitModel(kind: ModelKind, examples: ExampleSet, settings: DecisionSettings): ModelJson {
   const { mean, scale } = normalisation(examples);
   const x = normalised(examples, mean, scale);
-  const base = { version: MODEL_VERSION as typeof MODEL_VERSION, features: [...FEATURE_NAMES], normalisation: { mean, scale }, ...decisionFields(settings) };
+  const base = { version: MODEL_VERSION as typeof MODEL_VERSION, features: FEATURE_NAMES.length, normalisation: { mean, scale }, ...decisionFields(settings) };
   if (kind === "logistic") return { ...base, kind, logistic: fitLogistic(x, examples) };
   if (kind === "boosted-trees") return { ...base, kind, boosted: fitBoosted(x, examples) };
   return { ...base, kind, logistic: fitLogistic(x, examples), boosted: fitBoosted(x, examples) };

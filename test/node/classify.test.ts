@@ -38,10 +38,19 @@ describe("model format", () => {
     if (parsed.ok) expect(parsed.model.columns.length).toBeLessThanOrEqual(FEATURE_COUNT);
   });
 
+  it("reads the features as a count of FEATURE_NAMES or as their names, with the same columns", () => {
+    const counted = parseModel(MODEL_JSON);
+    const named = parseModel({ ...MODEL_JSON, features: FEATURE_NAMES.slice(0, MODEL_JSON.features as number) });
+    if (!counted.ok || !named.ok) throw new Error("the shipped model does not parse");
+    expect([...counted.model.columns]).toEqual([...named.model.columns]);
+    expect([...counted.model.columns]).toEqual(FEATURE_NAMES.slice(0, MODEL_JSON.features as number).map((_, index) => index));
+  });
+
   it("reports what is wrong with a broken model instead of throwing", () => {
     const cases: [string, Record<string, unknown>][] = [
       ["version", { ...MODEL_JSON, version: 99 }],
-      ["features", { ...MODEL_JSON, features: [...(MODEL_JSON.features as string[]).slice(1), "noSuchFeature"] }],
+      ["features", { ...MODEL_JSON, features: [...FEATURE_NAMES.slice(1), "noSuchFeature"] }],
+      ["feature count", { ...MODEL_JSON, features: FEATURE_COUNT + 1 }],
       ["scale", { ...MODEL_JSON, normalisation: { mean: (MODEL_JSON.normalisation as { mean: number[] }).mean, scale: (MODEL_JSON.normalisation as { mean: number[] }).mean.map(() => 0) } }],
       ["threshold", { ...MODEL_JSON, threshold: "high" }],
     ];
@@ -55,7 +64,7 @@ describe("model format", () => {
   });
 
   it("refuses boosted trees whose lists do not fit their depth or that test an unknown feature", () => {
-    const width = (MODEL_JSON.features as string[]).length;
+    const width = MODEL_JSON.features as number;
     const withTrees = (boosted: { depth: number; feature: number[]; value: number[] }) => ({ ...MODEL_JSON, kind: "boosted-trees", boosted: { base: 0, learningRate: 0.1, ...boosted } });
     expect(parseModel(withTrees({ depth: 1, feature: [0], value: [0, 1] })).ok).toBe(false); // a tree of depth 1 has 3 nodes
     expect(parseModel(withTrees({ depth: 1, feature: [0, -1], value: [0, 1, -1] })).ok).toBe(false); // two trees, one tree's values
