@@ -14,13 +14,22 @@ import { headingWrapper, isHeading } from "./headings";
 /** A name after "on" or "from" ("Also on HuffPost", "More stories from The Times"). */
 const SOURCE = "[\\p{L}\\p{N} .'&-]+";
 
-/** The whole text of a related-content heading, in the languages the comment headings know. */
+/**
+ * The whole text of a related-content heading, in English and in the languages the comment headings know: German,
+ * French, Spanish, Portuguese, Italian, Dutch, Polish, Russian, Japanese and Chinese.
+ */
 const RELATED_HEADING = new RegExp(
   `^(?:related(?:\\s+(?:articles?|stories|posts?|links|news|content|coverage|reading|entries))?(?:\\s+on\\s+${SOURCE})?` +
     `|you\\s+(?:might|may)\\s+also\\s+(?:like|enjoy)|more\\s+(?:stories|news|articles)(?:\\s+from\\s+${SOURCE})?` +
     `|recommended(?:\\s+(?:stories|articles|for\\s+you))?|see\\s+also|also\\s+(?:on|in)\\s+${SOURCE}|read\\s+(?:next|also)|further\\s+reading` +
-    `|ähnliche\\s+artikel|lesen\\s+sie\\s+auch|mehr\\s+zum\\s+thema|à\\s+lire\\s+aussi|articles\\s+similaires` +
-    `|artículos\\s+relacionados|noticias\\s+relacionadas|leggi\\s+anche|notizie\\s+correlate)\\s*:?$`,
+    `|(?:ähnliche|verwandte|weitere)\\s+artikel|lesen\\s+sie\\s+auch|mehr\\s+zum\\s+thema|das\\s+könnte\\s+sie\\s+auch\\s+interessieren` +
+    `|(?:à\\s+)?(?:lire|voir)\\s+aussi|articles\\s+(?:similaires|liés)|sur\\s+le\\s+même\\s+sujet` +
+    `|(?:artículos|noticias|artigos|notícias|matérias)\\s+relacionad[ao]s|lee\\s+también|(?:también\\s+)?te\\s+puede\\s+interesar|(?:leia|veja)\\s+também` +
+    `|leggi\\s+anche|notizie\\s+correlate|articoli\\s+correlati|ti\\s+potrebbe\\s+interessare` +
+    `|gerelateerde\\s+artikelen|lees\\s+ook|meer\\s+over\\s+dit\\s+onderwerp` +
+    `|(?:czytaj|zobacz)\\s+(?:też|także)|(?:podobne|powiązane)\\s+artykuły` +
+    `|(?:читайте|смотрите)\\s+также|похожие\\s+(?:статьи|новости)|по\\s+теме` +
+    `|関連(?:記事|ニュース)|あわせて読みたい|(?:相[关關]|延伸)(?:文章|阅读|閱讀|新闻|新聞))\\s*[:：]?$`,
   "iu",
 );
 

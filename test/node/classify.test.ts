@@ -350,6 +350,59 @@ describe("related-content sections", () => {
     expect(text).not.toContain("the best health care in the world");
   });
 
+  /** The story in other languages, each with its language's related heading before two teasers, and a paragraph after them. */
+  const TRANSLATED = [
+    {
+      lang: "de", heading: "Lesen Sie auch:", first: "Der Hafen wird im Oktober ausgebaggert", last: "bis Ende des Monats kommentieren", teaser: "Reparatur der Mole",
+      html: `<h1>Hafen wird ausgebaggert</h1>
+<p>Der Hafen wird im Oktober ausgebaggert, teilte der Stadtrat am Montag mit, nachdem dreißig Jahre Schlick das innere Becken für die Fähre bei Ebbe zu flach gemacht hatten.</p>
+<p>Die Arbeiten dauern acht Wochen, und die Boote werden an der äußeren Mole festmachen, die zur selben Zeit repariert wird, sagte die Hafenmeisterin Ann Pryce bei der Sitzung.</p>
+<p>Die Fischer begrüßten den Plan, doch mehrere fragten, warum er so lange gedauert habe und ob der Schlick ohne einen neuen Wellenbrecher nicht binnen eines Jahrzehnts zurückkehren werde.</p>
+<p><strong>Lesen Sie auch:</strong></p>
+<ul><li><a href="/a">Reparatur der Mole beginnt im Frühjahr mit der Außenmauer</a></li><li><a href="/b">Neuer Winterfahrplan für die Fähre in den kommenden Monaten</a></li></ul>
+<p>Der Stadtrat wird die Pläne des Auftragnehmers nächste Woche auf seiner Website veröffentlichen, und die Anwohner können sie bis Ende des Monats kommentieren.</p>`,
+    },
+    {
+      lang: "pt", heading: "Leia também", first: "O porto será dragado em outubro", last: "até o fim do mês", teaser: "Reparos no cais",
+      html: `<h1>Porto será dragado</h1>
+<p>O porto será dragado em outubro, informou a câmara municipal na segunda-feira, depois de trinta anos de lodo terem deixado a bacia interior rasa demais para a balsa na maré baixa.</p>
+<p>As obras vão durar oito semanas, e os barcos vão atracar no cais exterior, que está sendo reparado ao mesmo tempo, disse a capitã do porto, Ann Pryce, na reunião.</p>
+<p>Os pescadores aprovaram o plano, embora vários tenham perguntado por que demorou tanto e se o lodo não voltaria em uma década sem um novo quebra-mar.</p>
+<h3>Leia também</h3>
+<ul><li><a href="/a">Reparos no cais começam na primavera, pela muralha exterior</a></li><li><a href="/b">Novos horários da balsa para os meses de inverno</a></li></ul>
+<p>A câmara vai publicar os planos da empreiteira no seu site na próxima semana, e os moradores poderão comentá-los até o fim do mês.</p>`,
+    },
+    {
+      lang: "ru", heading: "Читайте также:", first: "Дноуглубительные работы в гавани начнутся в октябре", last: "до конца месяца", teaser: "Ремонт причала",
+      html: `<h1>В гавани начнут дноуглубительные работы</h1>
+<p>Дноуглубительные работы в гавани начнутся в октябре, сообщил в понедельник городской совет: за тридцать лет ил сделал внутренний бассейн слишком мелким для парома во время отлива.</p>
+<p>Работы продлятся восемь недель, и лодки будут швартоваться у внешнего причала, который ремонтируют в то же время, сообщила на заседании начальник порта Анна Прайс.</p>
+<p>Рыбаки приветствовали этот план, хотя некоторые спросили, почему на него ушло так много времени и не вернётся ли ил через десять лет без нового волнореза.</p>
+<p><b>Читайте также:</b></p>
+<ul><li><a href="/a">Ремонт причала начнётся весной с внешней стены</a></li><li><a href="/b">Зимнее расписание парома на ближайшие месяцы</a></li></ul>
+<p>Совет опубликует планы подрядчика на своём сайте на следующей неделе, и жители смогут оставить замечания до конца месяца.</p>`,
+    },
+    {
+      lang: "ja", heading: "関連記事", first: "市議会は月曜日、港のしゅんせつ工事を十月に行うと発表した", last: "住民は月末まで意見を寄せることができる", teaser: "桟橋の修理",
+      html: `<h1>港のしゅんせつ工事が決定</h1>
+<p>市議会は月曜日、港のしゅんせつ工事を十月に行うと発表した。三十年にわたって堆積した泥のため、内港は干潮時にフェリーが入れないほど浅くなっていた。</p>
+<p>工事は八週間かかり、その間、船は同時に修理が進められる外側の桟橋に係留される、と港長のアン・プライス氏が会合で述べた。</p>
+<p>漁業者はこの計画を歓迎したが、なぜこれほど時間がかかったのか、新しい防波堤がなければ十年以内に泥が戻ってくるのではないかと問う声もあった。</p>
+<h2>関連記事</h2>
+<ul><li><a href="/a">桟橋の修理、春に外壁から開始へ</a></li><li><a href="/b">フェリーの冬季ダイヤを発表</a></li></ul>
+<p>市議会は来週、請負業者の計画をウェブサイトで公開し、住民は月末まで意見を寄せることができる。</p>`,
+    },
+  ];
+
+  it.each(TRANSLATED)("removes a related heading and its list in another language ($lang: $heading)", ({ lang, heading, first, last, teaser, html }) => {
+    const page = analysePage(`<html lang="${lang}"><body><div id="story">${html}</div></body></html>`);
+    const text = shippedKeptText(page);
+    expect(text).toContain(first);
+    expect(text).toContain(last);
+    expect(text).not.toContain(heading.replace(/:$/, ""));
+    expect(text).not.toContain(teaser);
+  });
+
   it("leaves a sentence that mentions related stories", () => {
     const page = analysePage(`<body>${STORY.replace("<strong>Related stories:</strong>", "Related stories from other towns are on our regional page.")}</body>`);
     const text = shippedKeptText(page);
