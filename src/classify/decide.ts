@@ -3,7 +3,7 @@
  * regression with text-length penalties), remove the top-most blocks above the threshold.
  */
 import { PROSE_MIN_CHARS, SMOOTHING_SCORE_LEVELS } from "../config";
-import { computeFeatures, mainContentBlock, TAG_SELECT, type FeatureMatrix, type PageModel } from "../page/index";
+import { computeFeatures, isTitleText, mainContentBlock, TAG_SELECT, titleKey, type FeatureMatrix, type PageModel } from "../page/index";
 import { normalisePlan, type NormalisedPlan, type RemovalPlan } from "../plan/index";
 import { scoreBlocks, type ClassifierModel } from "./model";
 import { commentBlocks, insideMarked } from "./comments";
@@ -107,11 +107,13 @@ export function classifyPage(page: PageModel, model: ClassifierModel, options: C
 }
 
 /**
- * Text outside every block element (inline links and words straight in <body>, or script a truncated head
- * spilled into the page) belongs to the document itself, which no score removes. When the page has a
- * main-content block that the plan keeps, and that block's prose outweighs the loose text's, the loose text
- * is not the article: it goes as removed text. A page whose prose is mostly loose (an old page written
- * straight into <body>) keeps it.
+ * Text that no score removes: text outside every block element (inline links and words straight in <body>, or
+ * script a truncated head spilled into the page), and links that stand loose in the main content's ancestors,
+ * outside every block they hold (skip links, "Tweet", "« Older post"), which stay with their containers because
+ * those hold the article. When the page has a main-content block that the plan keeps, and that block's prose
+ * outweighs the loose text's, the loose text is not the article: it goes as removed text. A page whose prose is
+ * mostly loose (an old page written straight into <body>) keeps it, and a loose link that states the <title> is
+ * the headline, which stays.
  */
 function looseText(page: PageModel, main: number, removedBlocks: Uint8Array): Int32Array {
   if (main <= 0) return new Int32Array(0);
@@ -119,6 +121,9 @@ function looseText(page: PageModel, main: number, removedBlocks: Uint8Array): In
   for (let b = main; b > 0; b = parent[b]) if (removedBlocks[b] === 1) return new Int32Array(0);
   const { block, textStart, textEnd, inLink } = page.textNodes;
   const inMain = subtree(page, main);
+  const framing = new Uint8Array(page.blockCount); // block ordinal → 1 for the main content's ancestors, whose own links frame it
+  for (let b = parent[main]; b > 0; b = parent[b]) framing[b] = 1;
+  const title = titleKey(page);
   let looseProse = 0;
   let mainProse = 0;
   const intervals: number[] = [];
@@ -128,6 +133,8 @@ function looseText(page: PageModel, main: number, removedBlocks: Uint8Array): In
     if (block[t] === 0) {
       looseProse += prose;
       intervals.push(textStart[t], textEnd[t]);
+    } else if (framing[block[t]] === 1 && inLink[t] === 1) {
+      if (!isTitleText(page.text.slice(textStart[t], textEnd[t]), title)) intervals.push(textStart[t], textEnd[t]);
     } else if (inMain[block[t]] === 1) mainProse += prose;
   }
   return intervals.length === 0 || looseProse >= mainProse ? new Int32Array(0) : Int32Array.from(intervals);

@@ -14,6 +14,17 @@ function comparisonKey(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
 }
 
+/** The page's <title> as isTitleText compares it (computed once per page). */
+export function titleKey(page: PageModel): string {
+  return comparisonKey(page.title);
+}
+
+/** Whether `text` states the page's headline: long enough to name one page, and part of the <title> (its titleKey). */
+export function isTitleText(text: string, title: string): boolean {
+  const key = comparisonKey(text);
+  return key.length >= MIN_HEADLINE_KEY && title.includes(key);
+}
+
 /**
  * Block ordinal → 1 for the blocks that state the article's `headline` (the <title> without the site's name,
  * titleWithoutSiteName): their text, compared by comparisonKey, is the headline, or holds it and is part of the page's <title>

@@ -15,7 +15,7 @@ export {
 export type { BlockTable, ImpliedEndTable, PageModel, TextNodeTable } from "./types";
 export { extractMetadata, titleWithoutSiteName, type PageMetadata } from "./metadata";
 export { countWords } from "./metadata-article";
-export { headlineBlocks } from "./headline";
+export { headlineBlocks, isTitleText, titleKey } from "./headline";
 export { isComma, isScriptSentenceEnd, isSentenceTerminal } from "./text-marks";
 export { computeFeatures, FEATURE_COUNT, FEATURE_NAMES, mainContentBlock } from "./features";
 export type { FeatureMatrix, FeatureName } from "./features";

@@ -269,6 +269,24 @@ describe("loose text outside every block", () => {
     expect(text).not.toContain("Wrenmouth Gazette online edition");
   });
 
+  it("takes the links that stand loose in the main content's containers, but not a link that states the title", () => {
+    const page = analysePage(`<html><head><title>Harbour to be dredged | Wrenmouth Gazette</title></head><body><div id="page">
+<a href="#story">Skip to main</a> | <a href="#sidebar">Skip to sidebar</a>
+<div id="column"><a href="/2026/harbour-to-be-dredged">Harbour to be dredged</a> <a href="https://x.example/share">Tweet</a>
+${STORY.replace("<h1>Harbour to be dredged</h1>", "")}<a href="/older">« Older post</a></div></div></body></html>`);
+    const text = shippedKeptText(page);
+    expect(text).toContain("The harbour will be dredged in October");
+    expect(text).toContain("Harbour to be dredged");
+    for (const frame of ["Skip to main", "Skip to sidebar", "Tweet", "Older post"]) expect(text).not.toContain(frame);
+  });
+
+  it("leaves the links inside the main content's own text", () => {
+    const linked = STORY.replace("the harbour master, Ann Pryce,", 'the <a href="/people/ann-pryce">harbour master, Ann Pryce</a>,');
+    const text = shippedKeptText(analysePage(`<body><div id="page"><a href="#story">Skip to main</a>${linked}</div></body>`));
+    expect(text).toContain("the harbour master, Ann Pryce, told the meeting");
+    expect(text).not.toContain("Skip to main");
+  });
+
   it("stays when it outweighs the main content block: a page written straight into <body>", () => {
     const loose = "The harbour will be dredged in October, the council said on Monday, after thirty years of silt.<br>".repeat(2) +
       "Work will take eight weeks, and boats will moor at the outer pier, which is being repaired at the same time.<br>".repeat(2) +
