@@ -254,6 +254,30 @@ describe("the article guard (keepProse)", () => {
   });
 });
 
+describe("text in another script", () => {
+  const CYRILLIC = "абвгдежзийклмнопрстуфхцчшщ";
+  /** Latin letters as Cyrillic ones, capitals as capitals: the same words, lengths and punctuation in a script without ASCII. */
+  const toCyrillic = (text: string): string =>
+    text.replace(/[A-Za-z]/g, (letter) => {
+      const code = letter.charCodeAt(0);
+      return code <= 90 ? CYRILLIC[code - 65].toUpperCase() : CYRILLIC[code - 97];
+    });
+  const MARKUP = /(<script[^]*?<\/script\s*>|<style[^]*?<\/style\s*>|<!--[^]*?-->|<[^>]*>|&[A-Za-z0-9#]+;)/i;
+  /** The page with its text (not its tags, scripts, styles, comments or character references) in Cyrillic. */
+  const transliterate = (html: string): string => html.split(MARKUP).map((part, index) => (index % 2 === 1 ? part : toCyrillic(part))).join("");
+
+  it.skipIf(!hasData())("keeps as much of the article when every letter is Cyrillic, on every 20th dragnet and l3s-gn1 page", () => {
+    for (const set of ["dragnet", "l3s-gn1"]) {
+      const entries = loadDataset(set).pages.filter((entry, index) => index % 20 === 0 && entry.gold !== "");
+      const latin = aggregateScores(entries.map((entry) => scoreText(shippedKeptText(analysePage(entry.html)), entry.gold))).f1;
+      const cyrillic = aggregateScores(entries.map((entry) => scoreText(shippedKeptText(analysePage(transliterate(entry.html))), toCyrillic(entry.gold)))).f1;
+      // Only the English words of the section headings ("Comments", "Related stories") stop counting.
+      expect(cyrillic, set).toBeGreaterThan(latin - 0.01);
+      expect(cyrillic, set).toBeGreaterThan(0.9);
+    }
+  });
+});
+
 describe("loose text outside every block", () => {
   const STORY = `<div id="story"><h1>Harbour to be dredged</h1>
 <p>The harbour will be dredged in October, the council said on Monday, after thirty years of silt had left the inner basin too shallow for the ferry at low tide.</p>
