@@ -195,13 +195,10 @@ async function fetchPage(url: string, allowPrivate: boolean): Promise<PageEntry>
   const fetched = await fetchOrigin(new URL(url), settings);
   if (!fetched.ok) {
     const hint = fetched.code === "forbidden-target" && !allowPrivate ? " (--allow-private fetches a server on this machine or network)" : "";
-    fail(COMMAND, `${fetched.message}${hint}`, 2);
+    // A refused target is a usage error (2); an origin that answered with an error status is not (1).
+    fail(COMMAND, `${fetched.message}${hint}`, fetched.code === "origin-error" ? 1 : 2);
   }
   const { response } = fetched;
-  if (!response.ok) {
-    await response.body?.cancel();
-    fail(COMMAND, `${fetched.url.href} answered ${response.status}`);
-  }
   const body = await readBodyLimited(response.body, settings.maxBodyBytes, settings.fetchBodyTimeoutMs);
   if (body.kind === "timeout") fail(COMMAND, `${fetched.url.host} did not send the whole page within ${settings.fetchBodyTimeoutMs} ms`);
   if (body.kind === "too-large") {

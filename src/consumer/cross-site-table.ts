@@ -9,7 +9,8 @@
  * an ETag condition, retried on a conflict, so concurrent jobs never lose each other's counts. A site's
  * last contribution is kept, so a re-mined site replaces its keys rather than adding them again.
  */
-import { hexDigest, contributionKey, crossSiteShardKey } from "../learning";
+import { hexDigest } from "../digest";
+import { contributionKey, crossSiteShardKey } from "../learning";
 
 /** Shards of the table: each job reads all of them and writes those its change touches. */
 export const SHARD_COUNT = 16;

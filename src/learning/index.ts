@@ -9,7 +9,7 @@ export {
 } from "./jobs";
 export { KEPT_REVISIONS, listRevisions, publishRuleSet, rollbackRuleSet, type PublishResult, type Revision, type RollbackResult } from "./publish";
 export { listSampledPages, pageSampler, readSampledPages, rulesAreFresh, samplePage, sentWithCredentials, type CleanedPage, type PageSampler, type SampledPage } from "./sample";
-export { contributionKey, crossSiteShardKey, hexDigest, storagePrefixes } from "./storage-keys";
+export { contributionKey, crossSiteShardKey, storagePrefixes } from "./storage-keys";
 export {
   DEAD_LETTER_QUEUE,
   learningEnabled,

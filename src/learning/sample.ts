@@ -3,7 +3,8 @@
  * the answer (the caller's waitUntil), so the answer never waits for it. Privacy: only pages fetched or sent
  * without credentials are kept (see sentWithCredentials); a page behind a login may be one person's.
  */
-import { hexDigest, listWithMetadata, pageKey, sitePagesPrefix } from "./storage-keys";
+import { hexDigest } from "../digest";
+import { listWithMetadata, pageKey, sitePagesPrefix } from "./storage-keys";
 import { considerJob } from "./jobs";
 import { FRESH_SHARE, learnsSite, MAX_SAMPLED_PAGE_CHARACTERS, resolveLearningSettings, type LearningBindings, type LearningSettings } from "./settings";
 

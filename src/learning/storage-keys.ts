@@ -61,14 +61,6 @@ export function contributionKey(site: string): string {
 /** Where the cron's walk over the sampled sites stopped (its list cursor). */
 export const CRON_CURSOR_KEY = "cron/cursor.json";
 
-/** Hex SHA-256 of a text, the first `length` digits. */
-export async function hexDigest(text: string, length = 64): Promise<string> {
-  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
-  let hex = "";
-  for (const byte of bytes) hex += byte.toString(16).padStart(2, "0");
-  return hex.slice(0, length);
-}
-
 /**
  * List options that return each object's customMetadata (honoured since compatibility date 2022-08-04; the
  * project's workers-types predate the field, hence the cast).

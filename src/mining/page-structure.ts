@@ -352,7 +352,7 @@ function notPageText(page: PageModel): Uint8Array {
 
 /** Prefix sums of token characters and content characters over the page text. */
 function contentSums(page: PageModel, levels: Uint8Array, comments: Uint8Array, byline: number, titles: Uint8Array): { counted: Int32Array; content: Int32Array } {
-  const { textNodes, blocks } = page;
+  const { textNodes } = page;
   const length = page.text.length;
   const isContent = new Uint8Array(length);
   for (let node = 0; node < page.textNodeCount; node++) {

@@ -5,6 +5,7 @@
  *
  * UTF-16 is refused: HTMLRewriter reads only ASCII-compatible encodings, so such pages pass through.
  */
+import { WINDOWS_1252_C1 } from "./entities";
 
 export type DecodeResult =
   | { readonly ok: true; readonly html: string; readonly charset: string }
@@ -63,22 +64,14 @@ function tryDecode(bytes: Uint8Array, charset: string, fatal: boolean): string |
   }
 }
 
+const C1_CONTROLS = /[\u0080-\u009f]/g;
+
 /**
  * windows-1252 differs from latin-1 in 0x80-0x9F (curly quotes, dashes, euro…). Some runtimes (Node 20)
  * decode the label as latin-1 and leave C1 controls there; map them as the Encoding Standard says.
- * Index = byte - 0x80; value = code point (0 = the byte is undefined and stays as it is).
  */
-const WINDOWS_1252_HIGH = [
-  0x20ac, 0, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017d, 0,
-  0, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0, 0x017e, 0x0178,
-];
-const C1_CONTROLS = /[\u0080-\u009f]/g;
-
 function repairWindows1252(text: string): string {
-  return text.replace(C1_CONTROLS, (c) => {
-    const mapped = WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80];
-    return mapped === 0 ? c : String.fromCharCode(mapped);
-  });
+  return text.replace(C1_CONTROLS, (c) => String.fromCharCode(WINDOWS_1252_C1[c.charCodeAt(0) - 0x80]));
 }
 
 function charsetFromByteOrderMark(bytes: Uint8Array): string | null {

@@ -39,8 +39,11 @@ function isAlphanumeric(code: number): boolean {
   return (code >= 48 && code <= 57) || ((code | 0x20) >= 97 && (code | 0x20) <= 122);
 }
 
-/** Code points 0x80-0x9F read as windows-1252, as HTML5 reads them in numeric references (the five holes stay). */
-const WINDOWS_1252 = [
+/**
+ * Code points 0x80-0x9F read as windows-1252 (index = code - 0x80; the five codes windows-1252 leaves undefined
+ * map to themselves): how HTML5 reads them in numeric references, and how the Encoding Standard decodes those bytes.
+ */
+export const WINDOWS_1252_C1 = [
   8364, 129, 8218, 402, 8222, 8230, 8224, 8225, 710, 8240, 352, 8249, 338, 141, 381, 143,
   144, 8216, 8217, 8220, 8221, 8226, 8211, 8212, 732, 8482, 353, 8250, 339, 157, 382, 376,
 ];
@@ -61,7 +64,7 @@ function numericReference(source: string, start: number, limit: number): string 
   if (index === digitsStart) return null;
   lastEntityEnd = index < limit && source.charCodeAt(index) === 59 ? index + 1 : index;
   if (codePoint === 0 || (codePoint >= 0xd800 && codePoint <= 0xdfff) || codePoint > 0x10ffff) return "\ufffd";
-  return String.fromCodePoint(codePoint >= 0x80 && codePoint <= 0x9f ? WINDOWS_1252[codePoint - 0x80]! : codePoint);
+  return String.fromCodePoint(codePoint >= 0x80 && codePoint <= 0x9f ? WINDOWS_1252_C1[codePoint - 0x80]! : codePoint);
 }
 
 /** A hexadecimal digit's value, or 16 for any other character. */

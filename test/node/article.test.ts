@@ -8,7 +8,7 @@ import { parseHTML } from "linkedom";
 import { describe, expect, it } from "vitest";
 import { clean } from "../../src/clean";
 import { DATA_SETS, hasData, loadDataset } from "../../src/evaluation/index";
-import { analysePage, type PageModel } from "../../src/page/index";
+import { analysePage } from "../../src/page/index";
 import { emptyPlan, normalisePlan } from "../../src/plan/index";
 import { AS_DIV, ELEMENT_ATTRIBUTES, GLOBAL_ATTRIBUTES, KEPT_ELEMENTS } from "../../src/rewrite/article-writer";
 import { writeArticle, type ArticleOptions } from "../../src/rewrite/index";

@@ -178,7 +178,7 @@ describe("npm run clean", () => {
     it("says in one line what an origin answered", () => {
       const result = run("clean", ["--url", `${base}/missing`, "--allow-private"]);
       expect(result.status).toBe(1);
-      expect(result.stderr.trimEnd().split("\n")).toEqual([`npm run clean: ${base}/missing answered 404`]);
+      expect(result.stderr.trimEnd().split("\n")).toEqual([`npm run clean: ${new URL(base).host} answered 404 for /missing`]);
     });
   });
 });

@@ -2,7 +2,7 @@
  * Routes the reader API tests need on the test origin: an article that counts its fetches (per ?id=), the
  * count itself, a feed whose items link to counted articles, and a page that shows the request headers it got.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage } from "node:http";
 import type { OriginRoutes } from "./origin-server";
 
 const counts = new Map<string, number>();

@@ -99,7 +99,7 @@ describe.skipIf(!hasData)("/v1/feed with full text", () => {
     expect(textOf(after.items[0].content)).toContain("For the past week or so");
     expect(after.items[1].content).toBeNull();
     expect(after.items[1].description).toContain("The café at the top of the lane now opens at eight");
-    expect(xml).toMatch(/<!-- edge-cleaner: full text failed \(127\.0\.0\.1:\d+ answered 404\); the item keeps its own content -->\s*<\/item>/);
+    expect(xml).toMatch(/<!-- edge-cleaner: full text failed \(127\.0\.0\.1:\d+ answered 404 for \/[^)]+\); the item keeps its own content -->\s*<\/item>/);
   });
 
   it("survives every way a link can fail: each failed item keeps its content and says why", async () => {

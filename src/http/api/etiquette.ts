@@ -15,6 +15,7 @@
  *   the service's own.
  */
 import type { MiddlewareHandler } from "hono";
+import { hexDigest } from "../../digest";
 import type { Env } from "../shared/bindings";
 import { errorResponse } from "../shared/errors";
 import { presentedKey } from "../shared/keys";
@@ -107,7 +108,7 @@ export const rateLimit: MiddlewareHandler<{ Bindings: Env & EtiquetteBindings }>
   const limiter = context.env.API_RATE_LIMIT;
   const key = presentedKey(context.req.raw);
   if (limiter === undefined || key === null || context.env.RATE_LIMIT === "off") return next();
-  const outcome = await limiter.limit({ key: await keyDigest(key) });
+  const outcome = await limiter.limit({ key: await hexDigest(`rate-limit:${key}`, 32) });
   if (outcome.success) return next();
   const period = periodSeconds(context.env.RATE_LIMIT_PERIOD);
   const response = errorResponse("rate-limited", `this key made more requests than its limit; retry after ${period} s`);
@@ -120,7 +121,4 @@ function periodSeconds(value: string | undefined): number {
   return Number.isInteger(seconds) && seconds > 0 ? seconds : DEFAULT_RATE_LIMIT_PERIOD_SECONDS;
 }
 
-async function keyDigest(key: string): Promise<string> {
-  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`rate-limit:${key}`)));
-  return Array.from(hash.slice(0, 16), (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
+

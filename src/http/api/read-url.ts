@@ -6,10 +6,10 @@ import { pageSampler } from "../../learning";
 import type { Env } from "../shared/bindings";
 import { isHtmlBody, mediaType, readBodyLimited } from "../shared/body";
 import { cleanPage, passThrough } from "../shared/clean-page";
-import { quoteValue, ServiceError } from "../shared/errors";
+import { ServiceError } from "../shared/errors";
 import { fetchOrigin } from "../shared/origin-fetch";
 import type { HttpSettings } from "../shared/settings";
-import { parseSite, siteOfHost } from "../shared/site";
+import { requireSiteParam, siteOfHost } from "../shared/site";
 import { checkTarget } from "../shared/target";
 import { ruleSetVersion } from "../proxy/routes";
 import { modelVersion } from "../proxy/clean";
@@ -61,10 +61,6 @@ async function fetchAndClean(env: Env, settings: HttpSettings, read: UrlToRead, 
   if (!fetched.ok) throw new ServiceError(fetched.code, fetched.message);
   const { response } = fetched;
   const site = requireSite(read.site, fetched.url);
-  if (!response.ok) {
-    await response.body?.cancel();
-    throw new ServiceError("origin-error", `${fetched.url.host} answered ${response.status} for ${fetched.url.pathname}`);
-  }
   const contentType = response.headers.get("content-type");
   // Declared over the limit: stream it through as it is, without reading any of it first.
   const tooLargePage = (body: ReadableStream<Uint8Array> | Uint8Array) =>
@@ -93,7 +89,5 @@ function requireUrl(value: string, settings: HttpSettings): URL {
 /** The site named by ?site=, else the url's host; "" when neither is given (cleaning without rules). */
 export function requireSite(value: string | undefined, url: URL | undefined): string {
   if (value === undefined || value === "") return url === undefined ? "" : siteOfHost(url.hostname);
-  const site = parseSite(value);
-  if (site === null) throw new ServiceError("bad-request", `site must be a host name such as example.com, not ${quoteValue(value)}`);
-  return site;
+  return requireSiteParam(value);
 }

@@ -1,8 +1,8 @@
 import { Hono } from "hono/tiny";
 import type { Env } from "../shared/bindings";
-import { quoteValue, ServiceError } from "../shared/errors";
+import { ServiceError } from "../shared/errors";
 import { inspectSiteRules } from "../shared/rules-store";
-import { parseSite } from "../shared/site";
+import { requireSiteParam } from "../shared/site";
 
 /**
  * GET /v1/rules/:site — the rule set that would apply to the site's pages, for debugging: its status
@@ -38,8 +38,7 @@ rulesRoutes.get("/", async (context) => {
 
 // A key may name a path (`bbc.co.uk/news`): the parameter takes the rest of the route, slashes included.
 rulesRoutes.get("/:site{.+}", async (context) => {
-  const site = parseSite(context.req.param("site"));
-  if (site === null) throw new ServiceError("bad-request", `${quoteValue(context.req.param("site"))} is not a site key (a host name, optionally with a port and a path)`);
+  const site = requireSiteParam(context.req.param("site"));
   const report = await inspectSiteRules(context.env.RULES, site);
   if (report.status === "unavailable") throw new ServiceError("rules-unavailable", report.problems.join("; "));
   const ruleSet = report.ruleSet;

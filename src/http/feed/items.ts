@@ -111,10 +111,6 @@ async function fetchArticle(job: FeedJob, link: string): Promise<ArticleFetch> {
   const fetched = await fetchOrigin(target.url, settings);
   if (!fetched.ok) return { ok: false, reason: fetched.message };
   const { response } = fetched;
-  if (!response.ok) {
-    await response.body?.cancel();
-    return { ok: false, reason: `${fetched.url.host} answered ${response.status}` };
-  }
   const bodyTimeoutMs = Math.min(job.settings.fetchBodyTimeoutMs, job.itemTimeoutMs);
   const body = await readBodyLimited(response.body, job.settings.maxBodyBytes, bodyTimeoutMs);
   if (body.kind === "timeout") return { ok: false, reason: `the page did not arrive within ${bodyTimeoutMs} ms` };

@@ -19,7 +19,7 @@ import { cachedAnswer, readerCacheTtl, waitUntilOf } from "../shared/cache";
 import { requireMode } from "../shared/formats";
 import { fetchOrigin } from "../shared/origin-fetch";
 import { resolveSettings } from "../shared/settings";
-import { parseSite, siteOfHost } from "../shared/site";
+import { parseSite, requireSiteParam, siteOfHost } from "../shared/site";
 import { checkTarget } from "../shared/target";
 
 /**
@@ -60,10 +60,6 @@ async function serveFeed(context: Context<{ Bindings: Env }>): Promise<Response>
   const fetched = await fetchOrigin(target.url, settings, { accept: ACCEPT_FEEDS });
   if (!fetched.ok) throw new ServiceError(fetched.code, fetched.message);
   const { response } = fetched;
-  if (!response.ok) {
-    await response.body?.cancel();
-    throw new ServiceError("origin-error", `${fetched.url.host} answered ${response.status} for ${fetched.url.pathname}`);
-  }
   const body = await readBodyLimited(response.body, settings.maxBodyBytes, settings.fetchBodyTimeoutMs);
   if (body.kind === "timeout") throw new ServiceError("origin-timeout", `${fetched.url.host} did not send the feed within ${settings.fetchBodyTimeoutMs} ms`);
   if (body.kind === "too-large") {
@@ -127,9 +123,7 @@ function parseLimit(value: string | undefined): number {
  */
 function requireSite(value: string | undefined, siteLink: string, feedUrl: URL): string {
   if (value === undefined || value === "") return siteOfLink(siteLink, feedUrl) ?? siteOfHost(feedUrl.hostname);
-  const site = parseSite(value);
-  if (site === null) throw new ServiceError("bad-request", `site must be a host name such as example.com, not "${value}"`);
-  return site;
+  return requireSiteParam(value);
 }
 
 function siteOfLink(link: string, feedUrl: URL): string | null {

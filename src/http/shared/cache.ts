@@ -11,6 +11,7 @@
  * - Only complete cleanings are stored: errors, bailouts (x-clean-bailout) and feeds with failed items are not.
  */
 import { READER_CACHE_TTL_SECONDS } from "../../config";
+import { hexDigest } from "../../digest";
 import { bypassesCache, CACHE_CONTROL_HEADER, isNotModified, notModifiedResponse } from "../proxy/cache";
 
 /** Bump when the reader API's output changes for the same input (every cached answer is then missed). */
@@ -51,7 +52,7 @@ export async function cachedAnswer(cache: CacheRequest, produce: () => Promise<R
   }
   const body = await fresh.arrayBuffer();
   const headers = new Headers(fresh.headers);
-  headers.set("etag", `"${await hexDigest(body)}"`);
+  headers.set("etag", `"${await hexDigest(body, 32)}"`);
   headers.set("cache-control", `public, max-age=${cache.ttlSeconds}`);
   await cache.waitUntil(caches.default.put(key, new Response(body, { status: 200, headers })).catch((error: unknown) => console.error("reader cache put failed", error)));
   return answer(request, new Response(body, { status: 200, headers }), bypass ? "bypass" : "miss");
@@ -70,16 +71,10 @@ function answer(request: Request, response: Response, state: "hit" | "miss" | "b
 }
 
 async function cacheKey(origin: string, parts: readonly string[]): Promise<Request> {
-  const digest = await hexDigest(new TextEncoder().encode(JSON.stringify([READER_OUTPUT_VERSION, ...parts])));
+  const digest = await hexDigest(JSON.stringify([READER_OUTPUT_VERSION, ...parts]), 32);
   return new Request(`${origin}${KEY_PATH}${digest}`, { method: "GET" });
 }
 
-async function hexDigest(bytes: ArrayBuffer | Uint8Array): Promise<string> {
-  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  let hex = "";
-  for (let index = 0; index < 16; index++) hex += hash[index].toString(16).padStart(2, "0");
-  return hex;
-}
 
 /** The execution context's waitUntil, or awaiting in line where there is none (app.request() in tests). */
 export function waitUntilOf(context: { readonly executionCtx: { waitUntil(promise: Promise<unknown>): void } }): (promise: Promise<unknown>) => unknown {

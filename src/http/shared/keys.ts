@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { sha256 } from "../../digest";
 import type { Env } from "./bindings";
 import { ServiceError } from "./errors";
 
@@ -53,14 +54,10 @@ async function checkKey(request: Request, keys: readonly string[], kind: string,
 
 /** Compares digests, not the keys themselves, so the time taken does not reveal how much of a key matched. */
 export async function matchesAny(key: string, keys: readonly string[]): Promise<boolean> {
-  const presented = await digest(key);
+  const presented = await sha256(key);
   let matched = false;
-  for (const candidate of keys) matched = equalBytes(presented, await digest(candidate)) || matched;
+  for (const candidate of keys) matched = equalBytes(presented, await sha256(candidate)) || matched;
   return matched;
-}
-
-async function digest(text: string): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
 }
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {

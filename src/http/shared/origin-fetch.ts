@@ -6,8 +6,9 @@ import { checkTarget, isAddressLiteral, isExempt } from "./target";
 /**
  * Fetching a page for the service: every hop of a redirect chain (the first included) passes the target
  * guard (spelling, then the resolved addresses, then "not this Worker"), the wait for headers is bounded,
- * and failures come back as a typed result with the error code the API answers with. The body is left
- * unread (see readBodyLimited) so a caller can pass an oversize page through whole.
+ * and failures come back as a typed result with the error code the API answers with, an origin's error
+ * status among them. The body of a success is left unread (see readBodyLimited) so a caller can pass an
+ * oversize page through whole.
  */
 export type OriginFetch =
   | { readonly ok: true; readonly response: Response; readonly url: URL }
@@ -25,7 +26,7 @@ export async function fetchOrigin(target: URL, settings: HttpSettings, headers?:
     const step = await fetchOnce(url, settings, headers);
     if (!step.ok) return step;
     const location = step.response.headers.get("location");
-    if (!REDIRECT_STATUSES.has(step.response.status) || location === null) return step;
+    if (!REDIRECT_STATUSES.has(step.response.status) || location === null) return step.response.ok ? step : originError(step.response, url);
     await step.response.body?.cancel();
     const next = checkTarget(new URL(location, url).href, settings);
     if (!next.ok) return { ok: false, code: next.code, message: `redirect to ${location}: ${next.message}` };
@@ -35,6 +36,12 @@ export async function fetchOrigin(target: URL, settings: HttpSettings, headers?:
 }
 
 type Refusal = Extract<OriginFetch, { ok: false }>;
+
+/** An answer that is not a success (after any redirects), its body let go. */
+async function originError(response: Response, url: URL): Promise<Refusal> {
+  await response.body?.cancel();
+  return { ok: false, code: "origin-error", message: `${url.host} answered ${response.status} for ${url.pathname}` };
+}
 
 /** Checks one hop's URL before it is fetched: its spelling, this Worker's own hosts, and what its name resolves to. */
 export async function guardHop(url: URL, settings: HttpSettings): Promise<Refusal | null> {

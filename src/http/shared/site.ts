@@ -4,7 +4,7 @@ import { quoteValue, ServiceError } from "./errors";
 
 export { parseSiteKey as parseSite, siteKeyCandidates, siteOfHost } from "../../rules";
 
-/** A route's :site parameter as a site key, or a bad-request error saying what one looks like. */
+/** A :site or ?site= value as a site key, or a bad-request error saying what one looks like. */
 export function requireSiteParam(value: string): string {
   const site = parseSiteKey(value);
   if (site === null) throw new ServiceError("bad-request", `${quoteValue(value)} is not a site key (a host name, optionally with a port and a path)`);
