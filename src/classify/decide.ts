@@ -103,7 +103,23 @@ export function classifyPage(page: PageModel, model: ClassifierModel, options: C
   const removedBlocks = new Uint8Array(page.blockCount);
   // Normalising keeps the top-most of these blocks, each taking its subtree.
   for (let b = 1; b < page.blockCount; b++) if (smoothed[b] > thresholds[b] || related[b] === 1) removedBlocks[b] = 1;
-  return { scores, smoothed, comments, plan: normalisePlan(page, { removedBlocks, removedText: looseText(page, main, removedBlocks) }) };
+  return { scores, smoothed, comments, plan: normalisePlan(page, { removedBlocks, removedText: removedTextNodes(page, main, removedBlocks) }) };
+}
+
+/**
+ * Text nodes that go outside the removed blocks, as sorted [start, end) pairs of page text: the loose text (see
+ * looseText) and the labels of buttons ("Share", "Listen to this article", "Accept all"), which are controls,
+ * not the article's text. A button's text as long as a run of prose stays: an accordion's question is a button.
+ */
+function removedTextNodes(page: PageModel, main: number, removedBlocks: Uint8Array): Int32Array {
+  const removed = looseText(page, main, removedBlocks);
+  const { inButton, textStart, textEnd } = page.textNodes;
+  if (inButton !== undefined) {
+    for (let t = 0; t < page.textNodeCount; t++) if (inButton[t] === 1 && textEnd[t] - textStart[t] < PROSE_MIN_CHARS) removed[t] = 1;
+  }
+  const intervals: number[] = [];
+  for (let t = 0; t < page.textNodeCount; t++) if (removed[t] === 1) intervals.push(textStart[t], textEnd[t]);
+  return Int32Array.from(intervals);
 }
 
 /**
@@ -113,12 +129,13 @@ export function classifyPage(page: PageModel, model: ClassifierModel, options: C
  * those hold the article. When the page has a main-content block that the plan keeps, and that block's prose
  * outweighs the loose text's, the loose text is not the article: it goes as removed text. A page whose prose is
  * mostly loose (an old page written straight into <body>) keeps it, and a loose link that states the <title> is
- * the headline, which stays.
+ * the headline, which stays. Returns text node ordinal → 1 for the loose text that goes.
  */
-function looseText(page: PageModel, main: number, removedBlocks: Uint8Array): Int32Array {
-  if (main <= 0) return new Int32Array(0);
+function looseText(page: PageModel, main: number, removedBlocks: Uint8Array): Uint8Array {
+  const loose = new Uint8Array(page.textNodeCount); // text node ordinal → 1 if it goes
+  if (main <= 0) return loose;
   const { parent } = page.blocks;
-  for (let b = main; b > 0; b = parent[b]) if (removedBlocks[b] === 1) return new Int32Array(0);
+  for (let b = main; b > 0; b = parent[b]) if (removedBlocks[b] === 1) return loose;
   const { block, textStart, textEnd, inLink } = page.textNodes;
   const inMain = subtree(page, main);
   const framing = new Uint8Array(page.blockCount); // block ordinal → 1 for the main content's ancestors, whose own links frame it
@@ -126,18 +143,17 @@ function looseText(page: PageModel, main: number, removedBlocks: Uint8Array): In
   const title = titleKey(page);
   let looseProse = 0;
   let mainProse = 0;
-  const intervals: number[] = [];
   for (let t = 0; t < page.textNodeCount; t++) {
     const chars = textEnd[t] - textStart[t];
     const prose = chars >= PROSE_MIN_CHARS && inLink[t] === 0 ? chars : 0;
     if (block[t] === 0) {
       looseProse += prose;
-      intervals.push(textStart[t], textEnd[t]);
+      loose[t] = 1;
     } else if (framing[block[t]] === 1 && inLink[t] === 1) {
-      if (!isTitleText(page.text.slice(textStart[t], textEnd[t]), title)) intervals.push(textStart[t], textEnd[t]);
+      if (!isTitleText(page.text.slice(textStart[t], textEnd[t]), title)) loose[t] = 1;
     } else if (inMain[block[t]] === 1) mainProse += prose;
   }
-  return intervals.length === 0 || looseProse >= mainProse ? new Int32Array(0) : Int32Array.from(intervals);
+  return looseProse >= mainProse ? loose.fill(0) : loose;
 }
 
 /**

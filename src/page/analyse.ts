@@ -16,7 +16,7 @@ import { NAMESPACE_MATH, NAMESPACE_SVG, scanHtml, TEXT_CDATA, TEXT_DATA, TEXT_RA
 import {
   FLAG_BLOCK, FLAG_BUTTON_SCOPE, FLAG_CLOSES_P, FLAG_HEADING, FLAG_SPECIAL, FLAG_TABLE_SCOPE, FLAG_VOID, TAG_A,
   TAG_BODY, TAG_BR, TAG_DD, TAG_DT, TAG_FLAGS, TAG_HEAD, TAG_HTML, TAG_LI, TAG_OPTGROUP, TAG_OPTION, TAG_OTHER, TAG_P,
-  TAG_ROOT, TAG_TBODY, TAG_TD, TAG_TFOOT, TAG_TH, TAG_THEAD, TAG_TITLE, TAG_TR, TAG_DIV, TAG_ADDRESS, TAG_META, tagId,
+  TAG_ROOT, TAG_TBODY, TAG_TD, TAG_TFOOT, TAG_TH, TAG_THEAD, TAG_TITLE, TAG_TR, TAG_DIV, TAG_ADDRESS, TAG_META, TAG_BUTTON, tagId,
 } from "./tags";
 import {
   CLOSED_BY_ANCESTOR_END_TAG, CLOSED_BY_END_OF_PAGE, CLOSED_BY_IMPLIED_END, CLOSED_BY_OWN_END_TAG, MARKUP_COUNTERS,
@@ -128,6 +128,7 @@ const BLOCK_COLUMNS = {
 };
 const NODE_COLUMNS = {
   block: Int32Array, textStart: Int32Array, textEnd: Int32Array, sourceStart: Int32Array, sourceEnd: Int32Array, inLink: Uint8Array,
+  inButton: Uint8Array,
   raw: Uint8Array, // 1 if raw (references not decoded: CDATA, xmp, plaintext)
 };
 const IMPLIED_COLUMNS = { offset: Int32Array, tag: Uint8Array };
@@ -184,6 +185,7 @@ class PageBuilder implements ScanHandler {
   private readonly openNameCount = new Map<string, number>(); // tag name → open elements of that name
   private readonly stack: Columns<typeof OPEN_COLUMNS>;
   private linkOpen = 0;
+  private buttonOpen = 0;
   // Blocks (ordinal 0 is the root).
   private blockCount = 1;
   private readonly blocks: Columns<typeof BLOCK_COLUMNS>;
@@ -281,6 +283,7 @@ class PageBuilder implements ScanHandler {
     this.stack.tag[index] = tag;
     this.stack.foreign[index] = foreign ? 1 : 0;
     if (tag === TAG_A) this.linkOpen++;
+    else if (tag === TAG_BUTTON) this.buttonOpen++;
     if ((TAG_FLAGS[tag] & FLAG_BLOCK) === 0) {
       this.stack.block[index] = -1;
       this.stack.innermostBlock[index] = parentBlock;
@@ -336,7 +339,10 @@ class PageBuilder implements ScanHandler {
   private closeElement(index: number, sourceEnd: number, kind: number): void {
     const name = this.openNames[index];
     this.openNameCount.set(name, (this.openNameCount.get(name) ?? 1) - 1);
-    if (this.stack.tag[index] === TAG_A && this.stack.foreign[index] === 0) this.linkOpen--;
+    if (this.stack.foreign[index] === 0) {
+      if (this.stack.tag[index] === TAG_A) this.linkOpen--;
+      else if (this.stack.tag[index] === TAG_BUTTON) this.buttonOpen--;
+    }
     const block = this.stack.block[index];
     if (block < 0) return;
     this.blockBoundary = true;
@@ -552,6 +558,7 @@ class PageBuilder implements ScanHandler {
     nodes.sourceStart[node] = sourceStart;
     nodes.sourceEnd[node] = sourceEnd;
     nodes.inLink[node] = this.linkOpen > 0 ? 1 : 0;
+    nodes.inButton[node] = this.buttonOpen > 0 ? 1 : 0;
     nodes.raw[node] = raw ? 1 : 0;
     this.lastTextBlock = block;
   }

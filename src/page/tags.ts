@@ -94,6 +94,7 @@ export const TAG_HEAD = tagId("head");
 export const TAG_BODY = tagId("body");
 export const TAG_HTML = tagId("html");
 export const TAG_A = tagId("a");
+export const TAG_BUTTON = tagId("button");
 export const TAG_BR = tagId("br");
 export const TAG_TITLE = tagId("title");
 export const TAG_META = tagId("meta");

@@ -132,6 +132,11 @@ export interface TextNodeTable {
   /** Text node ordinal → 1 if the text node lies inside an <a> element, else 0. */
   readonly inLink: Uint8Array;
   /**
+   * Text node ordinal → 1 inside a <button>: a control's label ("Share", "Listen", "Accept all"), never the
+   * article's text. Optional so that hand-built page models need not give it.
+   */
+  readonly inButton?: Uint8Array;
+  /**
    * Text node ordinal → 1 if its source is raw character data (CDATA in svg or math, <xmp>, <plaintext>):
    * references are not decoded there. Optional so that hand-built page models need not give it.
    */

@@ -333,6 +333,34 @@ ${STORY.replace("<h1>Harbour to be dredged</h1>", "")}<a href="/older">« Older 
   });
 });
 
+describe("button labels", () => {
+  const STORY = `<h1>Harbour to be dredged</h1>
+<p>The harbour will be dredged in October, the council said on Monday, after thirty years of silt had left the inner basin too shallow for the ferry at low tide.</p>
+<p>Work will take eight weeks, and boats will moor at the outer pier, which is being repaired at the same time, the harbour master, Ann Pryce, told the meeting.</p>
+<p>Fishermen welcomed the plan, though several asked why it had taken so long, and whether the silt would simply return within a decade without a new breakwater.</p>`;
+
+  it("go in every format, but a button as long as a run of prose stays", async () => {
+    const html = `<html><head><title>Harbour to be dredged</title></head><body><main><article>
+<p class="byline">By Ann Smith <button>Listen to this article</button> <button aria-label="Share">Share</button></p>
+${STORY}
+<div class="faq"><button>Why does the silt keep coming back to the basin?</button><p>The river carries it down every winter, and the old breakwater no longer holds it back.</p></div>
+</article></main></body></html>`;
+    const page = analysePage(html);
+    expect(Array.from(page.textNodes.inButton!).filter((flag) => flag === 1)).toHaveLength(3);
+    const text = shippedKeptText(page);
+    expect(text).toContain("By Ann Smith");
+    expect(text).toContain("Fishermen welcomed the plan");
+    expect(text).toContain("Why does the silt keep coming back to the basin?");
+    for (const control of ["Listen to this article", "Share"]) expect(text).not.toContain(control);
+    for (const format of ["text", "markdown", "html"] as const) {
+      const result = await clean({ html, site: "", format, ruleSet: null, model: shippedModel(), rewriter: createWasmBackend(HTMLRewriter), options: { mode: "classifier" } });
+      if (!result.ok) throw new Error(result.detail);
+      expect(result.body, format).toContain("Why does the silt keep coming back to the basin?");
+      expect(result.body, format).not.toContain("Listen to this article");
+    }
+  });
+});
+
 describe("related-content sections", () => {
   const STORY = `<div id="story"><h1>Harbour to be dredged</h1>
 <p>The harbour will be dredged in October, the council said on Monday, after thirty years of silt had left the inner basin too shallow for the ferry at low tide.</p>
