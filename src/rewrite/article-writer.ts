@@ -1,7 +1,7 @@
 import { MARKDOWN_MAX_NESTING } from "../config";
 import { decodeEntities, extractMetadata, readAttribute, type PageMetadata, type PageModel } from "../page";
 import type { NormalisedPlan } from "../plan";
-import { scanMarkup, type MarkupHandler } from "./markdown-scan";
+import { NestingCap, scanMarkup, type MarkupHandler } from "./markdown-scan";
 import { RemovedTextCursor, topRemovedRanges, type PieceSink } from "./text-removal";
 
 /**
@@ -146,7 +146,7 @@ class ArticleBuilder implements MarkupHandler, PieceSink {
   private readonly pendingNodes: number[] = [];
   private readonly removed: Uint8Array;
   private readonly cursor: RemovedTextCursor;
-  private readonly ignoredOpen = new Map<string, number>();
+  private readonly cap: NestingCap;
   /** The base URLs: from the page's <base href> (resolved against the page), else the page's URL. */
   private base: string | undefined;
   private baseSeen = false;
@@ -158,9 +158,10 @@ class ArticleBuilder implements MarkupHandler, PieceSink {
     private readonly page: PageModel,
     plan: NormalisedPlan,
     private readonly pageUrl: string | undefined,
-    private readonly maxNesting: number,
+    maxNesting: number,
     omittedTitle: string | null,
   ) {
+    this.cap = new NestingCap(maxNesting);
     this.removed = plan.removedWithAncestor;
     this.cursor = new RemovedTextCursor(plan.removedText);
     this.base = pageUrl;
@@ -226,8 +227,9 @@ class ArticleBuilder implements MarkupHandler, PieceSink {
     if (!KEPT_ELEMENTS.has(name) && !AS_DIV.has(name)) return; // unwrapped: its text comes, its tag does not
     this.closeImplied(name);
     if (VOID_ELEMENTS.has(name)) return this.writeVoid(name, nameEnd, tagEnd);
-    if (this.openNames.length >= this.maxNesting) {
-      this.ignoredOpen.set(name, (this.ignoredOpen.get(name) ?? 0) + 1);
+    if (this.cap.passesOver(name, this.openNames.length)) {
+      // A block passed over still parts its text from the text before it.
+      if (BLOCK_TAG.test(`<${name}>`)) this.writeSpace();
       return;
     }
     let attributes = "";
@@ -253,11 +255,7 @@ class ArticleBuilder implements MarkupHandler, PieceSink {
       if (name === "svg" || name === "math") this.foreignDepth--;
       return;
     }
-    const ignored = this.ignoredOpen.get(name) ?? 0;
-    if (ignored > 0) {
-      this.ignoredOpen.set(name, ignored - 1);
-      return;
-    }
+    if (this.cap.endsPassedOver(name)) return;
     const depth = this.openNames.lastIndexOf(name);
     if (depth < 0) return; // no such kept element open: a stray end tag
     while (this.openNames.length > depth) this.closeTop();

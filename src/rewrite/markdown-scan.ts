@@ -74,3 +74,29 @@ class SkippingScan implements ScanHandler {
     if (!skipped) this.handler.rawText(start, end);
   }
 }
+
+/**
+ * The writers' nesting cap: past it, elements add no structure (their text still comes). Every open element
+ * costs work at each close and on each line's prefix, so unbounded nesting would make a writer quadratic. An
+ * element passed over is counted by name, so that its end tag is passed over too.
+ */
+export class NestingCap {
+  private readonly passedOver = new Map<string, number>();
+
+  constructor(private readonly maxDepth: number) {}
+
+  /** True (and counted) when an element opened with `openCount` elements already open would pass the cap. */
+  passesOver(name: string, openCount: number): boolean {
+    if (openCount < this.maxDepth) return false;
+    this.passedOver.set(name, (this.passedOver.get(name) ?? 0) + 1);
+    return true;
+  }
+
+  /** True (and uncounted) for the end tag of an element passed over. */
+  endsPassedOver(name: string): boolean {
+    const count = this.passedOver.get(name) ?? 0;
+    if (count === 0) return false;
+    this.passedOver.set(name, count - 1);
+    return true;
+  }
+}

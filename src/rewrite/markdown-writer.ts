@@ -2,7 +2,7 @@ import { MARKDOWN_MAX_NESTING } from "../config";
 import { decodeEntities, readAttribute, type PageModel } from "../page";
 import type { NormalisedPlan } from "../plan";
 import { hasNewline, RemovedTextCursor, topRemovedRanges, type PieceSink } from "./text-removal";
-import { scanMarkup, type MarkupHandler } from "./markdown-scan";
+import { NestingCap, scanMarkup, type MarkupHandler } from "./markdown-scan";
 
 /**
  * Markdown of the kept part of a page: headings, paragraphs, lists (nested), links, images, emphasis,
@@ -95,17 +95,17 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
   private fenceIndex = -1;
   private readonly removed: Uint8Array;
   private readonly cursor: RemovedTextCursor;
-  /** Start tags passed over for being deeper than maxNesting, by name, so that their end tags are passed over too. */
-  private readonly ignoredOpen = new Map<string, number>();
+  private readonly cap: NestingCap;
 
   constructor(
     private readonly page: PageModel,
     plan: NormalisedPlan,
     private readonly baseUrl: string | undefined,
-    private readonly maxNesting: number,
+    maxNesting: number,
   ) {
     this.removed = plan.removedWithAncestor;
     this.cursor = new RemovedTextCursor(plan.removedText);
+    this.cap = new NestingCap(maxNesting);
   }
 
   textNode(node: number): void {
@@ -134,10 +134,9 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
     if (BLOCK_NAMES.has(name)) this.blockSinceText = true;
     if (CLOSES_PARAGRAPH.has(name) || name === "p") this.closeImplied("p");
     if (name === "li" || name === "td" || name === "th" || name === "tr") this.closeImplied(name);
-    // Past the nesting cap, elements add no structure (their text still comes): every open element costs
-    // work at each close and on each line's prefix, so unbounded nesting would make the writer quadratic.
-    if (this.openNames.length >= this.maxNesting && OPENED_NAMES.has(name)) {
-      this.ignoredOpen.set(name, (this.ignoredOpen.get(name) ?? 0) + 1);
+    if (OPENED_NAMES.has(name) && this.cap.passesOver(name, this.openNames.length)) {
+      // A block passed over still parts its text from the text before it.
+      if (BLOCK_NAMES.has(name)) this.requestBreak(PARAGRAPH_BREAK);
       return;
     }
     if (name in HEADING_LEVEL) this.openHeading(name);
@@ -162,11 +161,7 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
   }
 
   endTag(name: string): void {
-    const ignored = this.ignoredOpen.get(name) ?? 0;
-    if (ignored > 0) {
-      this.ignoredOpen.set(name, ignored - 1);
-      return;
-    }
+    if (this.cap.endsPassedOver(name)) return;
     const depth = this.openNames.lastIndexOf(name);
     if (depth < 0) return; // an end tag with no open element we act on: ignore it
     if (BLOCK_NAMES.has(name)) this.blockSinceText = true;

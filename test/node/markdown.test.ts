@@ -193,3 +193,24 @@ describe("Markdown stays linear on code, fences and breaks (n and 4n)", () => {
     expect(measured.ratio).toBeLessThan(MAX_RATIO);
   });
 });
+
+describe("the writers' nesting cap", () => {
+  // Quotes nested 12 deep, each with a line of its own, then a paragraph after them all.
+  const html = "<blockquote><p>level</p>".repeat(12) + "</blockquote>".repeat(12) + "<p>After every quote.</p>";
+
+  it("writes no structure past the cap, yet keeps every block's text apart, and closes what it opened", () => {
+    const page = analysePage(html);
+    const plan = normalisePlan(page, emptyPlan(page));
+    const markdownText = writeMarkdown(page, plan, { maxNesting: 8 });
+    const lines = markdownText.split("\n").filter((line) => line.includes("level"));
+    // Each level on a line of its own: the 4 quotes past the cap stay at the eighth level, their text not run together.
+    expect(lines.map((line) => (line.match(/>/g) ?? []).length)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 8, 8, 8, 8]);
+    expect(lines.every((line) => line.endsWith("> level"))).toBe(true);
+    expect(markdownText).toMatch(/\n\nAfter every quote\.$/);
+    const article = writeArticle(page, plan, { maxNesting: 8 });
+    expect(article.match(/<blockquote>/g)).toHaveLength(8);
+    expect(article.match(/<\/blockquote>/g)).toHaveLength(8);
+    expect(article).toContain("<blockquote>level level level level level</blockquote>");
+    expect(article).toMatch(/<\/blockquote><p>After every quote\.<\/p>$/);
+  });
+});
