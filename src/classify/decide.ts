@@ -112,13 +112,13 @@ export function classifyPage(page: PageModel, model: ClassifierModel, options: C
  * not the article's text. A button's text as long as a run of prose stays: an accordion's question is a button.
  */
 function removedTextNodes(page: PageModel, main: number, removedBlocks: Uint8Array): Int32Array {
-  const removed = looseText(page, main, removedBlocks);
+  const loose = looseText(page, main, removedBlocks);
   const { inButton, textStart, textEnd } = page.textNodes;
-  if (inButton !== undefined) {
-    for (let t = 0; t < page.textNodeCount; t++) if (inButton[t] === 1 && textEnd[t] - textStart[t] < PROSE_MIN_CHARS) removed[t] = 1;
-  }
   const intervals: number[] = [];
-  for (let t = 0; t < page.textNodeCount; t++) if (removed[t] === 1) intervals.push(textStart[t], textEnd[t]);
+  for (let t = 0; t < page.textNodeCount; t++) {
+    const label = inButton?.[t] === 1 && textEnd[t] - textStart[t] < PROSE_MIN_CHARS;
+    if (loose[t] === 1 || label) intervals.push(textStart[t], textEnd[t]);
+  }
   return Int32Array.from(intervals);
 }
 

@@ -120,5 +120,3 @@ function periodSeconds(value: string | undefined): number {
   const seconds = Number(value);
   return Number.isInteger(seconds) && seconds > 0 ? seconds : DEFAULT_RATE_LIMIT_PERIOD_SECONDS;
 }
-
-

@@ -75,7 +75,6 @@ async function cacheKey(origin: string, parts: readonly string[]): Promise<Reque
   return new Request(`${origin}${KEY_PATH}${digest}`, { method: "GET" });
 }
 
-
 /** The execution context's waitUntil, or awaiting in line where there is none (app.request() in tests). */
 export function waitUntilOf(context: { readonly executionCtx: { waitUntil(promise: Promise<unknown>): void } }): (promise: Promise<unknown>) => unknown {
   try {
