@@ -3,7 +3,7 @@
  * regression with text-length penalties), remove the top-most blocks above the threshold.
  */
 import { PROSE_MIN_CHARS, SMOOTHING_SCORE_LEVELS } from "../config";
-import { computeFeatures, isTitleText, mainContentBlock, TAG_SELECT, titleKey, type FeatureMatrix, type PageModel } from "../page/index";
+import { computeFeatures, isCodeLike, isTitleText, mainContentBlock, TAG_SELECT, titleKey, type FeatureMatrix, type PageModel } from "../page/index";
 import { normalisePlan, type NormalisedPlan, type RemovalPlan } from "../plan/index";
 import { scoreBlocks, type ClassifierModel } from "./model";
 import { commentBlocks, insideMarked } from "./comments";
@@ -127,9 +127,10 @@ function removedTextNodes(page: PageModel, main: number, removedBlocks: Uint8Arr
  * script a truncated head spilled into the page), and links that stand loose in the main content's ancestors,
  * outside every block they hold (skip links, "Tweet", "« Older post"), which stay with their containers because
  * those hold the article. When the page has a main-content block that the plan keeps, and that block's prose
- * outweighs the loose text's, the loose text is not the article: it goes as removed text. A page whose prose is
- * mostly loose (an old page written straight into <body>) keeps it, and a loose link that states the <title> is
- * the headline, which stays. Returns text node ordinal → 1 for the loose text that goes.
+ * outweighs the loose text's (spilled script is code, not prose), the loose text is not the article: it goes as
+ * removed text. A page whose prose is mostly loose (an old page written straight into <body>) keeps it, and a
+ * loose link that states the <title> is the headline, which stays. Returns text node ordinal → 1 for the loose
+ * text that goes.
  */
 function looseText(page: PageModel, main: number, removedBlocks: Uint8Array): Uint8Array {
   const loose = new Uint8Array(page.textNodeCount); // text node ordinal → 1 if it goes
@@ -147,7 +148,7 @@ function looseText(page: PageModel, main: number, removedBlocks: Uint8Array): Ui
     const chars = textEnd[t] - textStart[t];
     const prose = chars >= PROSE_MIN_CHARS && inLink[t] === 0 ? chars : 0;
     if (block[t] === 0) {
-      looseProse += prose;
+      if (prose > 0 && !isCodeLike(page.text.slice(textStart[t], textEnd[t]))) looseProse += prose;
       loose[t] = 1;
     } else if (framing[block[t]] === 1 && inLink[t] === 1) {
       if (!isTitleText(page.text.slice(textStart[t], textEnd[t]), title)) loose[t] = 1;

@@ -16,6 +16,6 @@ export type { BlockTable, ImpliedEndTable, PageModel, TextNodeTable } from "./ty
 export { extractMetadata, titleWithoutSiteName, type PageMetadata } from "./metadata";
 export { countWords } from "./metadata-article";
 export { headlineBlocks, isTitleText, titleKey } from "./headline";
-export { isComma, isScriptSentenceEnd, isSentenceTerminal } from "./text-marks";
+export { isCodeLike, isComma, isScriptSentenceEnd, isSentenceTerminal } from "./text-marks";
 export { computeFeatures, FEATURE_COUNT, FEATURE_NAMES, mainContentBlock } from "./features";
 export type { FeatureMatrix, FeatureName } from "./features";

@@ -1,7 +1,7 @@
 /**
- * The marks that tell prose, in the scripts the web writes in: where a sentence ends, where a clause breaks, and
- * which characters are words of their own. Features (words, sentences, commas), the reader metadata, the rules (a
- * match never cuts a sentence) and the miner read these.
+ * The marks that tell prose, in the scripts the web writes in: where a sentence ends, where a clause breaks, which
+ * characters are words of their own, and what is code rather than prose. Features (words, sentences, commas), the
+ * reader metadata, the rules (a match never cuts a sentence), the miner and the classifier's decision read these.
  */
 
 /**
@@ -38,4 +38,20 @@ export function isComma(code: number): boolean {
 export function isIdeograph(code: number): boolean {
   if (code < 0x3040) return false; // all of Latin, Greek, Cyrillic… with one comparison
   return code <= 0x30ff || (code >= 0x3400 && code <= 0x4dbf) || (code >= 0x4e00 && code <= 0x9fff) || (code >= 0xf900 && code <= 0xfaff);
+}
+
+/** Marks that script and style code is full of and prose nearly never holds: = { } ; ( ). */
+const CODE_MARKS = /[={};()]/g;
+/** Code's assignments and braces: a run of prose may hold semicolons and brackets, seldom these. */
+const CODE_STRUCTURE = /[={}]/;
+
+/**
+ * Script or style code read as text (a truncated <head> or an unclosed comment spills it into the page): at
+ * least four code marks, one per 30 characters or more, among them an assignment or a brace. Prose with
+ * semicolons ("beans; cauliflower; and rice") or a {bracketed aside} is not code.
+ */
+export function isCodeLike(text: string): boolean {
+  if (!CODE_STRUCTURE.test(text)) return false;
+  const marks = text.match(CODE_MARKS)?.length ?? 0;
+  return marks >= 4 && marks * 30 >= text.length;
 }

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { classifyPage, isMonotone, MODEL_VERSION, parseModel, rawThreshold, planFromClassifier, scoreBlocks, type ClassifierModel } from "../../src/classify/index";
 import { aggregateScores, hasData, loadDataset, scoreText, type PageScore } from "../../src/evaluation/index";
-import { analysePage, computeFeatures, FEATURE_COUNT, FEATURE_NAMES, mainContentBlock, type PageModel } from "../../src/page/index";
+import { analysePage, computeFeatures, isCodeLike, FEATURE_COUNT, FEATURE_NAMES, mainContentBlock, type PageModel } from "../../src/page/index";
 import { mergePlans, type NormalisedPlan, type RemovalPlan } from "../../src/plan/index";
 import { keptText } from "../../src/training/index";
 import { HTMLRewriter } from "html-rewriter-wasm";
@@ -330,6 +330,22 @@ ${STORY.replace("<h1>Harbour to be dredged</h1>", "")}<a href="/older">« Older 
       expect(result.body, format).toContain("Actress Mischa Barton was arrested");
       expect(result.body, format).not.toContain("EventCache.add(obj, type, fn)");
     }
+  });
+
+  it.skipIf(!hasData())("spilled script is no prose: it goes even where it is longer than the story", async () => {
+    // omeda.com (l3s-gn1): 1,600 characters of a tooltip script before a 1,070-character story.
+    const entry = loadDataset("l3s-gn1").pages.find((candidate) => candidate.id === "4e9a3cb3-bc61-413b-841c-9639f62a877f")!;
+    const result = await clean({ html: entry.html, url: entry.url, site: entry.site, format: "text", ruleSet: null, model: shippedModel(), rewriter: createWasmBackend(HTMLRewriter), options: { mode: "classifier" } });
+    if (!result.ok) throw new Error(result.detail);
+    expect(result.body).toContain("A La Mobile reportedly is running the prototype apps");
+    expect(result.body).not.toContain("document.write");
+  });
+
+  it("reads code as code and prose with semicolons or braces as prose", () => {
+    expect(isCodeLike("var ie=document.all var ns6=document.getElementById && !document.all if (ie||ns6) var tipobj=x;")).toBe(true);
+    expect(isCodeLike("#nav { margin: 0; padding: 0 } #nav li { float: left; }")).toBe(true);
+    expect(isCodeLike("8 ounces of egg whites; black beans (canned and unsalted); and steamed cauliflower.")).toBe(false);
+    expect(isCodeLike("{Those quiet moments you can steal away when the kiddos fall asleep in traffic.}")).toBe(false);
   });
 });
 
