@@ -3,6 +3,8 @@
  * header, then the encoding of the XML declaration, else UTF-8. Unlike HTML pages, UTF-16 feeds are
  * fine here: the feed is rewritten as a string and sent back as UTF-8.
  */
+import { charsetFromContentType } from "../page";
+
 export type FeedDecodeResult =
   | { readonly ok: true; readonly xml: string; readonly charset: string }
   | { readonly ok: false; readonly reason: "unsupported-charset"; readonly charset: string };
@@ -10,11 +12,10 @@ export type FeedDecodeResult =
 /** How many leading bytes hold the XML declaration, at most (it is short and comes first). */
 const DECLARATION_PRESCAN_BYTES = 256;
 
-const HEADER_CHARSET = /charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)/i;
 const DECLARED_ENCODING = /^<\?xml[^>]*?\sencoding\s*=\s*["']([A-Za-z0-9._:-]+)["']/;
 
 export function decodeFeed(bytes: Uint8Array, contentType?: string | null): FeedDecodeResult {
-  const label = byteOrderMark(bytes) ?? headerCharset(contentType) ?? declaredEncoding(bytes) ?? "utf-8";
+  const label = byteOrderMark(bytes) ?? charsetFromContentType(contentType) ?? declaredEncoding(bytes) ?? "utf-8";
   let decoder: TextDecoder;
   try {
     decoder = new TextDecoder(label.toLowerCase());
@@ -29,11 +30,6 @@ function byteOrderMark(bytes: Uint8Array): string | null {
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return "utf-16be";
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return "utf-16le";
   return null;
-}
-
-function headerCharset(contentType: string | null | undefined): string | null {
-  if (contentType === null || contentType === undefined) return null;
-  return HEADER_CHARSET.exec(contentType)?.[1] ?? null;
 }
 
 function declaredEncoding(bytes: Uint8Array): string | null {

@@ -8,6 +8,7 @@
  * (`<p>` by blocks, `<li>` by `<li>`, cells and rows, options, `<head>` by `<body>`): each such close is
  * recorded as an implied end tag, which pass 2 writes into the page so that lol-html sees it as well.
  */
+import { CHARSET_PARAMETER } from "./charset";
 import { decodeEntityAt, entityEnd } from "./entities";
 import { findAttribute, readAttribute } from "./attributes";
 import { MetadataCollector } from "./metadata-scan";
@@ -615,8 +616,6 @@ class PageBuilder implements ScanHandler {
   }
 }
 
-const CONTENT_CHARSET = /charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)/i;
-
 /** Range of the charset label in a <meta> start tag's attributes, or [-1, -1]. */
 function findCharsetLabel(source: string, from: number, to: number): readonly [number, number] {
   const direct = findAttribute(source, from, to, "charset");
@@ -627,7 +626,7 @@ function findCharsetLabel(source: string, from: number, to: number): readonly [n
   }
   const content = findAttribute(source, from, to, "content");
   if (content === null || findAttribute(source, from, to, "http-equiv") === null) return [-1, -1];
-  const match = CONTENT_CHARSET.exec(source.slice(content[0], content[1]));
+  const match = CHARSET_PARAMETER.exec(source.slice(content[0], content[1]));
   if (match === null) return [-1, -1];
   const start = content[0] + match.index + match[0].length - match[1].length;
   return [start, start + match[1].length];

@@ -15,12 +15,13 @@ export type DecodeResult =
 const META_PRESCAN_BYTES = 1024;
 
 const META_CHARSET = /<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)/i;
-const HEADER_CHARSET = /charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)/i;
+/** The charset parameter of a Content-Type value (a header, or a <meta http-equiv> content); group 1 is the label. */
+export const CHARSET_PARAMETER = /charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)/i;
 
 export function decodeHtml(bytes: Uint8Array, contentType?: string | null): DecodeResult {
   const bom = charsetFromByteOrderMark(bytes);
   if (bom !== null) return decodeAs(bytes, bom);
-  const declared = charsetFromHeader(contentType) ?? charsetFromMeta(bytes);
+  const declared = charsetFromContentType(contentType) ?? charsetFromMeta(bytes);
   if (declared !== null) {
     // A page that declares UTF-16 in ASCII bytes is not UTF-16 (the HTML standard reads it as UTF-8).
     const label = declared.startsWith("utf-16") && !looksLikeUtf16(bytes) ? "utf-8" : declared;
@@ -81,8 +82,9 @@ function charsetFromByteOrderMark(bytes: Uint8Array): string | null {
   return null;
 }
 
-function charsetFromHeader(contentType: string | null | undefined): string | null {
-  const match = contentType ? HEADER_CHARSET.exec(contentType) : null;
+/** The charset label of a Content-Type value, lower case, or null. */
+export function charsetFromContentType(contentType: string | null | undefined): string | null {
+  const match = contentType ? CHARSET_PARAMETER.exec(contentType) : null;
   return match ? match[1].toLowerCase() : null;
 }
 

@@ -1,5 +1,5 @@
 export { analysePage, walkPage } from "./analyse";
-export { decodeHtml } from "./charset";
+export { charsetFromContentType, decodeHtml } from "./charset";
 export type { DecodeResult } from "./charset";
 export { findAttribute, readAttribute } from "./attributes";
 export { decodeEntities } from "./entities";

@@ -51,15 +51,17 @@ export type SelectorParse = { readonly ok: true; readonly list: SelectorList } |
 
 const OPERATORS: Readonly<Record<string, number>> = { "=": ATTRIBUTE_EQUALS, "~=": ATTRIBUTE_INCLUDES, "^=": ATTRIBUTE_PREFIX, "$=": ATTRIBUTE_SUFFIX, "*=": ATTRIBUTE_SUBSTRING };
 
-/** Why a character cannot start a simple selector, for the characters people try. */
+const SIBLINGS_REFUSED = "sibling combinators (+, ~) are not supported";
+/** Why a character (or the |= operator) cannot stand where it stands, for the ones people try. */
 const REFUSALS: Readonly<Record<string, string>> = {
   ":": "pseudo-classes and pseudo-elements (:not, :nth-child, ::before…) are not supported",
-  "+": "sibling combinators (+, ~) are not supported",
-  "~": "sibling combinators (+, ~) are not supported",
+  "+": SIBLINGS_REFUSED,
+  "~": SIBLINGS_REFUSED,
   "\\": "escapes (\\) are not supported",
   "|": "namespaces (ns|name) are not supported",
   "&": "nesting (&) is not supported",
   "(": "functions are not supported",
+  "|=": "the |= operator is not supported",
 };
 
 class ParseError extends Error {}
@@ -182,7 +184,7 @@ class Reader {
     const open = this.position++;
     this.skipSpace();
     const name = this.identifier("an attribute name").toLowerCase();
-    if (this.code() === 124) this.fail(this.text[this.position + 1] === "=" ? "the |= operator is not supported" : REFUSALS["|"]);
+    if (this.code() === 124) this.fail(REFUSALS[this.text[this.position + 1] === "=" ? "|=" : "|"]);
     this.skipSpace();
     if (this.code() === 93) {
       this.position++;
@@ -191,7 +193,7 @@ class Reader {
     const two = this.text.slice(this.position, this.position + 2);
     const operatorText = this.code() === 61 ? "=" : two[1] === "=" ? two : "";
     const operator = OPERATORS[operatorText];
-    if (operator === undefined) this.fail(two === "|=" ? "the |= operator is not supported" : `expected ], =, ~=, ^=, $= or *= in the attribute test opened at column ${open + 1}`);
+    if (operator === undefined) this.fail(two === "|=" ? REFUSALS["|="] : `expected ], =, ~=, ^=, $= or *= in the attribute test opened at column ${open + 1}`);
     this.position += operatorText.length;
     this.skipSpace();
     const value = this.value();

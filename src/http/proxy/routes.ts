@@ -18,7 +18,7 @@
 import { Hono } from "hono/tiny";
 import { pageSampler, type PageSampler } from "../../learning";
 import type { Env } from "../shared/bindings";
-import { mediaType } from "../shared/body";
+import { HTML_MEDIA_TYPES, mediaType } from "../shared/body";
 import { setBailoutHeaders } from "../shared/clean-page";
 import { errorResponse } from "../shared/errors";
 import { configuredKeys, matchesAny } from "../shared/keys";
@@ -76,7 +76,6 @@ const CREDENTIAL_HEADERS = ["cookie", "authorization"];
  */
 const PREFIX_SANDBOX = "sandbox allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox allow-modals allow-downloads";
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-const HTML_MEDIA_TYPES = new Set(["text/html", "application/xhtml+xml"]);
 
 export const proxyRoutes = new Hono<{ Bindings: ProxyBindings }>();
 

@@ -136,7 +136,8 @@ function startsMarkup(byte: number): boolean {
   return (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a) || byte === 0x21 || byte === 0x2f || byte === 0x3f;
 }
 
-const HTML_MEDIA_TYPES = new Set(["text/html", "application/xhtml+xml"]);
+/** Media types of HTML pages: the ones we clean. */
+export const HTML_MEDIA_TYPES = new Set(["text/html", "application/xhtml+xml"]);
 /** Media types that say nothing about the content, so the body is sniffed instead. */
 const UNDECLARED_MEDIA_TYPES = new Set(["", "application/octet-stream"]);
 

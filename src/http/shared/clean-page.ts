@@ -1,5 +1,5 @@
 import { clean, type BailoutCode, type CleanResult, type CleanFormat, type RequestSelectors, type SelectorCounts } from "../../clean";
-import { decodeHtml } from "../../page";
+import { charsetFromContentType, decodeHtml } from "../../page";
 import { createWorkerdBackend } from "../../runtime";
 import type { PageSampler } from "../../learning";
 import type { Env } from "./bindings";
@@ -129,7 +129,7 @@ export function passThrough(page: PassedPage): Response {
   }
   // An article is rendered by its client: a page that could not be made safe goes back as plain text, never as HTML.
   if (page.format === "text" || page.format === "markdown" || page.format === "article") {
-    const charset = page.charset ?? charsetOf(page.contentType);
+    const charset = page.charset ?? charsetFromContentType(page.contentType);
     headers.set("content-type", `text/${page.format === "markdown" ? "markdown" : "plain"}${charset === null ? "" : `; charset=${charset}`}`);
   } else {
     headers.set("content-type", page.contentType ?? "text/html");
@@ -143,11 +143,6 @@ function bailoutDocument(page: PassedPage): Record<string, unknown> {
     url: page.url ?? null, site: page.site, title: null, lang: null, byline: null, published: null, leadImage: null, siteName: null,
     text: null, markdown: null, html: page.html, content: null, mode: "none", removed: { blocks: 0, chars: 0 }, timings: {}, bailout: page.reason,
   };
-}
-
-function charsetOf(contentType: string | null): string | null {
-  const match = /;\s*charset\s*=\s*"?([\w.:-]+)/i.exec(contentType ?? "");
-  return match === null ? null : match[1].toLowerCase();
 }
 
 /** Response header for what cleaned well but may not be what the page meant. */
