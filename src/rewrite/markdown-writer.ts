@@ -430,8 +430,9 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
 
   private closeEmphasis(name: string, mark: number): void {
     if (CODE_NAMES.has(name)) return this.closeCode(mark);
-    if (this.preDepth > 0 || this.codeDepth > 0 || !this.hasTextAfter(mark)) return;
     const marker = EMPHASIS_MARKER[name];
+    // Bold inside bold is bold: an element inside one with the same marker adds none ("****x****" is no emphasis at all).
+    if (this.preDepth > 0 || this.codeDepth > 0 || !this.hasTextAfter(mark) || this.openNames.some((open) => EMPHASIS_MARKER[open] === marker)) return;
     this.out[mark] += marker;
     this.out.push(marker);
   }

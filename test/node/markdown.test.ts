@@ -36,6 +36,12 @@ describe("writeMarkdown", () => {
     );
   });
 
+  it("writes emphasis inside emphasis of the same kind once (zillow.com's <strong><strong>Name</strong>:</strong>)", () => {
+    expect(markdown("<p><strong><strong>Umansky</strong>:</strong> I think so.</p>")).toBe("**Umansky:** I think so.");
+    expect(markdown("<p><b>Read <strong>this</strong> first</b>, <em>then <i>that</i></em>.</p>")).toBe("**Read this first**, *then that*.");
+    expect(markdown("<p><em><strong>Follow us</strong> on <strong>Twitter</strong></em></p>")).toBe("***Follow us** on **Twitter***");
+  });
+
   it("writes nested and numbered lists, with implied ends", () => {
     const html = `<ul><li>one<li>two<ul><li>two a</li><li>two b</li></ul></li><li>three</ul><ol start="3"><li>third</li><li>fourth</li></ol>`;
     expect(markdown(html)).toBe("- one\n- two\n  - two a\n  - two b\n- three\n\n3. third\n4. fourth");
