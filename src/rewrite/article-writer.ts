@@ -1,7 +1,7 @@
 import { MARKDOWN_MAX_NESTING } from "../config";
 import { decodeEntities, extractMetadata, readAttribute, type PageMetadata, type PageModel } from "../page";
 import type { NormalisedPlan } from "../plan";
-import { NestingCap, scanMarkup, type MarkupHandler } from "./markdown-scan";
+import { closedDepth, NestingCap, scanMarkup, type MarkupHandler } from "./markdown-scan";
 import { RemovedTextCursor, topRemovedRanges, type PieceSink } from "./text-removal";
 
 /**
@@ -238,11 +238,14 @@ class ArticleBuilder implements MarkupHandler, PieceSink {
       if (href === null) return; // a link to nowhere, or to a refused scheme: its text alone
       attributes = ` href="${escapeAttribute(href)}"`;
     }
-    const written = AS_DIV.has(name) ? "div" : name;
+    // A row or cell outside any table (its table removed, or ended by a stray end tag) is a block of its own, a
+    // <div>: a browser would drop its tags and run its text into the next cell's.
+    const stray = STRUCTURAL.has(name) && !this.openNames.includes("table");
+    const written = AS_DIV.has(name) || stray ? "div" : name;
     if (HEADINGS.has(name) && this.title !== null && this.firstContent < 0) this.titleHeadingText = "";
     this.openNames.push(name);
     this.openMarks.push(this.out.length);
-    this.out.push(`<${written}${attributes}${this.attributes(name, nameEnd, tagEnd)}>`);
+    this.out.push(`<${written}${attributes}${this.attributes(stray ? written : name, nameEnd, tagEnd)}>`);
     if (name === "pre") this.preDepth++;
   }
 
@@ -256,7 +259,7 @@ class ArticleBuilder implements MarkupHandler, PieceSink {
       return;
     }
     if (this.cap.endsPassedOver(name)) return;
-    const depth = this.openNames.lastIndexOf(name);
+    const depth = closedDepth(this.openNames, name);
     if (depth < 0) return; // no such kept element open: a stray end tag
     while (this.openNames.length > depth) this.closeTop();
   }
@@ -295,9 +298,10 @@ class ArticleBuilder implements MarkupHandler, PieceSink {
       this.titleHeadingText = null;
       if (repeatsTitle) return this.truncate(mark);
     }
+    const written = this.out[mark].startsWith("<div") ? "div" : name; // layout containers and stray cells went as <div>
     // An element left without content (an empty link, a paragraph whose text was all removed) goes whole.
-    if (!STRUCTURAL.has(name) && this.lastContent < mark) return this.truncate(mark);
-    this.out.push(`</${AS_DIV.has(name) ? "div" : name}>`);
+    if (!STRUCTURAL.has(written) && this.lastContent < mark) return this.truncate(mark);
+    this.out.push(`</${written}>`);
   }
 
   private truncate(mark: number): void {

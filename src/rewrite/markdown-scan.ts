@@ -100,3 +100,17 @@ export class NestingCap {
     return true;
   }
 }
+
+/**
+ * Depth in `open` (the writer's open elements, innermost last) of the element that end tag `name` closes, or -1
+ * for a stray end tag, which HTML ignores. Every scope HTML searches stops at an open table, so no end tag but the
+ * table's own looks past one: a stray `</td>` in a nested table, or a `</div>` in a cell for a div opened before
+ * the table, closes nothing outside it.
+ */
+export function closedDepth(open: readonly string[], name: string): number {
+  for (let depth = open.length - 1; depth >= 0; depth--) {
+    if (open[depth] === name) return depth;
+    if (open[depth] === "table") return -1;
+  }
+  return -1;
+}

@@ -2,7 +2,7 @@ import { MARKDOWN_MAX_NESTING } from "../config";
 import { decodeEntities, readAttribute, type PageModel } from "../page";
 import type { NormalisedPlan } from "../plan";
 import { hasNewline, RemovedTextCursor, topRemovedRanges, type PieceSink } from "./text-removal";
-import { NestingCap, scanMarkup, type MarkupHandler } from "./markdown-scan";
+import { closedDepth, NestingCap, scanMarkup, type MarkupHandler } from "./markdown-scan";
 
 /**
  * Markdown of the kept part of a page: headings, paragraphs, lists (nested), links, images, emphasis,
@@ -162,7 +162,7 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
 
   endTag(name: string): void {
     if (this.cap.endsPassedOver(name)) return;
-    const depth = this.openNames.lastIndexOf(name);
+    const depth = closedDepth(this.openNames, name);
     if (depth < 0) return; // an end tag with no open element we act on: ignore it
     if (BLOCK_NAMES.has(name)) this.blockSinceText = true;
     while (this.openNames.length > depth) this.closeTop();
@@ -533,7 +533,8 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
 
   private openRow(): void {
     const table = this.tables[this.tables.length - 1];
-    if (table === undefined) return;
+    // A row or cell outside any table (its table removed, or ended by a stray end tag) is a paragraph, as its text is.
+    if (table === undefined) return this.requestBreak(PARAGRAPH_BREAK);
     // Cells outside any row (after a stray </tr>) make a row of their own, as a browser's implied <tr> does.
     if (table.row !== null && table.row.length > 0) table.rows.push(table.row);
     table.row = [];
@@ -542,7 +543,7 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
 
   private openCell(name: string): void {
     const table = this.tables[this.tables.length - 1];
-    if (table === undefined) return;
+    if (table === undefined) return this.requestBreak(PARAGRAPH_BREAK);
     if (table.row === null) table.row = [];
     if (name === "th" && table.rows.length === 0) table.headerRow = true;
     this.pendingBreak = NO_BREAK;

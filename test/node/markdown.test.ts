@@ -42,6 +42,23 @@ describe("writeMarkdown", () => {
     expect(markdown("<p><em><strong>Follow us</strong> on <strong>Twitter</strong></em></p>")).toBe("***Follow us** on **Twitter***");
   });
 
+  it("ignores a stray end tag as HTML does: a </td> or </div> closes nothing outside the table it stands in", () => {
+    // destination-nb.com (cleaneval-dev): a nested table's extra </td> ended the outer table, and its rows ran together.
+    const nested = "<table><tr><td><table><tr><td>L</td></td></tr></table></td></tr><tr><td>A one</td></tr><tr><td>B two</td></tr></table>";
+    expect(markdown(nested)).toBe("L\n\nA one\n\nB two");
+    const page = analysePage(nested);
+    const plan = normalisePlan(page, emptyPlan(page));
+    expect(writeArticle(page, plan)).toBe("<table><tr><td><table><tr><td>L</td></tr></table></td></tr><tr><td>A one</td></tr><tr><td>B two</td></tr></table>");
+    // The same rows with their table removed (as the classifier removed destination-nb.com's) stay apart too.
+    const removed = emptyPlan(page);
+    removed.removedBlocks[1] = 1; // the outer <table>: pass 1 ended it at the stray </td>, as lol-html does
+    const orphans = normalisePlan(page, removed);
+    expect(writeMarkdown(page, orphans)).toBe("A one\n\nB two");
+    expect(writeArticle(page, orphans)).toBe("<div><div>A one</div></div><div><div>B two</div></div>");
+    const cell = analysePage("<div><table><tr><td>A one</div> more</td><td>B</td></tr></table></div>");
+    expect(writeArticle(cell, normalisePlan(cell, emptyPlan(cell)))).toBe("<div><table><tr><td>A one more</td><td>B</td></tr></table></div>");
+  });
+
   it("writes nested and numbered lists, with implied ends", () => {
     const html = `<ul><li>one<li>two<ul><li>two a</li><li>two b</li></ul></li><li>three</ul><ol start="3"><li>third</li><li>fourth</li></ol>`;
     expect(markdown(html)).toBe("- one\n- two\n  - two a\n  - two b\n- three\n\n3. third\n4. fourth");
