@@ -1,7 +1,7 @@
 import { MARKDOWN_MAX_NESTING } from "../config";
 import { decodeEntities, extractMetadata, readAttribute, type PageMetadata, type PageModel } from "../page";
 import type { NormalisedPlan } from "../plan";
-import { closedDepth, NestingCap, scanMarkup, type MarkupHandler } from "./markdown-scan";
+import { closedDepth, HEADINGS, impliedEndDepth, NestingCap, scanMarkup, type MarkupHandler } from "./markdown-scan";
 import { RemovedTextCursor, topRemovedRanges, type PieceSink } from "./text-removal";
 
 /**
@@ -96,35 +96,6 @@ const IMAGE_DATA_URL = /^data:image\/(?:png|jpeg|jpg|gif|webp|avif|bmp);base64,[
 const LAZY_SOURCE_ATTRIBUTES = ["data-src", "data-original", "data-lazy-src", "data-url"] as const;
 
 const VOID_ELEMENTS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr", "keygen", "frame"]);
-const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
-/** Start tags that close an open <p> (HTML closes a paragraph at a block start). */
-const CLOSES_PARAGRAPH = new Set([
-  "p", "div", "section", "article", "main", "header", "footer", "aside", "nav", "center", "hgroup", "form", "fieldset", "address",
-  "figure", "figcaption", "details", "summary", "dl", "li", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "pre", "blockquote", "table", "hr",
-]);
-/** Implied ends: an element being opened closes an open element of these names, unless one of the boundaries lies between. */
-interface ImpliedEnd {
-  readonly closes: ReadonlySet<string>;
-  readonly boundaries: ReadonlySet<string>;
-}
-const TABLE = new Set(["table"]);
-/** dt and dd close each other, cells each other, table sections each other (and what a section holds). */
-const DEFINITION_END: ImpliedEnd = { closes: new Set(["dt", "dd"]), boundaries: new Set(["dl"]) };
-const CELL_END: ImpliedEnd = { closes: new Set(["td", "th"]), boundaries: new Set(["tr", "table"]) };
-const SECTION_END: ImpliedEnd = { closes: new Set(["thead", "tbody", "tfoot", "tr", "td", "th", "caption"]), boundaries: TABLE };
-const IMPLIED_ENDS: Readonly<Record<string, ImpliedEnd>> = {
-  li: { closes: new Set(["li"]), boundaries: new Set(["ul", "ol"]) },
-  dt: DEFINITION_END,
-  dd: DEFINITION_END,
-  td: CELL_END,
-  th: CELL_END,
-  tr: { closes: new Set(["tr", "td", "th"]), boundaries: TABLE },
-  thead: SECTION_END,
-  tbody: SECTION_END,
-  tfoot: SECTION_END,
-  a: { closes: new Set(["a"]), boundaries: new Set(["td", "th", "table"]) },
-};
-const PARAGRAPH_BOUNDARIES = new Set(["div", "li", "td", "th", "blockquote", "section", "article", "table", "ul", "ol", "dd", "dt", "figure", "details"]);
 /** Table parts kept even when empty (a cell without text still holds its column); the table itself goes when it has no content. */
 const STRUCTURAL = new Set(["td", "th", "tr", "thead", "tbody", "tfoot", "colgroup"]);
 
@@ -272,21 +243,8 @@ class ArticleBuilder implements MarkupHandler, PieceSink {
   // ── elements ────────────────────────────────────────────────────────────────────────────────────
 
   private closeImplied(name: string): void {
-    if (CLOSES_PARAGRAPH.has(name)) this.closeOpen(new Set(["p"]), PARAGRAPH_BOUNDARIES);
-    if (HEADINGS.has(name)) this.closeOpen(HEADINGS, PARAGRAPH_BOUNDARIES);
-    const implied = IMPLIED_ENDS[name];
-    if (implied !== undefined) this.closeOpen(implied.closes, implied.boundaries);
-  }
-
-  /** Closes the outermost open element of `names` above the nearest boundary (a new <tr> closes the open cell and its row). */
-  private closeOpen(names: ReadonlySet<string>, boundaries: ReadonlySet<string>): void {
-    let target = -1;
-    for (let depth = this.openNames.length - 1; depth >= 0; depth--) {
-      const open = this.openNames[depth];
-      if (boundaries.has(open)) break;
-      if (names.has(open)) target = depth;
-    }
-    while (target >= 0 && this.openNames.length > target) this.closeTop();
+    const depth = impliedEndDepth(this.openNames, name);
+    while (this.openNames.length > depth) this.closeTop();
   }
 
   private closeTop(): void {

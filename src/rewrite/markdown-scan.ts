@@ -1,8 +1,9 @@
 /**
- * The walk under the Markdown writer: pass 1's walk heard again (or the scanner over the source once more),
- * reporting start and end tags, the page model's text nodes where they fall, and raw character data (for
- * <pre>). Removed blocks are passed over by their source ranges; svg and math content, scripts, styles and
- * titles are not reported (the scanner marks them foreign or as raw text).
+ * The walk under the Markdown and article writers: pass 1's walk heard again (or the scanner over the source
+ * once more), reporting start and end tags, the page model's text nodes where they fall, and raw character data
+ * (for <pre>). Removed blocks are passed over by their source ranges; svg and math content, scripts, styles and
+ * titles are not reported (the scanner marks them foreign or as raw text). Also what both writers read the same
+ * way: the nesting cap, and HTML's implied and stray end tags.
  */
 import { TEXT_DATA, walkPage, type PageModel, type ScanHandler } from "../page";
 
@@ -113,4 +114,54 @@ export function closedDepth(open: readonly string[], name: string): number {
     if (open[depth] === "table") return -1;
   }
   return -1;
+}
+
+/** Implied ends: a start tag closes an open element of `closes`, unless one of the `boundaries` lies between. */
+interface ImpliedEnd {
+  readonly closes: ReadonlySet<string>;
+  readonly boundaries: ReadonlySet<string>;
+}
+export const HEADINGS: ReadonlySet<string> = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+const PARAGRAPH_BOUNDARIES = new Set(["div", "li", "td", "th", "blockquote", "section", "article", "table", "ul", "ol", "dd", "dt", "figure", "details"]);
+/** A block start closes an open <p>; a heading closes an open heading. */
+const PARAGRAPH_END: ImpliedEnd = { closes: new Set(["p"]), boundaries: PARAGRAPH_BOUNDARIES };
+const HEADING_END: ImpliedEnd = { closes: HEADINGS, boundaries: PARAGRAPH_BOUNDARIES };
+const CLOSES_PARAGRAPH = new Set([
+  "p", "div", "section", "article", "main", "header", "footer", "aside", "nav", "center", "hgroup", "form", "fieldset", "address",
+  "figure", "figcaption", "details", "summary", "dl", "li", "dt", "dd", ...HEADINGS, "ul", "ol", "pre", "blockquote", "table", "hr",
+]);
+const TABLE = new Set(["table"]);
+/** dt and dd close each other, cells each other, table sections each other (and what a section holds). */
+const DEFINITION_END: ImpliedEnd = { closes: new Set(["dt", "dd"]), boundaries: new Set(["dl"]) };
+const CELL_END: ImpliedEnd = { closes: new Set(["td", "th"]), boundaries: new Set(["tr", "table"]) };
+const SECTION_END: ImpliedEnd = { closes: new Set(["thead", "tbody", "tfoot", "tr", "td", "th", "caption"]), boundaries: TABLE };
+const IMPLIED_ENDS: Readonly<Record<string, ImpliedEnd>> = {
+  li: { closes: new Set(["li"]), boundaries: new Set(["ul", "ol"]) },
+  dt: DEFINITION_END,
+  dd: DEFINITION_END,
+  td: CELL_END,
+  th: CELL_END,
+  tr: { closes: new Set(["tr", "td", "th"]), boundaries: TABLE },
+  thead: SECTION_END,
+  tbody: SECTION_END,
+  tfoot: SECTION_END,
+  a: { closes: new Set(["a"]), boundaries: new Set(["td", "th", "table"]) },
+};
+
+/**
+ * The depth in `open` (innermost last) from which start tag `name` closes the open elements, as HTML's implied end
+ * tags do (simplified: a block start closes an open <p>, a heading an open heading, a cell the open cell, a row the
+ * open row, a list item the open item...); `open.length` when it closes none. Each rule closes the outermost open
+ * element it names above the nearest of its boundaries.
+ */
+export function impliedEndDepth(open: readonly string[], name: string): number {
+  let depth = open.length;
+  const close = (end: ImpliedEnd) => {
+    for (let index = depth - 1; index >= 0 && !end.boundaries.has(open[index]); index--) if (end.closes.has(open[index])) depth = index;
+  };
+  if (CLOSES_PARAGRAPH.has(name)) close(PARAGRAPH_END);
+  if (HEADINGS.has(name)) close(HEADING_END);
+  const implied = IMPLIED_ENDS[name];
+  if (implied !== undefined) close(implied);
+  return depth;
 }

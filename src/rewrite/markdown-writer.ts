@@ -2,7 +2,7 @@ import { MARKDOWN_MAX_NESTING } from "../config";
 import { decodeEntities, readAttribute, type PageModel } from "../page";
 import type { NormalisedPlan } from "../plan";
 import { hasNewline, RemovedTextCursor, topRemovedRanges, type PieceSink } from "./text-removal";
-import { closedDepth, NestingCap, scanMarkup, type MarkupHandler } from "./markdown-scan";
+import { closedDepth, impliedEndDepth, NestingCap, scanMarkup, type MarkupHandler } from "./markdown-scan";
 
 /**
  * Markdown of the kept part of a page: headings, paragraphs, lists (nested), links, images, emphasis,
@@ -37,17 +37,6 @@ const PARAGRAPH_ELEMENTS = new Set([
 const EMPHASIS_MARKER: Readonly<Record<string, string>> = { em: "*", i: "*", strong: "**", b: "**", code: "`", kbd: "`", samp: "`", tt: "`" };
 /** Elements written as code spans: their text goes as it is, without escapes, between backtick fences. */
 const CODE_NAMES = new Set(["code", "kbd", "samp", "tt"]);
-/** Elements an implicit end stops at, by the element being closed (HTML's implied end tags, simplified). */
-const IMPLIED_END_BOUNDARY: Readonly<Record<string, ReadonlySet<string>>> = {
-  p: new Set(["div", "li", "td", "th", "blockquote", "section", "article", "table", "ul", "ol"]),
-  li: new Set(["ul", "ol"]),
-  td: new Set(["tr", "table"]),
-  th: new Set(["tr", "table"]),
-  tr: new Set(["table"]),
-};
-/** Start tags that end an open <p> (HTML closes a paragraph at a block start). */
-const CLOSES_PARAGRAPH = new Set([...PARAGRAPH_ELEMENTS, "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "pre", "blockquote", "table", "hr"]);
-
 /** Elements that start or end a block of Markdown (a page-text newline next to them adds nothing). */
 const BLOCK_NAMES = new Set([
   ...PARAGRAPH_ELEMENTS, "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote", "pre", "table", "tr", "td", "th", "hr", "br",
@@ -132,8 +121,7 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
   startTag(name: string, nameEnd: number, tagEnd: number): void {
     if (!HANDLED_NAMES.has(name)) return; // span, font, input…: nothing to write for them
     if (BLOCK_NAMES.has(name)) this.blockSinceText = true;
-    if (CLOSES_PARAGRAPH.has(name) || name === "p") this.closeImplied("p");
-    if (name === "li" || name === "td" || name === "th" || name === "tr") this.closeImplied(name);
+    this.closeImplied(name);
     if (OPENED_NAMES.has(name) && this.cap.passesOver(name, this.openNames.length)) {
       // A block passed over still parts its text from the text before it.
       if (BLOCK_NAMES.has(name)) this.requestBreak(PARAGRAPH_BREAK);
@@ -244,15 +232,8 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
   }
 
   private closeImplied(name: string): void {
-    const boundaries = IMPLIED_END_BOUNDARY[name];
-    for (let depth = this.openNames.length - 1; depth >= 0; depth--) {
-      const open = this.openNames[depth];
-      if (open === name) {
-        while (this.openNames.length > depth) this.closeTop();
-        return;
-      }
-      if (boundaries.has(open)) return;
-    }
+    const depth = impliedEndDepth(this.openNames, name);
+    while (this.openNames.length > depth) this.closeTop();
   }
 
   private closeTop(): void {

@@ -59,6 +59,12 @@ describe("writeMarkdown", () => {
     expect(writeArticle(cell, normalisePlan(cell, emptyPlan(cell)))).toBe("<div><table><tr><td>A one more</td><td>B</td></tr></table></div>");
   });
 
+  it("closes what a start tag implies, as the article writer does: a link at a link, a heading at a heading", () => {
+    // A sports wire page's byline links, written twice around the name; a headline written as <h2><h1>.
+    expect(markdown('<p><a href="https://a.example/x"><a href="https://a.example/x">Natalie White</a></a> scored.</p>')).toBe("[Natalie White](https://a.example/x) scored.");
+    expect(markdown("<h2><h1>Gale to drive Nationwide</h1></h2><p>Text.</p>")).toBe("# Gale to drive Nationwide\n\nText.");
+  });
+
   it("writes nested and numbered lists, with implied ends", () => {
     const html = `<ul><li>one<li>two<ul><li>two a</li><li>two b</li></ul></li><li>three</ul><ol start="3"><li>third</li><li>fourth</li></ol>`;
     expect(markdown(html)).toBe("- one\n- two\n  - two a\n  - two b\n- three\n\n3. third\n4. fourth");
