@@ -14,7 +14,7 @@ import { headingWrapper, isHeading } from "./headings";
 const COMMENT_HINT_COLUMN = FEATURE_NAMES.indexOf("hintComment");
 
 /** Words that name reader comments, as a section heading says them. */
-const COMMENT_WORDS = "comments?|responses?|replies|reactions?|discussion|kommentare?|commentaires?|réactions|comentarios?|comentários?|commenti|reacties|komentarze|комментари[йи]|コメント|评论|評論|留言";
+const COMMENT_WORDS = "comments?|responses?|replies|reactions?|discussion|kommentare?|commentaires?|réactions|comentarios?|comentários?|commenti|reacties|komentarze|kommentarer|kommentit|komentáře|komentar|yorumlar|comentarii|комментари[йи]|コメント|评论|評論|留言";
 
 /**
  * The whole text of a comment section's heading: "Comments", "3 comments", "Reader comments (12)",

@@ -16,7 +16,8 @@ const SOURCE = "[\\p{L}\\p{N} .'&-]+";
 
 /**
  * The whole text of a related-content heading, in English and in the languages the comment headings know: German,
- * French, Spanish, Portuguese, Italian, Dutch, Polish, Russian, Japanese and Chinese.
+ * French, Spanish, Portuguese, Italian, Dutch, Polish, Swedish, Danish, Norwegian, Finnish, Czech, Turkish,
+ * Romanian, Indonesian, Russian, Japanese and Chinese.
  */
 const RELATED_HEADING = new RegExp(
   `^(?:related(?:\\s+(?:articles?|stories|posts?|links|news|content|coverage|reading|entries))?(?:\\s+on\\s+${SOURCE})?` +
@@ -28,6 +29,8 @@ const RELATED_HEADING = new RegExp(
     `|leggi\\s+anche|notizie\\s+correlate|articoli\\s+correlati|ti\\s+potrebbe\\s+interessare` +
     `|gerelateerde\\s+artikelen|lees\\s+ook|meer\\s+over\\s+dit\\s+onderwerp` +
     `|(?:czytaj|zobacz)\\s+(?:też|także)|(?:podobne|powiązane)\\s+artykuły` +
+    `|relater(?:ade|ede|te)\\s+artik(?:lar|ler)|l[æe]s\\s+også|läs\\s+också|lue\\s+myös|související\\s+články|čtěte\\s+také` +
+    `|[iİ]lgili\\s+haberler|articole\\s+similare|citește\\s+și|baca\\s+juga|(?:berita|artikel)\\s+terkait` +
     `|(?:читайте|смотрите)\\s+также|похожие\\s+(?:статьи|новости)|по\\s+теме` +
     `|関連(?:記事|ニュース)|あわせて読みたい|(?:相[关關]|延伸)(?:文章|阅读|閱讀|新闻|新聞))\\s*[:：]?$`,
   "iu",

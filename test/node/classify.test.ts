@@ -489,6 +489,16 @@ describe("related-content sections", () => {
     expect(text).not.toContain(teaser);
   });
 
+  it.each(["Läs också:", "Relaterede artikler", "Les også", "Lue myös", "Související články", "İlgili Haberler", "Citește și:", "Baca Juga:", "Berita Terkait"])(
+    "knows the related heading in more languages: %s",
+    (heading) => {
+      const text = shippedKeptText(analysePage(`<body>${STORY.replace("Related stories:", heading)}</body>`));
+      expect(text).toContain("The harbour will be dredged in October");
+      expect(text).not.toContain(heading.replace(/:$/, ""));
+      expect(text).not.toContain("Pier repairs to start in spring");
+    },
+  );
+
   it("leaves a sentence that mentions related stories", () => {
     const page = analysePage(`<body>${STORY.replace("<strong>Related stories:</strong>", "Related stories from other towns are on our regional page.")}</body>`);
     const text = shippedKeptText(page);

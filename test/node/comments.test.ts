@@ -56,10 +56,12 @@ describe("comment sections found by their heading", () => {
     expect(found).toEqual(["Comments", expect.stringMatching(/^About time too/), expect.stringMatching(/^Agreed/)]);
   });
 
-  it.each(["Kommentare", "Commentaires", "Comentarios", "Comentários", "Commenti", "Reacties", "Komentarze", "Комментарии", "コメント", "评论 (2)"])(
+  it.each(["Kommentare", "Commentaires", "Comentarios", "Comentários", "Commenti", "Reacties", "Komentarze", "Kommentarer", "Kommentit", "Komentáře",
+    "Yorumlar", "Comentarii", "Komentar (3)", "Комментарии", "コメント", "评论 (2)"])(
     "knows the heading in other languages: %s",
     (heading) => {
-      const translated = analysePage(SECTION.replace('<div class="hd">Comments</div>', `<div class="hd">${heading}</div>`));
+      // Without the comment anchor before it, only the heading's words can start the section.
+      const translated = analysePage(SECTION.replace('<a name="comments"></a><div class="hd">Comments</div>', `<div class="hd">${heading}</div>`));
       const marked = commentBlocks(translated, computeFeatures(translated));
       const texts = [...marked.keys()].filter((b) => marked[b] === 1).map((b) => textOf(translated, b).trim());
       expect(texts).toEqual([heading, expect.stringMatching(/^About time too/), expect.stringMatching(/^Agreed/)]);
