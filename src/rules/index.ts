@@ -23,7 +23,7 @@ export {
   type DefaultMode,
   type DefaultModeChoice,
 } from "./rule-set";
-export { checkPatternSafety, type PatternSafety } from "./pattern-safety";
+export { checkFragmentSafety, checkPatternSafety, type PatternSafety } from "./pattern-safety";
 export {
   compileRuleSet,
   createRuleSetCache,

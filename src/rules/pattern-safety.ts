@@ -64,6 +64,20 @@ export function checkPatternSafety(pattern: string, maxLength: number = RULES_MA
   return problem === null ? { safe: true } : { safe: false, reason: problem };
 }
 
+/**
+ * A fragment of a pattern (a rule set's mutable pattern, written inside rules): the grammar and condition 1, the
+ * determinism that keeps each attempt linear. Condition 2 (the start) belongs to a whole pattern, whose first
+ * element is a literal token, so a fragment may start with a repeated class (`\d+`).
+ */
+export function checkFragmentSafety(pattern: string, maxLength: number = RULES_MAX_PATTERN_LENGTH): PatternSafety {
+  if (typeof pattern !== "string" || pattern.length === 0) return { safe: false, reason: "empty pattern" };
+  if (pattern.length > maxLength) return { safe: false, reason: `pattern of ${pattern.length} characters exceeds ${maxLength}` };
+  const parsed = parsePattern(pattern);
+  if (!parsed.ok) return { safe: false, reason: parsed.reason };
+  const problem = checkSequence(parsed.elements, EMPTY_SET);
+  return problem === null ? { safe: true } : { safe: false, reason: problem };
+}
+
 /** Condition 2: the first element is unrepeated and not empty-matching, its first characters in no repeated class. */
 function checkStart(elements: readonly PatternElement[]): string | null {
   const first = elements[0];

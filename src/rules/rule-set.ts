@@ -10,7 +10,7 @@ import {
   RULES_MAX_RULE_COUNT, RULES_MAX_RULE_SET_CHARACTERS, SELECTOR_MAX_MAIN_ENTRIES, SELECTOR_MAX_METADATA_ENTRIES, SELECTOR_MAX_PER_RULE_SET,
 } from "../config";
 import { parseSelector } from "../selectors/index";
-import { checkPatternSafety } from "./pattern-safety";
+import { checkFragmentSafety, checkPatternSafety } from "./pattern-safety";
 import { parseSiteKey } from "./site-key";
 
 /** Format version of a set of text rules alone, as the miner writes it. */
@@ -133,6 +133,31 @@ const RULE_SET_SCHEMA = v.object({
   defaultMode: v.optional(v.object({ mode: v.picklist(DEFAULT_MODES), by: nonEmpty, note: v.optional(v.string()) })),
 });
 
+/** The fields of a rule set and of its nested objects (null: a value with no fields of its own to check). */
+interface FieldShape {
+  readonly [field: string]: FieldShape | null;
+}
+const RULE_SET_FIELDS: FieldShape = {
+  version: null, site: null, minedAt: null, pages: null, cutoff: null, source: null, revision: null, strip: null, main: null, keep: null,
+  mutablePatterns: { name: null, pattern: null },
+  rules: { pattern: null, docFreq: null, count: null, tokens: null },
+  metadata: { title: null, byline: null, date: null },
+  defaultMode: { mode: null, by: null, note: null },
+};
+
+/** "field: unknown field" for every key (of the object, or of each object in an array) that the shape does not name. */
+function unknownFields(value: unknown, shape: FieldShape, path: string): string[] {
+  if (Array.isArray(value)) return value.flatMap((item, index) => unknownFields(item, shape, `${path}.${index}`));
+  if (typeof value !== "object" || value === null) return [];
+  const problems: string[] = [];
+  for (const [field, inner] of Object.entries(value)) {
+    const at = path === "" ? field : `${path}.${field}`;
+    if (!Object.prototype.hasOwnProperty.call(shape, field)) problems.push(`${at}: unknown field (expected one of ${Object.keys(shape).join(", ")})`);
+    else if (shape[field] !== null) problems.push(...unknownFields(inner, shape[field]!, at));
+  }
+  return problems;
+}
+
 export function parseRuleSet(value: unknown, options: ParseRuleSetOptions = {}): RuleSetParse {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { ok: false, problems: ["a rule set must be a JSON object"] };
@@ -141,10 +166,12 @@ export function parseRuleSet(value: unknown, options: ParseRuleSetOptions = {}):
   if (!(RULESET_VERSIONS as readonly unknown[]).includes(version)) {
     return { ok: false, problems: [`version: unsupported rule set version ${JSON.stringify(version)} (expected ${RULESET_VERSIONS.join(" or ")})`] };
   }
+  // A misspelt field would be stored and silently ignored (a "strp" list that strips nothing): refused, by name.
+  const unknown = unknownFields(value as Record<string, unknown>, RULE_SET_FIELDS, "");
   const parsed = v.parse(RULE_SET_SCHEMA, value);
-  if (!parsed.ok) return parsed;
+  if (!parsed.ok) return { ok: false, problems: [...unknown, ...parsed.problems] };
   const ruleSet: RuleSet = parsed.value;
-  const problems = [...consistencyProblems(ruleSet, options), ...selectorProblems(ruleSet)];
+  const problems = [...unknown, ...consistencyProblems(ruleSet, options), ...selectorProblems(ruleSet)];
   return problems.length === 0 ? { ok: true, ruleSet } : { ok: false, problems };
 }
 
@@ -176,6 +203,14 @@ function consistencyProblems(ruleSet: RuleSet, options: ParseRuleSetOptions): st
       if (!safety.safe) problems.push(`rules.${index}.pattern: unsafe (${safety.reason})`);
     }
   });
+  // Mutable patterns are fragments of the rules' patterns (a rule starts with a literal, a fragment need not): each is
+  // held to the same determinism, so "(a+)+$" or "(?:a|ab)*" is refused here as it would be inside a rule.
+  if (options.checkPatterns) {
+    ruleSet.mutablePatterns.forEach((mutable, index) => {
+      const safety = checkFragmentSafety(mutable.pattern);
+      if (!safety.safe) problems.push(`mutablePatterns.${index}.pattern: unsafe (${safety.reason})`);
+    });
+  }
   return problems;
 }
 

@@ -102,6 +102,27 @@ describe("parseRuleSet", () => {
     expect(strict.ok ? [] : strict.problems).toHaveLength(3);
   });
 
+  it("refuses fields it does not know, each named with its path, at the top and inside rules and the default mode", () => {
+    const misspelt = { ...validRuleSet(), strp: [".nav"], rules: [{ ...validRuleSet().rules[0], weight: 2 }], defaultMode: { mode: "rules", by: "hand", why: "x" } };
+    const parsed = parseRuleSet(misspelt);
+    expect(parsed.ok ? [] : parsed.problems.map((problem) => problem.split(":")[0])).toEqual(["rules.0.weight", "strp", "defaultMode.why"]);
+    expect(parsed.ok ? "" : parsed.problems[1]).toMatch(/^strp: unknown field \(expected one of version, site, .*strip/);
+    // Refused whether or not patterns are checked: the Worker reports such a stored set as invalid too.
+    expect(parseRuleSet(misspelt, { checkPatterns: true }).ok).toBe(false);
+  });
+
+  it("checks mutable patterns like the rules' own when asked: a nested quantifier is refused, the miner's classes pass", () => {
+    const nested = validRuleSet({ mutablePatterns: [{ name: "integer", pattern: "\\d+" }, { name: "evil", pattern: "(a+)+$" }, { name: "worse", pattern: "(?:a+)+b" }] });
+    expect(parseRuleSet(nested).ok).toBe(true); // recorded for the reader, never compiled: refused when publishing
+    const strict = parseRuleSet(nested, { checkPatterns: true });
+    expect(strict.ok ? [] : strict.problems).toEqual([
+      expect.stringMatching(/^mutablePatterns\.1\.pattern: unsafe \(/),
+      "mutablePatterns.2.pattern: unsafe (a quantified class overlaps what can follow it (adjacent quantifiers must have disjoint classes))",
+    ]);
+    const shipped = ["\\d+", "\\d{1,2}:\\d{2}(?::\\d{2})?", "\\d+[.,]\\d+", "\\d{1,4}[./-]\\d{1,2}[./-]\\d{1,4}", "\\d+(?:st|nd|rd|th)", "(?:Mon|MON|Tue|TUE)"];
+    expect(parseRuleSet(validRuleSet({ mutablePatterns: shipped.map((pattern, index) => ({ name: `class-${index}`, pattern })) }), { checkPatterns: true }).ok).toBe(true);
+  });
+
   it("reports text that is not JSON", () => {
     const parsed = parseRuleSetText("{ not json");
     expect(parsed.ok).toBe(false);

@@ -69,6 +69,20 @@ describe("admin routes with a path key", () => {
     expect((await admin("/admin/rules/bbc.co.uk/news", { method: "DELETE" })).status).toBe(200);
     expect(await env.RULES.get("bbc.co.uk/news")).toBeNull();
   });
+
+  it("refuses a set with an unsafe mutable pattern or a field it does not know, naming it, and stores nothing", async () => {
+    const admin = (path: string, init: RequestInit = {}) =>
+      app.request(`https://cleaner.test${path}`, { ...init, headers: { "x-api-key": "admin-secret" } }, { ...env, ADMIN_KEY: "admin-secret" });
+    const site = "refused.rules.example";
+    const base = JSON.parse(ruleSet(site, ["Skip\\s+navigation"])) as Record<string, unknown>;
+    const nested = await admin(`/admin/rules/${site}`, { method: "PUT", body: JSON.stringify({ ...base, mutablePatterns: [{ name: "evil", pattern: "(?:a+)+b" }] }) });
+    expect(nested.status).toBe(422);
+    expect(((await nested.json()) as { error: { message: string } }).error.message).toMatch(/^mutablePatterns\.0\.pattern: unsafe/);
+    const misspelt = await admin(`/admin/rules/${site}`, { method: "PUT", body: JSON.stringify({ ...base, version: 2, strp: [".share"] }) });
+    expect(misspelt.status).toBe(422);
+    expect(((await misspelt.json()) as { error: { message: string } }).error.message).toMatch(/^strp: unknown field/);
+    expect(await env.RULES.get(site)).toBeNull();
+  });
 });
 
 describe.skipIf(!hasData)("keys that name a path match URLs by longest prefix", () => {
