@@ -9,7 +9,7 @@
  *  2. the R2, KV and queue operations of learning a site (10 pages sampled one by one, then its job), counted
  *     call by call on the real bindings, and the bytes it leaves in R2 and KV, for N dragnet sites learned one
  *     after the other (the cross-site table grows with each).
- * README "Learning from traffic" turns these figures into the arithmetic for a million sites.
+ * docs/learning.md turns these figures into the arithmetic for a million sites.
  */
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";

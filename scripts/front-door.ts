@@ -6,7 +6,7 @@
  * Why: local workerd serves a few busy connections well and a couple of hundred badly. With 200 clients
  * each keeping a request queued, it resets some connections and leaves requests on newly opened ones
  * unanswered for good (30 s timeouts), whatever the Worker does (a Worker that only reads the body and
- * spins 10 ms does the same); through a bounded pool it answers every request in turn (README "Load").
+ * spins 10 ms does the same); through a bounded pool it answers every request in turn (docs/performance.md, "Load").
  */
 import { Agent, createServer, request as forward, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 

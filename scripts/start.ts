@@ -19,7 +19,7 @@
  *    template, and no rule set), is there to be learned: see printTryLines.
  * 5. The service's port, http://127.0.0.1:8787, is a front door in this process (scripts/front-door.ts): it
  *    hands requests to wrangler dev, on a free port of its own, at most MAX_IN_FLIGHT at a time, since local
- *    workerd drops and starves requests when it holds hundreds of connections at once (README "Load").
+ *    workerd drops and starves requests when it holds hundreds of connections at once (docs/performance.md, "Load").
  * Ctrl-C stops all three. Ports: WORKER_PORT and SAMPLES_PORT override 8787 and 8788.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -48,7 +48,7 @@ const READY_TIMEOUT_MS = 60_000;
 /**
  * Requests the front door hands to wrangler dev at once. One isolate runs one request at a time, so a few
  * suffice to keep it busy while others wait on I/O (a fetched page); 200 at once measured resets and 30 s
- * timeouts, 16 none (README "Load").
+ * timeouts, 16 none (docs/performance.md, "Load").
  */
 const MAX_IN_FLIGHT = 16;
 

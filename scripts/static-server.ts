@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { extname, join, normalize, sep } from "node:path";
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -48,8 +49,10 @@ export async function startStaticServer(root: string, host: string, port: number
     server.once("error", fail);
     server.listen(port, host, done);
   });
+  // Port 0 asks for a free port: the URL names the one bound.
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://${host}:${port}`,
+    url: `http://${host}:${bound}`,
     close: () => new Promise<void>((done) => server.close(() => done())),
   };
 }

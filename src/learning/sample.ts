@@ -61,7 +61,7 @@ export function pageSampler(env: LearningBindings, waitUntil: (promise: Promise<
 /**
  * Whether the rules a page was cleaned with are too young to need pages yet: younger than FRESH_SHARE of the
  * staleness limit. The pages of the next mining come from the rest of the period, and a site with fresh rules
- * costs no R2 write (sampling is most of learning's writes: README "Limits, measured").
+ * costs no R2 write (sampling is most of learning's writes: docs/learning.md, "Limits, measured").
  */
 export function rulesAreFresh(settings: LearningSettings, minedAt: string | undefined, now: number): boolean {
   if (minedAt === undefined) return false;

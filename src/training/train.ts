@@ -24,7 +24,7 @@ export const KEEP_MARGIN_GRID = [0, 0.1];
  * The article guard's share is tuned but never turned off: the pages it saves (those whose article would go)
  * are rare among any fold's calibration pages, so a mean over them sees the guard's small cost and not its
  * worth. Folds whose calibration turned it off lost 0.5 to 1 point out of fold; by set, keeping it on is worth
- * 0.003 (README).
+ * 0.003 (docs/classifier.md).
  */
 export const KEEP_PROSE_GRID = [0.25, 0.5];
 

@@ -1,5 +1,5 @@
 /**
- * The demo page (README "Demo page"): a static asset (public/index.html and its script public/demo.js, wrangler.toml
+ * The demo page (docs/api.md, "Demo page"): a static asset (public/index.html and its script public/demo.js, wrangler.toml
  * [assets]) that holds no cleaning of its own: its script calls the keyed /v1/clean API, so it shows exactly what
  * a client of the API gets. The Worker runs before the assets (run_worker_first), so a proxied host's own "/" stays
  * the origin's; these routes hand the two files out with the page's policy, and the deployment's settings as JSON:

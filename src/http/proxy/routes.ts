@@ -13,7 +13,7 @@
  * origin; the client's Cookie and Authorization reach it only for entries with `forwardCredentials`, and a
  * page fetched with them is never stored for others unless the entry says `cacheCredentialed`.
  * Prefix mode serves other sites on this Worker's own origin, so its answers carry a CSP sandbox that lets
- * their scripts run in an opaque origin, away from this origin's pages, storage and cookies (see README).
+ * their scripts run in an opaque origin, away from this origin's pages, storage and cookies (see docs/api.md, "Proxy").
  */
 import { Hono } from "hono/tiny";
 import { pageSampler, type PageSampler } from "../../learning";

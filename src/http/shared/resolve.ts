@@ -9,7 +9,7 @@
  *
  * What this does not close: the fetch that follows resolves the name again, by the runtime's own
  * resolver, so a name that changes its answer between the two lookups (DNS rebinding with a zero TTL)
- * can still reach what the check refused. See the README's Security section.
+ * can still reach what the check refused. See docs/security.md.
  */
 import { addressVerdict, type HostVerdict } from "./target";
 

@@ -10,7 +10,7 @@ import { ServiceError } from "./errors";
 import { proxyConfigFromVar } from "../proxy/config";
 import type { ResolverSettings } from "./resolve";
 
-/** The vars of the fetch guard (see the README's Security section). */
+/** The vars of the fetch guard (see docs/security.md). */
 export interface GuardBindings {
   /** Comma-separated origins fetched whatever their address, metadata excepted (`npm start`: its sample site). */
   ALLOWED_TARGET_ORIGINS?: string;
