@@ -16,7 +16,7 @@
  */
 import type { ClassifierModel } from "./classify";
 import { classifyPage, commentPlan, commentText, keepComments, scoreBlocks } from "./classify";
-import { CLEAN_MAX_BLOCKS, CLEAN_MAX_BYTES, CLEAN_TIME_BUDGET_MS } from "./config";
+import { CLEAN_MAX_BLOCKS, CLEAN_MAX_BYTES, CLEAN_TIME_BUDGET_MS, CLEAN_WORK_BUDGET_UNITS, CLEAN_YIELD_MIN_BYTES, SMOOTHING_SCORE_LEVELS } from "./config";
 import { analysePage, computeFeatures, headlineBlocks, readAttribute, titleWithoutSiteName, type PageModel } from "./page";
 import {
   emptyPlan, keepWhole, mergePlans, planFromIntervals, planKeepingOnlySelected, planKeepingSelected, planRemovingSelected, withRemovedElements,
@@ -26,6 +26,7 @@ import { annotateHtml, declaresOtherCharset, keepsText, readerMetadata, rewriteH
 import { mainMatches, matchRules, selectorsClean, type CompiledRuleSet, type RuleOverflow, type SiteSelectors } from "./rules";
 import type { HtmlRewriterBackend } from "./runtime";
 import { matchSelectors, type SelectorList, type SelectorMatch } from "./selectors";
+import { CHARACTERS_PER_UNIT, WorkMeter } from "./work-meter";
 
 /** The output formats; "article" is the kept content as a safe HTML fragment (rewrite/article-writer.ts has its allow-list). */
 export const OUTPUT_FORMATS = ["html", "text", "markdown", "json", "article"] as const;
@@ -62,6 +63,8 @@ export interface CleanOptions {
   readonly maxBlocks: number;
   /** Milliseconds of work a page may take, checked between stages and in rule matching (config CLEAN_TIME_BUDGET_MS). */
   readonly timeBudgetMs: number;
+  /** Units of counted work a page may take (work-meter.ts), checked in every stage and in the writers' walks (config CLEAN_WORK_BUDGET_UNITS). */
+  readonly workBudget: number;
   /** What cleans a site that has rules when a model is loaded too: the rules alone, or rules plus the classifier. */
   readonly withRules: "rules" | "rules+classifier";
   /** Forces a mode (for evaluation); "auto" picks from what is loaded. */
@@ -79,6 +82,7 @@ export const DEFAULT_CLEAN_OPTIONS: CleanOptions = Object.freeze({
   maxBytes: CLEAN_MAX_BYTES,
   maxBlocks: CLEAN_MAX_BLOCKS,
   timeBudgetMs: CLEAN_TIME_BUDGET_MS,
+  workBudget: CLEAN_WORK_BUDGET_UNITS,
   // `npm run eval` measures rules plus the classifier above rules alone on the held-out pages of sites with
   // rules (dragnet 8+ page sites 0.930 vs 0.755 shingle F1, cleanportaleval 0.956 vs 0.777).
   withRules: "rules+classifier",
@@ -137,6 +141,8 @@ export type CleanResult =
       readonly unclosedRawText: boolean;
       /** Stage name → milliseconds (coarse in workerd: see above). */
       readonly timings: Readonly<Record<string, number>>;
+      /** Units of work counted (work-meter.ts), against options.workBudget. */
+      readonly work: number;
     }
   | { readonly ok: false; readonly bailout: CleanBailout; readonly detail: string };
 
@@ -177,29 +183,41 @@ class StageClock {
 async function runPipeline(input: CleanInput, options: CleanOptions): Promise<CleanResult> {
   const clock = new StageClock();
   const deadline = now() + options.timeBudgetMs;
-  const expired = (): boolean => now() > deadline;
-  const pastBudget = (stage: string): CleanResult => ({ ok: false, bailout: "time-budget", detail: `over ${options.timeBudgetMs} ms at ${stage}` });
+  const work = new WorkMeter(options.workBudget);
+  // The clock where it runs (Node, local workerd), the counted work everywhere (deployed workerd's clock stands still).
+  const expired = (): boolean => work.exhausted || now() > deadline;
+  const pastBudget = (stage: string): CleanResult => ({
+    ok: false, bailout: "time-budget",
+    detail: work.exhausted ? `over ${options.workBudget} units of work at ${stage}` : `over ${options.timeBudgetMs} ms at ${stage}`,
+  });
   const size = utf8Length(input.html, options.maxBytes);
   if (size > options.maxBytes) return { ok: false, bailout: "too-large", detail: `page over ${options.maxBytes} bytes` };
+  // A large page gives the isolate back between stages, so that requests arriving meanwhile (/healthz, small pages) are answered.
+  const pause = size >= CLEAN_YIELD_MIN_BYTES ? yieldToOthers : noPause;
   const mode = chooseMode(input, options);
   const usesRules = mode === "rules" || mode === "rules+classifier";
   // 1 analyse
   const page = analysePage(input.html, { metadata: showsMetadata(input.format, options), scanLog: walksMarkup(input.format) || matchesSelectors(input) });
+  work.spend(page.source.length / CHARACTERS_PER_UNIT + page.blockCount + page.textNodeCount);
   clock.lap("analyse");
   if (page.blockCount > options.maxBlocks) {
     return { ok: false, bailout: "too-many-blocks", detail: `${page.blockCount} blocks, limit ${options.maxBlocks}` };
   }
   if (expired()) return pastBudget("analyse");
+  await pause();
   // 2 rules
   // The site's key names its host (and maybe a path) where the page's URL is not given.
   const headlines = usesRules ? headlineBlocks(page, titleWithoutSiteName(page, input.url ?? (input.site === "" ? undefined : `http://${input.site}`)) ?? "") : null;
   const rules = usesRules ? planFromRules(page, input.ruleSet, headlines, expired) : null;
+  if (rules !== null) work.spend(page.blockCount);
   if (rules?.overflow === "time-budget") return pastBudget("rules");
   if (rules?.overflow) return { ok: false, bailout: rules.overflow, detail: `rules of ${input.site} stopped: ${rules.overflow}` };
   const rulesPlan = rules?.plan ?? null;
   clock.lap("rules");
   // 3 classify, 4 smooth
   const classified = mode === "classifier" || mode === "rules+classifier" ? classifyWithModel(page, input.model, clock) : null;
+  // Features and scores per block, smoothing per block and score level.
+  if (classified !== null) work.spend(page.blockCount * (2 + SMOOTHING_SCORE_LEVELS));
   const classifierPlan = classified?.plan ?? null;
   // 5 decide
   const trusted = classifierPlan !== null && leavesNoText(page, classifierPlan) ? null : classifierPlan;
@@ -211,8 +229,10 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   const plan = selected.plan;
   const decidedMode = trusted === classifierPlan ? mode : rulesPlan !== null ? "rules" : "none";
   const removed = plan.counts;
+  work.spend(page.blockCount);
   clock.lap("decide");
   if (expired()) return pastBudget("classify");
+  await pause();
   // 6 rewrite
   let html = page.source;
   if ((input.format === "html" || input.format === "json") && (removed.blocks + removed.chars > 0 || plan.removedElements !== undefined || declaresOtherCharset(page))) {
@@ -220,14 +240,17 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
     if (!rewritten.ok) return { ok: false, bailout: "rewrite-failed", detail: `${rewritten.reason}: ${rewritten.detail}` };
     html = rewritten.html;
   }
+  if (html !== page.source) work.spend(html.length / CHARACTERS_PER_UNIT);
   clock.lap("rewrite");
   if (expired()) return pastBudget("rewrite");
+  await pause();
   // 7 format
-  const body = formatOutput(input, options, page, plan, html, decidedMode, clock.timings, comments, selected.metadata);
+  const body = formatOutput(input, options, page, plan, html, decidedMode, clock.timings, comments, selected.metadata, work);
   clock.lap("format");
+  if (expired()) return pastBudget("format");
   return {
     ok: true, body, contentType: CONTENT_TYPES[input.format], mode: decidedMode, site: input.site, title: page.title, lang: page.lang,
-    removed, timings: clock.timings, unclosedRawText: page.unclosedRawText === true, ...(selected.counts === null ? {} : { selectors: selected.counts }),
+    removed, timings: clock.timings, work: Math.round(work.units), unclosedRawText: page.unclosedRawText === true, ...(selected.counts === null ? {} : { selectors: selected.counts }),
   };
 }
 
@@ -417,9 +440,16 @@ function showsMetadata(format: CleanFormat, options: CleanOptions): boolean {
   return format === "json" || (format === "markdown" && options.frontMatter) || (format === "article" && options.articleTitle !== "keep");
 }
 
+/** Lets the event loop run what waits (other requests) before the next stage. */
+function yieldToOthers(): Promise<void> {
+  return new Promise((resume) => setTimeout(resume, 0));
+}
+
+async function noPause(): Promise<void> {}
+
 function formatOutput(
   input: CleanInput, options: CleanOptions, page: PageModel, plan: NormalisedPlan, html: string, mode: CleanMode,
-  timings: Readonly<Record<string, number>>, comments: Uint8Array | null, metadata: MetadataOverride | undefined,
+  timings: Readonly<Record<string, number>>, comments: Uint8Array | null, metadata: MetadataOverride | undefined, work: WorkMeter,
 ): string {
   switch (input.format) {
     case "html":
@@ -427,16 +457,16 @@ function formatOutput(
     case "annotated":
       return annotateHtml(page, plan).html;
     case "text":
-      return writeText(page, plan);
+      return writeText(page, plan, work);
     case "markdown": {
-      const markdown = writeMarkdown(page, plan, { baseUrl: input.url });
+      const markdown = writeMarkdown(page, plan, { baseUrl: input.url, work });
       if (!options.frontMatter) return markdown;
       const { title, byline, published } = readerMetadata(page, input.url, metadata);
       return withFrontMatter(markdown, { title, url: input.url ?? null, byline, published });
     }
     case "article":
-      return writeArticle(page, plan, { baseUrl: input.url, header: options.articleTitle === "header", omitTitleHeading: options.articleTitle === "omit", metadata });
+      return writeArticle(page, plan, { baseUrl: input.url, header: options.articleTitle === "header", omitTitleHeading: options.articleTitle === "omit", metadata, work });
     case "json":
-      return writeJson(page, plan, { url: input.url, site: input.site, mode, html, timings: { ...timings }, comments: comments === null ? "" : commentText(page, comments), metadata });
+      return writeJson(page, plan, { url: input.url, site: input.site, mode, html, timings: { ...timings }, comments: comments === null ? "" : commentText(page, comments), metadata, work });
   }
 }

@@ -128,6 +128,17 @@ export const CLEAN_MAX_BLOCKS = 60_000;
  * check sees no time pass within one page and the caps (bytes, blocks, rules, nesting) are what bound the work;
  * Node and local workerd (wrangler dev, Miniflare) do advance it. */
 export const CLEAN_TIME_BUDGET_MS = 10_000;
+/** Work one page may take in clean(), in units counted by work-meter.ts (a scanner event, a block, a text node, a
+ * block at one smoothing level, a writer's event, 64 characters); past it a "time-budget" bailout, in whichever stage
+ * (the writers check as they walk). Counted, not timed, since deployed workerd's clock stands still between I/O.
+ * Origin: json, the format that counts most, takes at most 124,000 units on every 10th dev page (dragnet 131) and at
+ * most 75,600 per 100 KB, so a 5 MiB page of that density fits; the 200,000-link page takes 1.8 M; Node does 700-2,400
+ * units per ms (a loaded 2-core machine), so this bounds a page to a few seconds. */
+export const CLEAN_WORK_BUDGET_UNITS = 4_000_000;
+/** Pages from this size on (UTF-8 bytes) give the isolate back to other requests between clean()'s stages, so that
+ * /healthz and small pages are answered while a large one is cleaned. Origin: a 100 KB page cleans in about 10 ms,
+ * below which a pause gains nothing. */
+export const CLEAN_YIELD_MIN_BYTES = 256 * 1024;
 
 // ── mining (src/mining) ─────────────────────────────────────────────────────────────────────────────
 

@@ -3,6 +3,8 @@ import { decodeEntities, extractMetadata, readAttribute, type PageMetadata, type
 import type { NormalisedPlan } from "../plan";
 import { closedDepth, HEADINGS, impliedEndDepth, NestingCap, scanMarkup, type MarkupHandler } from "./markdown-scan";
 import { RemovedTextCursor, topRemovedRanges, type PieceSink } from "./text-removal";
+import { HAS_SCHEME_PART, ReferenceResolver, URL_IGNORED_CHARACTERS } from "./url-reference";
+import type { WorkMeter } from "../work-meter";
 
 /**
  * The article fragment: the kept part of a page as HTML that a WebView or a feed reader can render safely.
@@ -41,12 +43,14 @@ export interface ArticleOptions {
   readonly maxNesting?: number;
   /** The site's own metadata selectors' findings, over the page's metadata. */
   readonly metadata?: MetadataOverride;
+  /** The page's work meter: the walk stops once its budget is spent (the caller checks it). */
+  readonly work?: WorkMeter;
 }
 
 export function writeArticle(page: PageModel, plan: NormalisedPlan, options: ArticleOptions = {}): string {
   const metadata = options.header === true || options.omitTitleHeading === true ? readerMetadata(page, options.baseUrl, options.metadata) : null;
   const builder = new ArticleBuilder(page, plan, options.baseUrl, options.maxNesting ?? MARKDOWN_MAX_NESTING, metadata?.title ?? null);
-  scanMarkup(page, topRemovedRanges(page, plan), builder);
+  scanMarkup(page, topRemovedRanges(page, plan), builder, options.work);
   const body = builder.finish();
   if (options.header !== true || metadata === null) return body;
   return `${articleHeader(metadata.title, metadata.byline, metadata.published)}${body}`;
@@ -119,7 +123,7 @@ class ArticleBuilder implements MarkupHandler, PieceSink {
   private readonly cursor: RemovedTextCursor;
   private readonly cap: NestingCap;
   /** The base URLs: from the page's <base href> (resolved against the page), else the page's URL. */
-  private base: string | undefined;
+  private base: ReferenceResolver;
   private baseSeen = false;
   /** The leading heading's text while it is written, when it may repeat the title; null otherwise. */
   private titleHeadingText: string | null = null;
@@ -135,7 +139,7 @@ class ArticleBuilder implements MarkupHandler, PieceSink {
     this.cap = new NestingCap(maxNesting);
     this.removed = plan.removedWithAncestor;
     this.cursor = new RemovedTextCursor(plan.removedText);
-    this.base = pageUrl;
+    this.base = new ReferenceResolver(pageUrl);
     this.title = omittedTitle === null ? null : normaliseTitle(omittedTitle);
   }
 
@@ -360,7 +364,7 @@ class ArticleBuilder implements MarkupHandler, PieceSink {
     if (href === null) return;
     this.baseSeen = true;
     const resolved = resolve(href.trim(), this.pageUrl);
-    if (resolved !== null && WEB_SCHEMES.has(resolved.protocol)) this.base = resolved.href;
+    if (resolved !== null && WEB_SCHEMES.has(resolved.protocol)) this.base = new ReferenceResolver(resolved.href);
   }
 
   /**
@@ -372,12 +376,12 @@ class ArticleBuilder implements MarkupHandler, PieceSink {
     if (raw === null) return null;
     const reference = raw.trim();
     if (reference === "") return null;
-    const resolved = resolve(reference, this.base);
+    const resolved = this.base.resolve(reference);
     if (resolved !== null) return schemes.has(resolved.protocol) ? resolved.href : null;
-    if (this.base !== undefined || reference.startsWith("#")) return null;
+    if (this.base.hasBase || reference.startsWith("#")) return null;
     // No base: only a reference that cannot carry a scheme (no ":" before its first "/", "?" or "#").
-    const cleaned = reference.replace(/[\u0000-\u0020\u007f]/g, "");
-    return /^[^/?#]*:/.test(cleaned) ? null : cleaned;
+    const cleaned = reference.replace(URL_IGNORED_CHARACTERS, "");
+    return HAS_SCHEME_PART.test(cleaned) ? null : cleaned;
   }
 
   private imageUrl(raw: string | null): string | null {

@@ -3,6 +3,7 @@ import type { NormalisedPlan, RemovalCounts } from "../plan";
 import { readerMetadata, writeArticle, type MetadataOverride } from "./article-writer";
 import { writeMarkdown } from "./markdown-writer";
 import { writeText } from "./text-writer";
+import type { WorkMeter } from "../work-meter";
 
 /**
  * The reader document: metadata of the page, its kept text and Markdown, and the cleaned HTML that the
@@ -48,11 +49,13 @@ export interface ReaderContext {
   readonly timings: Readonly<Record<string, number>>;
   /** The site's own metadata selectors' findings, over the page's metadata. */
   readonly metadata?: MetadataOverride;
+  /** The page's work meter, which each writer charges (the caller checks it). */
+  readonly work?: WorkMeter;
 }
 
 export function buildReaderDocument(page: PageModel, plan: NormalisedPlan, context: ReaderContext): ReaderDocument {
   const metadata = readerMetadata(page, context.url, context.metadata);
-  const text = writeText(page, plan);
+  const text = writeText(page, plan, context.work);
   return {
     url: context.url ?? null,
     site: context.site,
@@ -66,9 +69,9 @@ export function buildReaderDocument(page: PageModel, plan: NormalisedPlan, conte
     wordCount: countWords(text),
     readerable: metadata.readerable,
     text,
-    markdown: writeMarkdown(page, plan, { baseUrl: context.url }),
+    markdown: writeMarkdown(page, plan, { baseUrl: context.url, work: context.work }),
     html: context.html,
-    content: writeArticle(page, plan, { baseUrl: context.url, omitTitleHeading: true, metadata: context.metadata }),
+    content: writeArticle(page, plan, { baseUrl: context.url, omitTitleHeading: true, metadata: context.metadata, work: context.work }),
     comments: context.comments,
     mode: context.mode,
     removed: plan.counts,

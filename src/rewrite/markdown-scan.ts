@@ -6,6 +6,7 @@
  * way: the nesting cap, and HTML's implied and stray end tags.
  */
 import { TEXT_DATA, walkPage, type PageModel, type ScanHandler } from "../page";
+import { CHARACTERS_PER_UNIT, type WorkMeter } from "../work-meter";
 
 export interface MarkupHandler {
   /** A text node of the page model, in document order. */
@@ -19,8 +20,9 @@ export interface MarkupHandler {
   foreignStartTag?(name: string): void;
 }
 
-export function scanMarkup(page: PageModel, skipRanges: Int32Array, handler: MarkupHandler): void {
-  walkPage(page, new SkippingScan(skipRanges, page.textNodes.sourceStart, page.textNodeCount, handler));
+/** Reports the page's markup to `handler`; past the work budget of `work`, nothing more (the caller checks the meter). */
+export function scanMarkup(page: PageModel, skipRanges: Int32Array, handler: MarkupHandler, work?: WorkMeter): void {
+  walkPage(page, new SkippingScan(skipRanges, page.textNodes.sourceStart, page.textNodeCount, handler, work));
 }
 
 class SkippingScan implements ScanHandler {
@@ -36,7 +38,13 @@ class SkippingScan implements ScanHandler {
     private readonly nodeStart: Int32Array,
     private readonly nodeCount: number,
     private readonly handler: MarkupHandler,
+    private readonly work: WorkMeter | undefined,
   ) {}
+
+  /** Counts one event (and the characters it covers); false once the budget is spent: the walk then reports nothing more. */
+  private charge(characters: number): boolean {
+    return this.work === undefined || this.work.spend(1 + characters / CHARACTERS_PER_UNIT);
+  }
 
   /** Whether an event at `offset` lies in a removed block (entering or leaving ranges as the walk passes). */
   private skipped(offset: number): boolean {
@@ -55,18 +63,18 @@ class SkippingScan implements ScanHandler {
   }
 
   startTag(name: string, tagStart: number, nameEnd: number, tagEnd: number, _selfClosing: boolean, foreign: boolean): void {
-    if (this.skipped(tagStart)) return;
+    if (!this.charge(tagEnd - tagStart) || this.skipped(tagStart)) return;
     if (foreign) this.handler.foreignStartTag?.(name);
     else this.handler.startTag(name, nameEnd, tagEnd);
   }
 
   endTag(name: string, tagStart: number): void {
-    if (this.skipped(tagStart)) return;
+    if (!this.charge(0) || this.skipped(tagStart)) return;
     this.handler.endTag(name);
   }
 
   text(start: number, end: number, kind: number): void {
-    if (kind !== TEXT_DATA) return;
+    if (kind !== TEXT_DATA || !this.charge(end - start)) return;
     const skipped = this.skipped(start);
     while (this.node < this.nodeCount && this.nodeStart[this.node] < end) {
       if (!skipped && this.nodeStart[this.node] >= start) this.handler.textNode(this.node);

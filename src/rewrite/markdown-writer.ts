@@ -3,6 +3,8 @@ import { decodeEntities, readAttribute, type PageModel } from "../page";
 import type { NormalisedPlan } from "../plan";
 import { hasNewline, RemovedTextCursor, topRemovedRanges, type PieceSink } from "./text-removal";
 import { closedDepth, impliedEndDepth, NestingCap, scanMarkup, type MarkupHandler } from "./markdown-scan";
+import { ReferenceResolver } from "./url-reference";
+import type { WorkMeter } from "../work-meter";
 
 /**
  * Markdown of the kept part of a page: headings, paragraphs, lists (nested), links, images, emphasis,
@@ -15,11 +17,13 @@ export interface MarkdownOptions {
   readonly baseUrl?: string;
   /** Most elements the writer acts on open at once; deeper ones are written as their text alone (config MARKDOWN_MAX_NESTING). */
   readonly maxNesting?: number;
+  /** The page's work meter: the walk stops once its budget is spent (the caller checks it). */
+  readonly work?: WorkMeter;
 }
 
 export function writeMarkdown(page: PageModel, plan: NormalisedPlan, options: MarkdownOptions = {}): string {
   const writer = new MarkdownBuilder(page, plan, options.baseUrl, options.maxNesting ?? MARKDOWN_MAX_NESTING);
-  scanMarkup(page, topRemovedRanges(page, plan), writer);
+  scanMarkup(page, topRemovedRanges(page, plan), writer, options.work);
   return writer.finish();
 }
 
@@ -85,13 +89,15 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
   private readonly removed: Uint8Array;
   private readonly cursor: RemovedTextCursor;
   private readonly cap: NestingCap;
+  private readonly references: ReferenceResolver;
 
   constructor(
     private readonly page: PageModel,
     plan: NormalisedPlan,
-    private readonly baseUrl: string | undefined,
+    baseUrl: string | undefined,
     maxNesting: number,
   ) {
+    this.references = new ReferenceResolver(baseUrl);
     this.removed = plan.removedWithAncestor;
     this.cursor = new RemovedTextCursor(plan.removedText);
     this.cap = new NestingCap(maxNesting);
@@ -457,12 +463,8 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
   }
 
   private absolute(reference: string): string {
-    if (this.baseUrl === undefined) return reference;
-    try {
-      return new URL(reference, this.baseUrl).href;
-    } catch {
-      return reference; // not a URL relative to the page: keep it as written
-    }
+    if (!this.references.hasBase) return reference;
+    return this.references.resolve(reference)?.href ?? reference; // not a URL relative to the page: kept as written
   }
 
   // ── tables ──────────────────────────────────────────────────────────────────────────────────────

@@ -1,5 +1,6 @@
 import type { PageModel } from "../page";
 import type { NormalisedPlan } from "../plan";
+import { CHARACTERS_PER_UNIT, type WorkMeter } from "../work-meter";
 import { hasNewline, RemovedTextCursor, type PieceSink } from "./text-removal";
 
 /**
@@ -7,12 +8,14 @@ import { hasNewline, RemovedTextCursor, type PieceSink } from "./text-removal";
  * different blocks is apart by a blank line (the style of the gold texts: paragraphs apart by blank lines).
  * Reads only the page model: no second parse.
  */
-export function writeText(page: PageModel, plan: NormalisedPlan): string {
+export function writeText(page: PageModel, plan: NormalisedPlan, work?: WorkMeter): string {
   const removed = plan.removedWithAncestor;
   const cursor = new RemovedTextCursor(plan.removedText);
   const sink = new TextSink(page.text);
   const { block, textStart, textEnd } = page.textNodes;
   for (let node = 0; node < page.textNodeCount; node++) {
+    // Past the page's work budget the text stops here; the caller sees the meter exhausted and passes the page through.
+    if (work !== undefined && !work.spend(1 + (textEnd[node] - textStart[node]) / CHARACTERS_PER_UNIT)) break;
     if (removed[block[node]] === 0) cursor.keptPieces(textStart[node], textEnd[node], sink);
   }
   return tidyParagraphs(sink.parts.join(""));

@@ -7,7 +7,7 @@
 import { HTMLRewriter } from "html-rewriter-wasm";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { parseModel } from "../../src/classify/index";
 import { clean, type CleanFormat, type CleanInput } from "../../src/clean";
 import { articleFragment, hasVisibleText } from "../../src/http/feed/items";
@@ -65,7 +65,78 @@ describe("scaling: n and 4n stay near linear (Node, html-rewriter-wasm)", () => 
   });
 });
 
+/** Counted work (units of work-meter.ts) of one clean() of `html` as `format`; it must not bail out. */
+async function workOf(html: string, format: CleanFormat, url?: string): Promise<number> {
+  const result = await clean(cleanInput(html, format, url === undefined ? {} : { url }));
+  if (!result.ok) throw new Error(`bailout ${result.bailout}: ${result.detail}`);
+  return result.work;
+}
+
+describe("counted work: every format near linear on the hostile families (units, not time)", () => {
+  it.each(["text", "markdown", "article", "json", "html"] as const)("a page of n links and 4n, %s", async (format) => {
+    const small = await workOf(FAMILIES.links(5_000), format);
+    const large = await workOf(FAMILIES.links(20_000), format);
+    console.log(`links ${format}: ${small} -> ${large} units`);
+    expect(large / small).toBeLessThan(MAX_RATIO);
+    expect(large / small).toBeGreaterThan(3); // the writers' walks are counted, not only the stages before them
+  });
+
+  it.each(["markdown", "json"] as const)("unclosed lists, %s", async (format) => {
+    const small = await workOf(FAMILIES.unclosedLists(2_500), format);
+    const large = await workOf(FAMILIES.unclosedLists(10_000), format);
+    expect(large / small).toBeLessThan(MAX_RATIO);
+  });
+});
+
+describe("the writers resolve plain links without the URL parser (counted parser calls)", () => {
+  const global = globalThis as unknown as { URL: typeof URL };
+  const RealUrl = global.URL;
+  afterEach(() => {
+    global.URL = RealUrl;
+  });
+
+  /** Runs `run` with the URL constructor counting its calls; returns the count. */
+  async function urlParses(run: () => Promise<unknown>): Promise<number> {
+    let calls = 0;
+    global.URL = class extends RealUrl {
+      constructor(url: string | URL, base?: string | URL) {
+        calls++;
+        super(url, base);
+      }
+    } as typeof URL;
+    await run();
+    global.URL = RealUrl;
+    return calls;
+  }
+
+  it.each(["article", "markdown", "json"] as const)("%s: 2,000 relative links cost a constant number of parses, with and without the page's URL", async (format) => {
+    const page = FAMILIES.links(2_000);
+    const withoutBase = await urlParses(() => workOf(page, format));
+    const withBase = await urlParses(() => workOf(page, format, "https://news.example/section/story.html"));
+    // Before: one parse per link and writer (each relative link without a base threw inside the parser).
+    expect(withoutBase).toBeLessThan(20);
+    expect(withBase).toBeLessThan(20);
+  });
+
+  it("links the parser would change still go through it, with the same result", async () => {
+    const html = `<html><body><p><a href="a/../b c">one</a> <a href="/x">two</a> <a href="y?q=1#f">three</a> <a href="//other.example/z">four</a></p></body></html>`;
+    const result = await clean(cleanInput(html, "article", { url: "https://news.example/section/story.html", options: { mode: "none" } }));
+    expect(result.ok && result.body).toBe(
+      '<p><a href="https://news.example/section/b%20c">one</a> <a href="https://news.example/x">two</a> ' +
+        '<a href="https://news.example/section/y?q=1#f">three</a> <a href="https://other.example/z">four</a></p>',
+    );
+  });
+});
+
 describe("per-page caps and the time budget are bailouts with their reason", () => {
+  it.each(["text", "markdown", "article", "json"] as const)("a page past its work budget in the %s writer stops there with time-budget", async (format) => {
+    const page = FAMILIES.links(2_000);
+    const total = await workOf(page, format);
+    const result = await clean(cleanInput(page, format, { options: { workBudget: total - 50 } }));
+    expect(result).toMatchObject({ ok: false, bailout: "time-budget" });
+    expect(!result.ok && result.detail).toBe(`over ${total - 50} units of work at format`);
+  });
+
   it("rule work past the cap stops matching with rule-work, and clean() passes the page through", async () => {
     const rules = manyRules(300);
     const text = ruleText(20_000);

@@ -21,7 +21,16 @@ export const FAMILIES = {
   repeatedBody: (n: number): string => "<body".repeat(n),
   feedItemLessThan: (n: number): string => "<".repeat(n),
   feedItemComments: (n: number): string => "<!--".repeat(n),
+  /** A page of n links and nothing else (n = 200,000 is the 3.8 MB page of the hostile load scenario). */
+  links: (n: number): string => linkPage(n),
 } as const;
+
+/** n links with relative URLs, one after the other, about 19 bytes each. */
+export function linkPage(n: number): string {
+  const links: string[] = [];
+  for (let index = 0; index < n; index++) links.push(`<a href=/${index}>${index % 10}</a>`);
+  return `<html><body>${links.join("")}</body></html>`;
+}
 
 const RULE_WORDS = Array.from({ length: 400 }, (_, index) => `w${index.toString(36)}q`);
 
