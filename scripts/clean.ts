@@ -22,7 +22,7 @@ import type { CleanMode, OutputFormat, RequestedMode } from "../src/clean";
 import type { CompiledRuleSet } from "../src/rules/index";
 import type { HtmlRewriterBackend } from "../src/runtime/index";
 import { choiceOption, fail, parseCommand, runCommand, urlOption, usageError, usageText, type Command } from "./lib/cli";
-import { isHtmlFile, pagesUnder } from "./lib/inputs";
+import { isHtmlFile, pagesUnder, sniffFile } from "./lib/inputs";
 import { REPO_ROOT, RULES_FOLDER, SHIPPED_MODEL } from "./lib/paths";
 import { createProgress } from "./lib/progress";
 
@@ -77,13 +77,14 @@ if (values["allow-private"] && (values.url === undefined || positionals.length >
 // Loaded after the arguments are read, so that --help and a mistyped option answer at once.
 const { HTMLRewriter } = await import("html-rewriter-wasm");
 const { parseModel } = await import("../src/classify/index");
-const { clean, OUTPUT_FORMATS, REQUESTED_MODES } = await import("../src/clean");
+const { clean, formatByName, OUTPUT_FORMATS, REQUESTED_MODES } = await import("../src/clean");
 const { decodeHtml } = await import("../src/page/index");
 const { compileRuleSet, parseRuleSetText, parseSiteKey, ruleSetFileName, siteKeyCandidates, siteOfHost } = await import("../src/rules/index");
 const { createWasmBackend } = await import("../src/runtime/index");
 
 function cleanArguments(): CleanArguments {
-  const format = choiceOption(COMMAND, "format", values.format, OUTPUT_FORMATS);
+  // The API's names and aliases (md, txt, plain), from src/clean.ts.
+  const format = formatByName(values.format, OUTPUT_FORMATS) ?? usageError(COMMAND, `--format must be one of ${OUTPUT_FORMATS.join(", ")} (or md), not "${values.format}"`);
   const mode = choiceOption(COMMAND, "mode", values.mode, REQUESTED_MODES);
   const site = values.site === undefined ? null : parseSiteKey(values.site);
   if (values.site !== undefined && site === null) usageError(COMMAND, `--site "${values.site}" is not a site key (a host, optionally with a port and a path)`);
@@ -142,7 +143,12 @@ function collectPages(inputs: readonly string[]): { pages: PageEntry[]; problems
     } else if (HTML_FILE.test(path) || isHtmlFile(path)) {
       pages.push({ path, url: null, id: "" });
     } else {
-      readListFile(path, pages, problems);
+      // Only a text file can be a list of pages; UTF-16 is a page the pipeline reports (unsupported-charset).
+      const kind = sniffFile(path);
+      if (kind === "text") readListFile(path, pages, problems);
+      else if (kind === "utf-16") pages.push({ path, url: null, id: "" });
+      else if (kind === "binary") problems.push(`${input}: not a page and not a list of pages (binary data, such as a PDF, an image or an archive)`);
+      else problems.push(`${input}: cannot be read`);
     }
   }
   assignIds(pages);
@@ -369,7 +375,7 @@ function printSummary(args: CleanArguments, out: string, outcomes: readonly Page
   for (const outcome of outcomes) if (outcome.status === "ok") modes.set(outcome.mode, (modes.get(outcome.mode) ?? 0) + 1);
   const times = outcomes.filter((outcome) => outcome.milliseconds >= 0).map((outcome) => outcome.milliseconds).sort((a, b) => a - b);
   console.log(`pages       ${outcomes.length} (${count("ok")} cleaned, ${count("bailout")} bailouts, ${count("error")} errors)`);
-  if (inputProblems.length > 0) console.log(`inputs      ${inputProblems.length} not found or unreadable (listed above)`);
+  if (inputProblems.length > 0) console.log(`inputs      ${inputProblems.length} skipped: not found, unreadable or not pages (listed above)`);
   console.log(`modes       ${[...modes].map(([mode, pages]) => `${mode} ${pages}`).join(", ") || "-"}`);
   console.log(`clean() ms  median ${percentile(times, 0.5).toFixed(2)}, p95 ${percentile(times, 0.95).toFixed(2)}, max ${(times.at(-1) ?? 0).toFixed(2)}`);
   console.log(`run         ${seconds.toFixed(1)} s`);
@@ -391,8 +397,9 @@ async function cleanToStdout(entry: PageEntry, context: RunContext): Promise<num
 async function main(): Promise<number> {
   const args = cleanArguments();
   const { pages, problems } = args.fetch ? { pages: [await fetchPage(args.url!, args.allowPrivate)], problems: [] } : collectPages(args.inputs);
-  for (const problem of problems) console.error(`missing input: ${problem}`);
-  if (pages.length === 0) usageError(COMMAND, "no pages to clean");
+  // No page at all: the inputs were wrong (one line each); else the pages run and the others are reported.
+  if (pages.length === 0) usageError(COMMAND, problems.length === 0 ? "no pages to clean" : problems.join(`\nnpm run ${COMMAND.name}: `));
+  for (const problem of problems) console.error(`skipped input: ${problem}`);
   if (args.out === null && (pages.length > 1 || problems.length > 0)) {
     usageError(COMMAND, `${pages.length + problems.length} inputs: give --out DIR to clean more than one page (without it, one page goes to stdout)`);
   }

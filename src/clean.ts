@@ -34,6 +34,15 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 /** What clean() can write: the output formats, and "annotated" (the original page with the removed blocks outlined, for the demo page). */
 export const CLEAN_FORMATS = [...OUTPUT_FORMATS, "annotated"] as const;
 export type CleanFormat = (typeof CLEAN_FORMATS)[number];
+/** Short names read as the format they stand for, wherever a format is named (the API, the CLI). */
+export const FORMAT_ALIASES: Readonly<Record<string, CleanFormat>> = { md: "markdown", txt: "text", plain: "text" };
+
+/** A format name or alias among `offered` (case and surrounding white space ignored), or null when it is neither. */
+export function formatByName<T extends CleanFormat>(value: string, offered: readonly T[]): T | null {
+  const name = value.trim().toLowerCase();
+  const format = FORMAT_ALIASES[name] ?? name;
+  return (offered as readonly string[]).includes(format) ? (format as T) : null;
+}
 export type ArticleTitle = "keep" | "header" | "omit";
 /** What cleans a page: site rules, the classifier, both (their plans' union), or nothing. */
 export const CLEAN_MODES = ["rules", "classifier", "rules+classifier", "none"] as const;

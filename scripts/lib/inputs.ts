@@ -4,6 +4,7 @@
  */
 import { closeSync, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
+import { sniffBody, type BodySniff } from "../../src/page/index";
 
 /** Bytes read to decide (an HTML page declares itself in its first tags, after any BOM, blanks or comments). */
 const SNIFF_BYTES = 4096;
@@ -31,14 +32,28 @@ export function isPageInFolder(path: string): boolean {
 
 /** looksLikeHtml of a file's first bytes (false for a file that cannot be read). */
 export function isHtmlFile(path: string): boolean {
+  const bytes = firstBytes(path);
+  return bytes !== null && looksLikeHtml(bytes);
+}
+
+/**
+ * What a file that is not plainly a page holds, from its first bytes (src/page sniffBody, as the Worker reads a
+ * body): "text" may be a list of pages, "binary" (a PDF, an image, an archive) never is; null if unreadable.
+ */
+export function sniffFile(path: string): BodySniff | null {
+  const bytes = firstBytes(path);
+  return bytes === null ? null : sniffBody(bytes);
+}
+
+function firstBytes(path: string): Uint8Array | null {
   let descriptor: number | null = null;
   try {
     descriptor = openSync(path, "r");
     const buffer = new Uint8Array(SNIFF_BYTES);
     const read = readSync(descriptor, buffer, 0, SNIFF_BYTES, 0);
-    return looksLikeHtml(buffer.subarray(0, read));
+    return buffer.subarray(0, read);
   } catch {
-    return false;
+    return null; // reported by the caller as unreadable
   } finally {
     if (descriptor !== null) closeSync(descriptor);
   }

@@ -1,6 +1,7 @@
 export { analysePage, walkPage } from "./analyse";
 export { charsetFromContentType, decodeHtml } from "./charset";
 export type { DecodeResult } from "./charset";
+export { sniffBody, type BodySniff } from "./sniff";
 export { findAttribute, readAttribute } from "./attributes";
 export { decodeEntities } from "./entities";
 export { scanHtml, TEXT_CDATA, TEXT_DATA, TEXT_RAW, TEXT_RCDATA } from "./scanner";

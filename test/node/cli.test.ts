@@ -29,6 +29,17 @@ function run(name: string, args: readonly string[], options: { input?: string } 
 
 const NO_STACK = /\n\s+at /;
 
+/** A one-page PDF document ("Tide tables" in Helvetica), after its header: objects, a compressed-free stream, xref. */
+const PDF_BODY = [
+  "1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj",
+  "2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj",
+  "3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >> endobj",
+  "4 0 obj << /Length 44 >> stream\nBT /F1 24 Tf 72 700 Td (Tide tables) Tj ET\nendstream endobj",
+  "5 0 obj << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> endobj",
+  "trailer << /Root 1 0 R >>",
+  "%%EOF",
+].join("\n");
+
 describe("every script", () => {
   it("is run through scripts/run.mjs, and publishing rules is not npm's own lifecycle name", () => {
     expect(SCRIPT_COMMANDS.map(([name]) => name)).toEqual(expect.arrayContaining(["clean", "mine", "rules:publish", "train", "eval", "bench", "bench:mine", "mine:eval", "rules:test", "rules:import-ftr", "load", "size", "start"]));
@@ -111,6 +122,26 @@ describe("npm run clean", () => {
     expect(result.stdout).toMatch(/^Council approves £2\.3m dredging of Wrenmouth harbour\n/);
     expect(result.stdout).toContain("after councillors approved a £2.3 million scheme");
     expect(result.stderr).toBe("");
+  });
+
+  it("takes the API's format aliases: --format md writes Markdown", () => {
+    const markdown = run("clean", [SAMPLE_PAGE, "--format", "markdown", "--site", "wrenmouth-gazette.example"]);
+    const md = run("clean", [SAMPLE_PAGE, "--format", "md", "--site", "wrenmouth-gazette.example"]);
+    expect(md.status, md.stderr).toBe(0);
+    expect(md.stdout).toMatch(/^# Council approves £2\.3m dredging of Wrenmouth harbour\n/);
+    expect(md.stdout).toBe(markdown.stdout);
+    const wrong = run("clean", [SAMPLE_PAGE, "--format", "pdf"]);
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr.trimEnd().split("\n")).toEqual(['npm run clean: --format must be one of html, text, markdown, json, article (or md), not "pdf" (see npm run clean -- --help)']);
+  });
+
+  it("reads a PDF as neither a page nor a list of pages, in one line", () => {
+    const pdf = join(work, "report.pdf");
+    writeFileSync(pdf, Buffer.concat([Buffer.from("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n", "latin1"), Buffer.from(PDF_BODY, "latin1")]));
+    const result = run("clean", [pdf, "--format", "text"]);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.trimEnd().split("\n")).toEqual([`npm run clean: ${pdf}: not a page and not a list of pages (binary data, such as a PDF, an image or an archive) (see npm run clean -- --help)`]);
   });
 
   it("asks for --out when more than one page would go to stdout", () => {

@@ -3,7 +3,7 @@
  * the formats, with q-values; what coding agents send as "Markdown for Agents"). An answer chosen from
  * request headers says so with `Vary` (NEGOTIATION_VARY), so that caches keep one copy per choice.
  */
-import { CLEAN_FORMATS, type CleanFormat } from "../../clean";
+import { formatByName, type CleanFormat } from "../../clean";
 import { quoteValue, ServiceError } from "../shared/errors";
 
 /** Request header naming the format (Jina Reader's name): a format name, or "md". */
@@ -11,8 +11,6 @@ export const RETURN_FORMAT_HEADER = "x-return-format";
 /** What an answer negotiated from request headers varies on. */
 export const NEGOTIATION_VARY = "Accept, X-Return-Format";
 
-/** Short names read as the format they stand for. */
-const FORMAT_ALIASES: Readonly<Record<string, CleanFormat>> = { md: "markdown", txt: "text", plain: "text" };
 
 /** Media types in Accept → format (types not listed, and wildcards, fall to the default format). */
 const MEDIA_TYPE_FORMATS: Readonly<Record<string, CleanFormat>> = {
@@ -23,13 +21,6 @@ const MEDIA_TYPE_FORMATS: Readonly<Record<string, CleanFormat>> = {
   "text/html": "html",
   "application/xhtml+xml": "html",
 };
-
-/** A format name or alias, or null when it is neither. */
-export function formatByName(value: string, offered: readonly CleanFormat[] = CLEAN_FORMATS): CleanFormat | null {
-  const name = value.trim().toLowerCase();
-  const format = FORMAT_ALIASES[name] ?? (name as CleanFormat);
-  return offered.includes(format) ? format : null;
-}
 
 /**
  * The format Accept prefers among `offered`: the listed media type with the highest q (the first listed on
