@@ -210,6 +210,25 @@ describe("proxy on the fixture site", () => {
     await first.arrayBuffer();
     const second = await proxyFetch(`${PREFIX}/fixtures/proxy/pixel.png`, { headers: { "if-none-match": first.headers.get("etag") ?? "" } });
     expect(second.status).toBe(304);
+    expect(second.headers.get("vary")).toBeNull(); // an image's answer never varied on Accept
+  });
+
+  it("keeps Vary: Accept on a cleaned page's 304, through the origin, by date and from the cache", async () => {
+    const path = fresh(`${PREFIX}/fixtures/proxy/page.html`);
+    const first = await proxyFetch(path, { headers: { accept: "text/markdown" } });
+    await first.text();
+    expect(first.headers.get("vary")).toBe("Accept");
+    const etag = first.headers.get("etag") ?? "";
+    const answers = {
+      "through the origin": await proxyFetch(path, { headers: { accept: "text/markdown", "if-none-match": etag, "x-clean-cache": "bypass" } }),
+      "by date": await proxyFetch(path, { headers: { accept: "text/markdown", "if-modified-since": first.headers.get("last-modified") ?? "", "x-clean-cache": "bypass" } }),
+      "from the cache": await proxyFetch(path, { headers: { accept: "text/markdown", "if-none-match": etag } }),
+    };
+    for (const [how, answer] of Object.entries(answers)) {
+      expect(answer.status, how).toBe(304);
+      expect(answer.headers.get("vary"), how).toBe("Accept");
+    }
+    expect(answers["from the cache"].headers.get("x-clean-cache")).toBe("hit");
   });
 
   it.each([

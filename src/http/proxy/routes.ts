@@ -141,7 +141,10 @@ async function serveProxied(proxied: ProxyRequest): Promise<Response> {
 function answerFromCache(request: Request, hit: Response): Response {
   if (isNotModified(request.headers, hit.headers)) {
     void hit.body?.cancel();
-    return notModifiedResponse(hit.headers, { [CACHE_CONTROL_HEADER]: "hit" });
+    // A 304 carries the Vary its 200 would (RFC 9110 15.4.5); the stored copy was put before Vary: Accept was added.
+    const notModified = notModifiedResponse(hit.headers, { [CACHE_CONTROL_HEADER]: "hit" });
+    addVary(notModified.headers, "Accept");
+    return notModified;
   }
   const response = new Response(hit.body, hit);
   response.headers.set(CACHE_CONTROL_HEADER, "hit");
@@ -212,12 +215,18 @@ async function withoutServiceKey(url: URL, serviceKeys: readonly string[]): Prom
   return stripped;
 }
 
-/** A 304 from the origin, with the ETag the client knows (the cleaned one when it revalidated a cleaned page). */
+/**
+ * A 304 from the origin, with the ETag the client knows (the cleaned one when it revalidated a cleaned page) and,
+ * for a cleaned page, the Vary: Accept its 200 carried (RFC 9110 15.4.5). A revalidation by date alone may be of a
+ * cleaned page too, and varying on Accept is never wrong for a cache, so it gets it as well.
+ */
 function notModifiedFromOrigin(proxied: ProxyRequest, response: Response): Response {
-  const clientTags = proxied.request.headers.get("if-none-match") ?? "";
+  const clientTags = proxied.request.headers.get("if-none-match");
   const etag = response.headers.get("etag");
   const headers = new Headers(response.headers);
-  if (etag !== null && clientTags.includes(cleanedEtag(etag, proxied.version))) headers.set("etag", cleanedEtag(etag, proxied.version));
+  const revalidatesCleaned = etag !== null && clientTags !== null && clientTags.includes(cleanedEtag(etag, proxied.version));
+  if (revalidatesCleaned) headers.set("etag", cleanedEtag(etag, proxied.version));
+  if (revalidatesCleaned || clientTags === null) addVary(headers, "Accept");
   headers.set(CACHE_CONTROL_HEADER, "miss");
   return new Response(null, { status: 304, headers });
 }
