@@ -22,7 +22,7 @@ import {
   emptyPlan, keepWhole, mergePlans, planFromIntervals, planKeepingOnlySelected, planKeepingSelected, planRemovingSelected, withRemovedElements,
   type NormalisedPlan, type RemovalCounts,
 } from "./plan";
-import { annotateHtml, declaresOtherCharset, keepsText, readerMetadata, rewriteHtml, withFrontMatter, writeArticle, writeJson, writeMarkdown, writeText, type MetadataOverride } from "./rewrite";
+import { annotateHtml, buildReaderDocument, declaresOtherCharset, keepsText, readerMetadata, rewriteHtml, withFrontMatter, writeArticle, writeMarkdown, writeText, type MetadataOverride } from "./rewrite";
 import { mainMatches, matchRules, selectorsClean, type CompiledRuleSet, type RuleOverflow, type SiteSelectors } from "./rules";
 import type { HtmlRewriterBackend } from "./runtime";
 import { matchSelectors, type SelectorList, type SelectorMatch } from "./selectors";
@@ -187,6 +187,11 @@ class StageClock {
     this.timings[stage] = (this.timings[stage] ?? 0) + (time - this.last);
     this.last = time;
   }
+
+  /** The timings so far with the stage under way counted up to now, without ending it (for a writer that shows them). */
+  peek(stage: string): Record<string, number> {
+    return { ...this.timings, [stage]: (this.timings[stage] ?? 0) + (now() - this.last) };
+  }
 }
 
 async function runPipeline(input: CleanInput, options: CleanOptions): Promise<CleanResult> {
@@ -254,7 +259,7 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   if (expired()) return pastBudget("rewrite");
   await pause();
   // 7 format
-  const body = formatOutput(input, options, page, plan, html, decidedMode, clock.timings, comments, selected.metadata, work);
+  const body = formatOutput(input, options, page, plan, html, decidedMode, clock, comments, selected.metadata, work);
   clock.lap("format");
   if (expired()) return pastBudget("format");
   return {
@@ -458,7 +463,7 @@ async function noPause(): Promise<void> {}
 
 function formatOutput(
   input: CleanInput, options: CleanOptions, page: PageModel, plan: NormalisedPlan, html: string, mode: CleanMode,
-  timings: Readonly<Record<string, number>>, comments: Uint8Array | null, metadata: MetadataOverride | undefined, work: WorkMeter,
+  clock: StageClock, comments: Uint8Array | null, metadata: MetadataOverride | undefined, work: WorkMeter,
 ): string {
   switch (input.format) {
     case "html":
@@ -475,7 +480,10 @@ function formatOutput(
     }
     case "article":
       return writeArticle(page, plan, { baseUrl: input.url, header: options.articleTitle === "header", omitTitleHeading: options.articleTitle === "omit", metadata, work });
-    case "json":
-      return writeJson(page, plan, { url: input.url, site: input.site, mode, html, timings: { ...timings }, comments: comments === null ? "" : commentText(page, comments), metadata, work });
+    case "json": {
+      const document = buildReaderDocument(page, plan, { url: input.url, site: input.site, mode, html, timings: {}, comments: comments === null ? "" : commentText(page, comments), metadata, work });
+      // Writing the document is the format stage: timed up to its serialising, so the JSON shows every stage, format too.
+      return JSON.stringify({ ...document, timings: clock.peek("format") });
+    }
   }
 }

@@ -1,8 +1,15 @@
+import { HTMLRewriter } from "html-rewriter-wasm";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { parseModel } from "../../src/classify/index";
+import { clean } from "../../src/clean";
 import { hasData, loadDataset } from "../../src/evaluation/index";
 import { analysePage, type PageModel } from "../../src/page/index";
 import { normalisePlan, type RemovalPlan } from "../../src/plan/index";
 import { buildReaderDocument, writeJson, writeMarkdown, writeText } from "../../src/rewrite/index";
+import { compileRuleSet, parseRuleSetText } from "../../src/rules/index";
+import { createWasmBackend } from "../../src/runtime/index";
+import { RULES_FOLDER, SAMPLE_FOLDER, SAMPLE_SITE, SHIPPED_MODEL } from "../../scripts/lib/paths";
 
 const dataPresent = hasData();
 if (!dataPresent) console.warn("reader JSON tests on real pages skipped: ../shared/data is absent");
@@ -61,5 +68,22 @@ describe("reader JSON", () => {
     // Words by white space, within 2%: the count joins "don't" and "3.5" and splits "word—word" as readers count them.
     const spaced = document.text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
     expect(Math.abs(document.wordCount - spaced)).toBeLessThanOrEqual(spaced * 0.02);
+  });
+});
+
+describe("reader JSON from clean()", () => {
+  it("times every stage it ran, the writing of the document (format) included, as the server-timing header does", async () => {
+    const parsed = parseRuleSetText(readFileSync(`${RULES_FOLDER}/${SAMPLE_SITE}.json`, "utf8"));
+    const model = parseModel(JSON.parse(readFileSync(SHIPPED_MODEL, "utf8")));
+    if (!parsed.ok || !model.ok) throw new Error("the sample site's rule set or the shipped model does not load");
+    const result = await clean({
+      html: readFileSync(`${SAMPLE_FOLDER}/harbour-dredging-approved.html`, "utf8"), url: `https://${SAMPLE_SITE}/harbour-dredging-approved.html`, site: SAMPLE_SITE,
+      format: "json", ruleSet: compileRuleSet(parsed.ruleSet), model: model.model, rewriter: createWasmBackend(HTMLRewriter),
+    });
+    if (!result.ok) throw new Error(`bailout: ${result.bailout}`);
+    const timings = JSON.parse(result.body).timings as Record<string, number>;
+    expect(Object.keys(timings)).toEqual(["analyse", "rules", "classify", "smooth", "decide", "rewrite", "format"]);
+    expect(Object.keys(timings)).toEqual(Object.keys(result.timings));
+    for (const value of Object.values(timings)) expect(value).toBeGreaterThanOrEqual(0);
   });
 });
