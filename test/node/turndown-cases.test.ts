@@ -14,10 +14,10 @@ import { describe, expect, it } from "vitest";
 import { analysePage, type PageModel } from "../../src/page/index";
 import { normalisePlan, type RemovalPlan } from "../../src/plan/index";
 import { writeMarkdown } from "../../src/rewrite/index";
+import { devDataPresent } from "../support/dev-data";
 
 const CASE_FILE = resolve(import.meta.dirname, "../../../shared/turndown-tests/index.html");
-const present = existsSync(CASE_FILE);
-if (!present) console.warn("turndown cases skipped: ../shared/turndown-tests is absent");
+const present = devDataPresent(existsSync(CASE_FILE), "../shared/turndown-tests", process.env.REQUIRE_DEV_DATA === "1", "turndown-cases.test.ts");
 
 /** Cases whose output differs from turndown's on purpose, by case name, with why. */
 const DELIBERATE: Readonly<Record<string, string>> = {

@@ -24,6 +24,8 @@ declare module "vitest" {
     /** README.md and the sample site's rule set, read in Node for the README's examples run in workerd. */
     readme: string;
     sampleRuleSet: string;
+    /** REQUIRE_DEV_DATA=1 (CI): tests that need ../shared/data fail where it is absent instead of skipping. */
+    requireDevData: boolean;
   }
 }
 
@@ -36,6 +38,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("samplesUrl", samples.url);
   project.provide("readme", readFileSync(resolve(REPO_ROOT, "README.md"), "utf8"));
   project.provide("sampleRuleSet", readFileSync(resolve(RULES_FOLDER, `${SAMPLE_SITE}.json`), "utf8"));
+  project.provide("requireDevData", process.env.REQUIRE_DEV_DATA === "1");
   return async () => {
     await origin.close();
     await resetting.close();

@@ -114,9 +114,9 @@ describe("size limit", () => {
   });
 
   it("passes a fetched page with a declared length over the limit through whole", async () => {
-    const target = `${origin}/data/dragnet/pages/117.html`;
+    const target = `${origin}/fixtures/proxy/page.html`; // served with its content-length
     const original = new Uint8Array(await (await fetch(target)).arrayBuffer());
-    if (original.length === 0) return; // no ../shared/data here
+    expect(new TextDecoder().decode(original)).toContain("The Quayside Courier");
     const response = await call(cleanUrl(target, "html"), {}, { MAX_BODY_BYTES: String(original.length - 1) });
     expect(response.headers.get("x-clean-bailout")).toBe("too-large");
     expect(new Uint8Array(await response.arrayBuffer())).toEqual(original);

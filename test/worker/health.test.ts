@@ -1,5 +1,9 @@
 import { SELF, env } from "cloudflare:test";
 import { expect, inject, it } from "vitest";
+import { devDataPresent } from "../support/dev-data";
+
+const origin = inject("originUrl");
+const hasData = devDataPresent((await fetch(`${origin}/data/README.md`)).ok, "../shared/data", inject("requireDevData"), "health.test.ts");
 
 it("answers healthz and has a KV binding", async () => {
   const res = await SELF.fetch("https://example.com/healthz");
@@ -8,8 +12,14 @@ it("answers healthz and has a KV binding", async () => {
   expect(await env.RULES.get("k")).toBe("v");
 });
 
-it("reaches the test origin", async () => {
-  const res = await fetch(`${inject("originUrl")}/data/README.md`);
+it("reaches the test origin, which serves the project's fixtures", async () => {
+  const res = await fetch(`${origin}/fixtures/proxy/page.html`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toContain("text/html");
+});
+
+it.runIf(hasData)("reaches the dev pages through the test origin", async () => {
+  const res = await fetch(`${origin}/data/README.md`);
   expect(res.status).toBe(200);
   expect(await res.text()).toContain("Development data");
 });

@@ -1,0 +1,14 @@
+/**
+ * Tests that read ../shared (the dev pages, and the third-party suites read in place) skip where it is absent, with
+ * one line saying so, so that `npm ci && npm test` passes on a clone with nothing beside it. Where
+ * REQUIRE_DEV_DATA=1 (CI, which always has ../shared) an absent folder fails the file instead of skipping it.
+ * No Node API: the Worker tests call it too (they learn REQUIRE_DEV_DATA from test/support/global-setup.ts).
+ */
+
+/** Whether `what` is present; when it is not, one line on the console, or a failure where it is required. */
+export function devDataPresent(present: boolean, what: string, required: boolean, file: string): boolean {
+  if (present) return true;
+  if (required) throw new Error(`${what} is missing but REQUIRE_DEV_DATA=1 (${file})`);
+  console.log(`skipped: ${file} needs ${what}, which is absent`);
+  return false;
+}
