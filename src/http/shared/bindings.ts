@@ -3,7 +3,7 @@ import type { LearningBindings } from "../../learning";
 /**
  * The Worker's bindings. What wrangler.toml declares (the KV namespace RULES, the R2 bucket PAGES, the queue
  * MINE_QUEUE, the API_RATE_LIMIT limiter, its [vars] and the required secrets API_KEYS and ADMIN_KEY) is typed
- * by `Cloudflare.Env` in worker-configuration.d.ts, which `npm run cf-typegen` generates from wrangler.toml (a
+ * by `Cloudflare.Env` in src/worker-configuration.d.ts, which `npm run cf-typegen` generates from wrangler.toml (a
  * test fails while it is out of date). Declared here: the vars the Worker reads with a default when unset, which
  * the config only names in comments (.dev.vars.example explains every one). Each part of the HTTP layer adds
  * the optional vars it reads (GuardBindings, EtiquetteBindings, …); the learning loop's are LearningBindings.
