@@ -1,5 +1,22 @@
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { readdirSync, readFileSync } from "node:fs";
 import { defineConfig } from "vitest/config";
+
+/**
+ * The slow gates, apart from `npm test` so that it stays a few minutes: `npm run test:gates` (vitest --mode gates)
+ * runs them, and .ci/run runs both. Whole files that check every dev page (the eval floors, the two passes'
+ * parity in Node and in workerd, selector and feature parity, mined rules end to end), and the checks on every
+ * dev page inside other files, which call everyDevPage() (test/support/dev-data.ts) and are found by that call.
+ */
+const GATE_FILES = {
+  node: [
+    "test/node/eval-gate.test.ts", "test/node/pass-parity.test.ts", "test/node/selector-parity.test.ts",
+    "test/node/features-parity.test.ts", "test/node/mined-rules-e2e.test.ts",
+  ],
+  worker: ["test/worker/rewrite-contract-pages.test.ts", "test/worker/selector-parity.test.ts"],
+};
+const filesCalling = (folder: string, call: string): string[] =>
+  readdirSync(folder).filter((name) => name.endsWith(".test.ts") && readFileSync(`${folder}/${name}`, "utf8").includes(call)).map((name) => `${folder}/${name}`);
 
 // The tests' origin server listens on loopback, which the Worker refuses unless allowed.
 // /v1/* needs an API key: tests send "test-key" (x-api-key or authorization: Bearer).
@@ -9,13 +26,14 @@ import { defineConfig } from "vitest/config";
 const TEST_BINDINGS = { ALLOW_PRIVATE_TARGETS: "true", API_KEYS: "test-key", DNS_RESOLVER_URL: "http://127.0.0.1:9/dns-query", LEARN_RETRY_SECONDS: "0" };
 
 /** A project of tests inside workerd, with the real local KV, R2 and Queues of a Worker's config. */
-function workerProject(name: string, configPath: string, include: string) {
+function workerProject(name: string, configPath: string, include: readonly string[], exclude: readonly string[] = []) {
   return {
     plugins: [cloudflareTest({ wrangler: { configPath }, miniflare: { bindings: TEST_BINDINGS } })],
     test: {
       name,
       globalSetup: ["test/support/global-setup.ts"],
-      include: [include],
+      include: [...include],
+      exclude: [...exclude],
       testTimeout: 120_000,
       // The feed parser the feed tests read outputs back with is CommonJS; pre-bundled, it loads in workerd.
       deps: { optimizer: { ssr: { enabled: true, include: ["@rowanmanning/feed-parser"] } } },
@@ -26,19 +44,25 @@ function workerProject(name: string, configPath: string, include: string) {
 // Three projects: Node unit tests (html-rewriter-wasm backend, miner, trainer, CLI); the edge Worker's tests
 // inside workerd (wrangler.toml); and the control Worker's (wrangler.control.toml: the queue consumer and the
 // cron), where the edge's code is called too, on the same local KV, R2 and Queues, as the two share them.
-export default defineConfig({
-  test: {
-    projects: [
-      {
-        test: {
-          name: "node",
-          include: ["test/node/**/*.test.ts", "src/**/*.test.ts"],
-          environment: "node",
-          testTimeout: 120_000,
+export default defineConfig(({ mode }) => {
+  const gates = mode === "gates";
+  const nodeGates = [...GATE_FILES.node, ...filesCalling("test/node", "everyDevPage(")];
+  return {
+    test: {
+      projects: [
+        {
+          test: {
+            name: "node",
+            include: gates ? nodeGates : ["test/node/**/*.test.ts", "src/**/*.test.ts"],
+            exclude: gates ? [] : GATE_FILES.node,
+            environment: "node",
+            testTimeout: 120_000,
+            env: { TEST_GATES: gates ? "1" : "" },
+          },
         },
-      },
-      workerProject("worker", "./wrangler.toml", "test/worker/**/*.test.ts"),
-      workerProject("control", "./wrangler.control.toml", "test/control/**/*.test.ts"),
-    ],
-  },
+        workerProject("worker", "./wrangler.toml", gates ? GATE_FILES.worker : ["test/worker/**/*.test.ts"], gates ? [] : GATE_FILES.worker),
+        ...(gates ? [] : [workerProject("control", "./wrangler.control.toml", ["test/control/**/*.test.ts"])]),
+      ],
+    },
+  };
 });

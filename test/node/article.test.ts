@@ -13,6 +13,7 @@ import { emptyPlan, normalisePlan } from "../../src/plan/index";
 import { AS_DIV, ELEMENT_ATTRIBUTES, GLOBAL_ATTRIBUTES, KEPT_ELEMENTS } from "../../src/rewrite/article-writer";
 import { writeArticle, type ArticleOptions } from "../../src/rewrite/index";
 import { createWasmBackend } from "../../src/runtime/index";
+import { everyDevPage } from "../support/dev-data";
 
 const BASE = "https://news.example/section/story.html";
 
@@ -158,7 +159,7 @@ describe("writeArticle: hostile markup", () => {
 
 const dataPresent = hasData();
 
-describe.skipIf(!dataPresent)("format=article on every page of ../shared/data", () => {
+describe.runIf(everyDevPage(dataPresent, "article.test.ts"))("format=article on every page of ../shared/data", () => {
   const backend = createWasmBackend(HTMLRewriter);
   for (const set of DATA_SETS) {
     it(`set ${set}: only allow-listed markup, no active content, no relative URL`, async () => {

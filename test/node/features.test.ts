@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DATA_SETS, hasData, loadDataset } from "../../src/evaluation/index";
 import { analysePage, computeFeatures, FEATURE_COUNT, FEATURE_NAMES, type FeatureMatrix, type FeatureName, type PageModel } from "../../src/page/index";
+import { everyDevPage } from "../support/dev-data";
 
 function value(matrix: FeatureMatrix, block: number, name: FeatureName): number {
   return matrix.data[block * matrix.featureCount + FEATURE_NAMES.indexOf(name)];
@@ -120,7 +121,7 @@ describe("words and sentences of other scripts", () => {
   });
 });
 
-describe.skipIf(!hasData())("block features on every dev page (skipped without ../shared/data)", () => {
+describe.runIf(everyDevPage(hasData(), "features.test.ts"))("block features on every dev page (skipped without ../shared/data)", () => {
   for (const set of DATA_SETS) {
     it(`${set}: finite values, characters and link share equal a per-block recount`, () => {
       const { pages } = loadDataset(set);

@@ -6,6 +6,7 @@ import { writeMarkdown } from "../../src/rewrite/markdown-writer";
 import { writeText } from "../../src/rewrite/text-writer";
 import { writeArticle } from "../../src/rewrite/article-writer";
 import { MAX_RATIO, scalingRatio } from "../support/scaling";
+import { everyDevPage } from "../support/dev-data";
 
 const dataPresent = hasData();
 if (!dataPresent) console.warn("markdown writer tests on real pages skipped: ../shared/data is absent");
@@ -125,7 +126,7 @@ function readerCharacters(text: string): string {
   return (text.replace(IMAGE, " ").replace(LIST_MARKER, "$1").replace(LINK_TARGET, "] ").replace(/\\(.)/g, "$1").match(/\w+/g) ?? []).join("");
 }
 
-describe.skipIf(!dataPresent)("writeMarkdown on the pages of ../shared/data", () => {
+describe.runIf(everyDevPage(dataPresent, "markdown.test.ts"))("writeMarkdown on the pages of ../shared/data", () => {
   for (const set of DATA_SETS) {
     it(`${set}: the words are the kept text's words, in order, with and without removed blocks`, () => {
       const { pages } = loadDataset(set);
@@ -145,7 +146,7 @@ describe.skipIf(!dataPresent)("writeMarkdown on the pages of ../shared/data", ()
   }
 });
 
-describe.skipIf(!dataPresent)("the writers on pass 1's recorded walk (analysePage's scanLog option)", () => {
+describe.runIf(everyDevPage(dataPresent, "markdown.test.ts"))("the writers on pass 1's recorded walk (analysePage's scanLog option)", () => {
   it("write the same Markdown and article as on a scan of their own, on every 3rd dev page, with and without removed blocks", () => {
     let compared = 0;
     for (const set of DATA_SETS) {

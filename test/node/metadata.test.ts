@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { DATA_SETS, hasData, loadDataset, type DatasetPage } from "../../src/evaluation/index";
 import { analysePage, decodeEntities, extractMetadata } from "../../src/page/index";
 import { MAX_RATIO, scalingRatio } from "../support/scaling";
+import { everyDevPage } from "../support/dev-data";
 
 const dataPresent = hasData();
 if (!dataPresent) console.warn("metadata tests on real pages skipped: ../shared/data is absent");
@@ -84,7 +85,7 @@ describe.skipIf(!dataPresent)("metadata of real dragnet pages", () => {
   });
 });
 
-describe.skipIf(!dataPresent)("metadata gathered in pass 1's walk (analysePage's metadata option)", () => {
+describe.runIf(everyDevPage(dataPresent, "metadata.test.ts"))("metadata gathered in pass 1's walk (analysePage's metadata option)", () => {
   it("equals the metadata of a scan of its own, on every 4th dev page of every set", () => {
     let pages = 0;
     for (const set of DATA_SETS) {

@@ -13,7 +13,7 @@ import { DATA_SETS, hasData, loadDataset } from "../../src/evaluation/index";
 import { analysePage, computeFeatures } from "../../src/page/index";
 import { compactModel, modelText } from "../../scripts/lib/model-text";
 import { shortestIn } from "../../src/training/index";
-import { devDataPresent } from "../support/dev-data";
+import { everyDevPage } from "../support/dev-data";
 import { seededRandom } from "../support/seeded-random";
 
 const REPO_ROOT = resolve(import.meta.dirname, "../..");
@@ -51,8 +51,6 @@ function devPages(): string[] {
   return DATA_SETS.flatMap((set) => loadDataset(set).pages.filter((_page, index) => index % 8 === 0).map((page) => page.html));
 }
 
-const devData = devDataPresent(hasData(), "../shared/data", process.env.REQUIRE_DEV_DATA === "1", "model-text.test.ts");
-
 /** Perturbs the shipped model by the rounding error: no removal plan of these pages moves, no score by 1e-3 or more. */
 function expectRoundingHarmless(pages: readonly string[], minimumBlocks: number): void {
   const json = JSON.parse(SHIPPED) as ModelJson;
@@ -85,7 +83,7 @@ describe("the shipped model's text", () => {
     expectRoundingHarmless(samplePages(), 300);
   });
 
-  it.runIf(devData)("rounds only where the decision cannot tell, on dev pages", () => {
+  it.runIf(everyDevPage(hasData(), "model-text.test.ts"))("rounds only where the decision cannot tell, on dev pages", () => {
     expectRoundingHarmless(devPages(), 1000);
   });
 });

@@ -8,6 +8,7 @@ import {
   analysePage, CLOSED_BY_ANCESTOR_END_TAG, CLOSED_BY_END_OF_PAGE, CLOSED_BY_IMPLIED_END, CLOSED_BY_OWN_END_TAG,
   MARKUP_COUNTERS, MARKUP_TAGS, scanHtml, sourceOffsetOfText, tagName, TEXT_CDATA, TEXT_DATA, TEXT_RAW, TEXT_RCDATA, type PageModel,
 } from "../../src/page/index";
+import { everyDevPage } from "../support/dev-data";
 
 /** Blocks as "tag(parent):text", in document order (root left out). */
 function describeBlocks(page: PageModel): string[] {
@@ -188,8 +189,7 @@ function swallowedByRawText(html: string): boolean {
   return false;
 }
 
-describe.skipIf(!hasData())("page analysis on every page of ../shared/data", () => {
-  if (!hasData()) console.log("skipped: ../shared/data is absent");
+describe.runIf(everyDevPage(hasData(), "page-analysis.test.ts"))("page analysis on every page of ../shared/data", () => {
   /** Least share of the gold's words found in the page text, on average over a set (gold is hand-cleaned page text). */
   const MIN_MEAN_GOLD_RECALL = 0.95;
   for (const set of DATA_SETS) {

@@ -15,6 +15,7 @@ import {
   compileRuleSet, contentEdgeIntervals, findRuleIntervals, parseRuleSetText, ruleSetFileName, RULESET_VERSION, siteKeyOfLabel, type CompiledRuleSet, type Rule,
 } from "../../src/rules/index";
 import { seededRandom as random } from "../support/seeded-random";
+import { everyDevPage } from "../support/dev-data";
 
 const REPOSITORY_ROOT = resolve(import.meta.dirname, "../..");
 
@@ -210,7 +211,7 @@ function sentenceSplit(text: string, intervals: Int32Array): string | null {
   return null;
 }
 
-describe.skipIf(!hasData())("the rule sets of rules/ on the dev pages of their sites", () => {
+describe.runIf(everyDevPage(hasData(), "rules-content-edges.test.ts"))("the rule sets of rules/ on the dev pages of their sites", () => {
   it.each([...DATA_SETS])("%s: no applied text rule match splits a sentence", (set) => {
     const { pages } = loadDataset(set);
     const cache = new Map<string, CompiledRuleSet | null>();

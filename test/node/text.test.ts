@@ -4,6 +4,7 @@ import { analysePage, type PageModel } from "../../src/page/index";
 import { normalisePlan, type RemovalPlan } from "../../src/plan/index";
 import { keepsText, writeText } from "../../src/rewrite/text-writer";
 import { seededRandom as random } from "../support/seeded-random";
+import { everyDevPage } from "../support/dev-data";
 
 const dataPresent = hasData();
 if (!dataPresent) console.warn("text writer tests on real pages skipped: ../shared/data is absent");
@@ -70,7 +71,7 @@ describe("writeText", () => {
   });
 });
 
-describe.skipIf(!dataPresent)("writeText on the pages of ../shared/data", () => {
+describe.runIf(everyDevPage(dataPresent, "text.test.ts"))("writeText on the pages of ../shared/data", () => {
   for (const set of DATA_SETS) {
     it(`${set}: equals the naive reference for the whole page and for random plans`, () => {
       const { pages } = loadDataset(set);
@@ -99,7 +100,7 @@ describe("keepsText", () => {
     expect(keepsText(analysePage(""), normalisePlan(analysePage(""), emptyPlan(analysePage(""))))).toBe(false);
   });
 
-  it.skipIf(!dataPresent)("agrees with writeText on every dev page under plans that remove almost everything", () => {
+  it.runIf(everyDevPage(dataPresent, "text.test.ts"))("agrees with writeText on every dev page under plans that remove almost everything", () => {
     for (const set of DATA_SETS) {
       for (const [index, entry] of loadDataset(set).pages.entries()) {
         const page = analysePage(entry.html);

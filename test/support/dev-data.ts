@@ -12,3 +12,18 @@ export function devDataPresent(present: boolean, what: string, required: boolean
   console.log(`skipped: ${file} needs ${what}, which is absent`);
   return false;
 }
+
+/**
+ * Checks that read every dev page of a set (minutes each) are gates: `npm run test:gates` runs them (vitest.config.ts
+ * finds the files that call this), `npm test` leaves them out with one line. True where they run: in the gates
+ * run, with the data present (absent data is handled as in devDataPresent). Node tests only.
+ */
+export function everyDevPage(present: boolean, file: string): boolean {
+  if (!devDataPresent(present, "../shared/data", process.env.REQUIRE_DEV_DATA === "1", file)) return false;
+  if (process.env.TEST_GATES === "1") return true;
+  if (!toldLeftOut.has(file)) console.log(`left out: ${file}'s checks on every dev page run with npm run test:gates`);
+  toldLeftOut.add(file);
+  return false;
+}
+
+const toldLeftOut = new Set<string>();
