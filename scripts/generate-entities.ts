@@ -290,7 +290,7 @@ async function main(): Promise<number> {
     return same ? 0 : 1;
   }
   writeFileSync(TABLE_FILE, source);
-  const { decodeEntities } = await import("../src/page/entities");
+  const { decodeEntities } = await import("../src/page/index");
   const wrong = references.filter(({ name, value }) => decodeEntities(`&${name};`, 0, name.length + 2) !== value);
   if (wrong.length > 0) throw new Error(`the written table decodes ${wrong.length} names wrongly, e.g. &${wrong[0]!.name};`);
   const legacy = references.filter((reference) => reference.legacy).length;

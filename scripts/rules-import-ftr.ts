@@ -3,7 +3,7 @@
  *
  * Reads site configs in the Full-Text RSS format (one `<host>.txt` per site, `.host.txt` for its sub-domains; lines
  * `body:`, `strip:`, `strip_id_or_class:`, `title:`, `author:`, `date:`, the rest ignored) from a local folder and
- * makes each a RuleSet of version 2 (src/rules/ftr-import.ts: body → main, strip → strip, title/author/date →
+ * makes each a RuleSet of version 2 (src/ftr-import: body → main, strip → strip, title/author/date →
  * metadata), reporting every line it cannot convert. Prints one rule set per site, or writes them to --out as
  * <site>.json, which load as they are (npm run rules:test -- <site> <page> --rules DIR, or PUT /v1/rules/<site>).
  * The configs stay where they are: nothing of them is copied into this repository.
@@ -11,9 +11,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ruleSetFileName } from "../src/rules/index";
-// By path, not through src/rules/index: the importer is this command's, and its module-level patterns would otherwise
-// ride along in every bundle of the rules (the edge Worker's too).
-import { importFtrConfig } from "../src/rules/ftr-import";
+import { importFtrConfig } from "../src/ftr-import/index";
 import { parseCommand, runCommand, usageError, usageText, type Command } from "./lib/cli";
 
 const COMMAND: Command = {

@@ -1,6 +1,7 @@
 // The dependency rules of the source tree (design.md, "Layout"): no import cycles among src/ files; a module
 // (a folder of src/) is entered only through its index.ts; the cleaning core imports no Node module and no
-// HTTP code, so that it runs the same in workerd and in Node; scripts import no test code.
+// HTTP code, so that it runs the same in workerd and in Node; scripts import no test code, and enter src/ modules
+// through their index.ts too.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import ts from "typescript";
@@ -87,8 +88,8 @@ function cycles(edges: ReadonlyMap<string, readonly string[]>): string[][] {
 
 const srcImports = sourceFiles("src").flatMap(importsOf);
 
-/** What only the control Worker (src/control.ts) may load: the miner and the queue consumer (wrangler.control.toml). */
-const EDGE_FORBIDDEN = ["src/mining/", "src/consumer/"];
+/** What the edge Worker never loads: the miner and the queue consumer (the control Worker's, wrangler.control.toml), and the Full-Text RSS importer (a command's). */
+const EDGE_FORBIDDEN = ["src/mining/", "src/consumer/", "src/ftr-import/"];
 
 /** Every src/ file an entry point loads, through imports, re-exports and import() calls. */
 function reachableFrom(entry: string): Set<string> {
@@ -156,5 +157,12 @@ describe("architecture", () => {
     expect(scriptImports.length).toBeGreaterThan(20);
     const fromTests = scriptImports.filter(({ file }) => file !== null && file.startsWith("test/"));
     expect(fromTests.map(({ from, specifier }) => `${from} → ${specifier}`)).toEqual([]);
+  });
+
+  it("lets scripts enter a src/ module only through its index.ts, as other modules do", () => {
+    const fromScripts = scriptImports.filter(({ file }) => file !== null && file.startsWith("src/"));
+    expect(fromScripts.length).toBeGreaterThan(20);
+    const deep = fromScripts.filter(({ file }) => file !== moduleOf(file!) && file !== `${moduleOf(file!)}/index.ts`);
+    expect(deep.map(({ from, specifier }) => `${from} → ${specifier}`)).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { HTMLRewriter } from "html-rewriter-wasm";
 import { describe, expect, it } from "vitest";
 import { clean } from "../../src/clean";
 import { compileRuleSet, parseRuleSet, parseRuleSetText, type RuleSet } from "../../src/rules/index";
-import { xpathToCss } from "../../src/rules/xpath-to-css";
+import { xpathToCss } from "../../src/ftr-import/index";
 import { createWasmBackend } from "../../src/runtime/index";
 
 const REPO_ROOT = resolve(import.meta.dirname, "../..");

@@ -5,8 +5,7 @@
  * means the same as a selector is converted (xpath-to-css.ts); every other line is reported with its file and
  * line, never guessed. Other directives (test_url, prune, tidy…) have no equivalent and are left out.
  */
-import { parseRuleSet, RULESET_VERSION_SELECTORS, type MetadataSelectors, type RuleSet } from "./rule-set";
-import { parseSiteKey } from "./site-key";
+import { parseRuleSet, parseSiteKey, RULESET_VERSION_SELECTORS, type MetadataSelectors, type RuleSet } from "../rules";
 import { xpathToCss } from "./xpath-to-css";
 
 export interface FtrImport {
