@@ -4,7 +4,7 @@
  * maxInFlight at once upstream however many clients wait, and a dead upstream gets a 502.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFrontDoor, type FrontDoor } from "../../scripts/front-door";
 
@@ -76,5 +76,88 @@ describe("front door", () => {
     } finally {
       await orphan.close();
     }
+  });
+});
+
+describe("front door: slow clients hold no slot", () => {
+  const SLOTS = 2;
+  let slow: Server;
+  let door: FrontDoor;
+  /** Requests wrangler dev's stand-in received, by path, and how many it held at once. */
+  const received: string[] = [];
+  let holding = 0;
+  let mostHeld = 0;
+
+  beforeAll(async () => {
+    slow = createServer(async (request, response) => {
+      received.push(request.url ?? "");
+      holding++;
+      mostHeld = Math.max(mostHeld, holding);
+      await bodyOf(request);
+      if (request.url === "/busy") await new Promise((done) => setTimeout(done, 1_500));
+      holding--;
+      response.writeHead(200, { "content-type": "text/plain" });
+      response.end(request.url === "/large" ? "x".repeat(4 * 1024 * 1024) : `ok ${request.url}`);
+    });
+    await new Promise<void>((listening) => slow.listen(0, HOST, listening));
+    door = await startFrontDoor({
+      host: HOST, port: 0, upstreamPort: (slow.address() as AddressInfo).port, maxInFlight: SLOTS, bodyTimeoutMs: 1_000, idleTimeoutMs: 1_500, maxBodyBytes: 1024 * 1024,
+    });
+  });
+
+  afterAll(async () => {
+    await door.close();
+    await new Promise((closed) => slow.close(closed));
+  });
+
+  /** A raw connection that sends `text` and keeps what comes back. */
+  function rawClient(text: string): { readonly socket: Socket; readonly answer: () => string; readonly closed: Promise<void> } {
+    const { port } = new URL(door.url);
+    const socket = connect(Number(port), HOST);
+    let answer = "";
+    socket.on("data", (chunk) => (answer += chunk.toString()));
+    socket.on("error", () => undefined);
+    const closed = new Promise<void>((done) => socket.on("close", () => done()));
+    socket.write(text);
+    return { socket, answer: () => answer, closed };
+  }
+
+  it("twenty connections that declare a body, send 13 bytes and wait reach no slot; others are answered meanwhile, they get 400", async () => {
+    received.length = 0;
+    const stalled = Array.from({ length: 20 }, (_, index) =>
+      rawClient(`POST /v1/clean?n=${index} HTTP/1.1\r\nhost: x\r\ncontent-type: text/html\r\ncontent-length: 100000\r\n\r\n<html><body>`));
+    await new Promise((done) => setTimeout(done, 100));
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, index) =>
+      fetch(`${door.url}/normal/${index}`, { method: "POST", body: "<p>page</p>", signal: AbortSignal.timeout(5_000) }).then((response) => response.text())));
+    expect(answers).toEqual(Array.from({ length: 10 }, (_, index) => `ok /normal/${index}`));
+    expect(stalled.every((client) => client.answer() === "")).toBe(true); // still waiting on their bodies, answered after normal ones
+    await Promise.all(stalled.map((client) => client.closed));
+    for (const client of stalled) expect(client.answer()).toMatch(/^HTTP\/1\.1 400 [\s\S]*"code":"bad-request"/);
+    expect(received.filter((path) => path.startsWith("/v1/clean"))).toEqual([]);
+  });
+
+  it("a body declared over the cap is refused at once (413), and an idle connection is closed", async () => {
+    const large = rawClient(`POST /v1/clean HTTP/1.1\r\nhost: x\r\ncontent-length: ${2 * 1024 * 1024}\r\n\r\n`);
+    const idle = rawClient("");
+    await Promise.all([large.closed, idle.closed]);
+    expect(large.answer()).toMatch(/^HTTP\/1\.1 413 [\s\S]*payload-too-large/);
+    expect(idle.answer()).toBe("");
+    expect(received).not.toContain("/v1/clean");
+  });
+
+  it("clients that read their answers slowly hold no slot, and /healthz goes past a full queue", async () => {
+    received.length = 0;
+    mostHeld = 0;
+    // Clients that ask for a 4 MB answer and never read it.
+    const readers = Array.from({ length: 4 }, () => rawClient("GET /large HTTP/1.1\r\nhost: x\r\n\r\n"));
+    for (const reader of readers) reader.socket.pause();
+    await new Promise((done) => setTimeout(done, 300));
+    const busy = Array.from({ length: SLOTS }, () => fetch(`${door.url}/busy`).then((response) => response.text()));
+    await new Promise((done) => setTimeout(done, 200));
+    const health = await fetch(`${door.url}/healthz`, { signal: AbortSignal.timeout(1_000) });
+    expect(await health.text()).toBe("ok /healthz");
+    expect(mostHeld).toBe(SLOTS + 1); // both slots busy, and /healthz beside them
+    expect(await Promise.all(busy)).toEqual(Array.from({ length: SLOTS }, () => "ok /busy"));
+    for (const reader of readers) reader.socket.destroy();
   });
 });
