@@ -1,10 +1,16 @@
 /**
  * `npm run load`: the embedded default (`npm start`) under load, on loopback, bounded in time.
  *
- * Starts `npm start` on its own ports (unless --url names one already running), then runs two scenarios
+ * Starts `npm start` on its own ports (unless --url names one already running), then runs scenarios
  * one after the other with autocannon:
- *   post  POST /v1/clean?format=text of a ~100 KB page (a sample page with its article repeated);
- *   get   GET  /v1/clean?format=text&url=<a sample page>, fetched from the sample site and cleaned;
+ *   post     POST /v1/clean?format=text of a ~100 KB page (a sample page with its article repeated);
+ *   get      GET  /v1/clean?format=text&url=<a sample page>, fetched from the sample site and cleaned;
+ *   hostile  the post scenario's clients (100 by default) beside attackers: the 200,000-link page (4 MB) posted
+ *            as format=article and as format=json, one after the other in two loops, and 20 connections that
+ *            declare a body, send 13 bytes and wait (opened again when closed); /healthz is asked every
+ *            HEALTH_INTERVAL_MS meanwhile. It passes when the normal clients get no error, timeout or non-2xx
+ *            answer and every /healthz is answered 200 within HEALTH_LIMIT_MS; the attackers' answers are
+ *            reported (a heavy page may be passed through with x-clean-bailout);
  * and prints, per scenario, requests per second, latency p50/p99, errors, timeouts and non-2xx answers
  * (with their status codes), and the resident memory of the service's processes before and after.
  * A scenario during which `wrangler dev` reloaded the Worker (a watched source file changed) says so: the
@@ -15,10 +21,12 @@
  */
 import autocannon from "autocannon";
 import { spawn, type ChildProcess } from "node:child_process";
+import { connect, type Socket } from "node:net";
 import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { choiceOption, integerOption, parseCommand, runCommand, urlOption, usageText, type Command } from "./lib/cli";
+import { linkPage } from "./lib/hostile-pages";
 import { REPO_ROOT, SAMPLE_FOLDER } from "./lib/paths";
 
 const SAMPLE = resolve(SAMPLE_FOLDER, "harbour-dredging-approved.html");
@@ -32,6 +40,17 @@ const WORKER_PORT = Number(process.env.WORKER_PORT ?? 8787);
 const SAMPLES_PORT = Number(process.env.SAMPLES_PORT ?? 8788);
 /** What wrangler dev prints when it rebuilds and restarts the Worker. */
 const RELOAD_LINE = /Reloading local server/;
+const SCENARIOS = ["post", "get", "hostile"] as const;
+/** Links on the hostile scenario's heavy page (the page of the audit: 200,000 links, about 4 MB). */
+const HOSTILE_LINKS = 200_000;
+/** The hostile scenario's slow-body connections, and what each declares it will send. */
+const SLOW_BODY_CONNECTIONS = 20;
+const SLOW_BODY_DECLARED_BYTES = 4_000_000;
+/** How often /healthz is asked during the hostile scenario, and the longest answer that passes, in milliseconds. */
+const HEALTH_INTERVAL_MS = 250;
+const HEALTH_LIMIT_MS = 1_000;
+/** Clients of the hostile scenario's normal traffic when --connections is not given. */
+const HOSTILE_DEFAULT_CONNECTIONS = 100;
 
 const COMMAND: Command = {
   name: "load",
@@ -40,6 +59,8 @@ const COMMAND: Command = {
 
 interface Options {
   readonly connections: number;
+  /** --connections as given (null: each scenario's default). */
+  readonly connectionsGiven: boolean;
   readonly duration: number;
   readonly url: string | null;
   readonly scenarios: readonly string[];
@@ -51,9 +72,9 @@ function parseOptions(): Options {
   });
   const connections = integerOption(COMMAND, "connections", values.connections, 200);
   const duration = integerOption(COMMAND, "duration", values.duration, 60);
-  const scenarios = (values.scenario ?? ["post", "get"]).map((name) => choiceOption(COMMAND, "scenario", name, ["post", "get"]));
+  const scenarios = (values.scenario ?? ["post", "get"]).map((name) => choiceOption(COMMAND, "scenario", name, SCENARIOS));
   if (values.url !== undefined) urlOption(COMMAND, "url", values.url);
-  return { connections, duration, url: values.url ?? null, scenarios };
+  return { connections, connectionsGiven: values.connections !== undefined, duration, url: values.url ?? null, scenarios };
 }
 
 /** The sample page with its article paragraphs repeated until the page is about POST_PAGE_BYTES long. */
@@ -152,6 +173,7 @@ interface ScenarioResult {
 }
 
 async function runScenario(name: string, base: string, options: Options, page: string): Promise<ScenarioResult> {
+  if (name === "hostile") return runHostile(base, options, page);
   const samplePage = `http://127.0.0.1:${SAMPLES_PORT}/harbour-dredging-approved.html`;
   const reloadsBefore = reloads;
   const request: { url: string; method: "GET" | "POST"; body?: string; headers: Record<string, string> } = name === "post"
@@ -171,6 +193,110 @@ async function runScenario(name: string, base: string, options: Options, page: s
     console.log(`     wrangler dev reloaded the Worker ${reloads - reloadsBefore} time(s) during this scenario (a watched file changed): requests in flight then may fail`);
   }
   return { name, ok: result.errors === 0 && result.timeouts === 0 && result.non2xx === 0 };
+}
+
+/** The post scenario's clients beside the attackers, the attackers' answers and /healthz reported after. */
+async function runHostile(base: string, options: Options, page: string): Promise<ScenarioResult> {
+  const reloadsBefore = reloads;
+  const stopAt = Date.now() + options.duration * 1000;
+  const heavyPage = linkPage(HOSTILE_LINKS);
+  const heavy = (["article", "json"] as const).map((format) => heavyLoop(base, format, heavyPage, stopAt));
+  const slow = slowBodies(base, stopAt);
+  const health = healthProbe(base, stopAt);
+  const connections = options.connectionsGiven ? options.connections : HOSTILE_DEFAULT_CONNECTIONS;
+  const statuses = new Map<number, number>();
+  const instance = autocannon({
+    url: `${base}/v1/clean?format=text&site=wrenmouth-gazette.example`, method: "POST", body: page,
+    headers: { "x-api-key": API_KEY, "content-type": "text/html; charset=utf-8" }, connections, duration: options.duration, timeout: REQUEST_TIMEOUT_S,
+  });
+  instance.on("response", (_client: unknown, status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1));
+  const result = await instance;
+  const [heavyResults, slowResult, healthResult] = await Promise.all([Promise.all(heavy), slow, health]);
+  const statusList = [...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(" ");
+  console.log(
+    `hostile normal: ${connections} clients POST ${Math.round(page.length / 1000)} KB page, ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms,` +
+      ` p99 ${result.latency.p99} ms, max ${result.latency.max} ms; ${result.requests.total} requests, errors ${result.errors}, timeouts ${result.timeouts},` +
+      ` non-2xx ${result.non2xx} (${statusList})`,
+  );
+  for (const line of heavyResults) console.log(`hostile heavy:  ${line}`);
+  console.log(`hostile slow:   ${SLOW_BODY_CONNECTIONS} connections declaring ${SLOW_BODY_DECLARED_BYTES} bytes: ${slowResult}`);
+  console.log(`hostile health: ${healthResult.summary}`);
+  if (reloads > reloadsBefore) console.log(`     wrangler dev reloaded the Worker ${reloads - reloadsBefore} time(s) during this scenario`);
+  return { name: "hostile", ok: result.errors === 0 && result.timeouts === 0 && result.non2xx === 0 && healthResult.ok };
+}
+
+/** Posts the heavy page as `format` again and again until `stopAt`; a line of what came back. */
+async function heavyLoop(base: string, format: string, body: string, stopAt: number): Promise<string> {
+  const outcomes = new Map<string, number>();
+  const durations: number[] = [];
+  while (Date.now() < stopAt) {
+    const started = Date.now();
+    const outcome = await fetch(`${base}/v1/clean?format=${format}`, {
+      method: "POST", body, headers: { "x-api-key": API_KEY, "content-type": "text/html; charset=utf-8" }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_S * 1000),
+    }).then(
+      async (response) => {
+        await response.arrayBuffer();
+        return `${response.status}${response.headers.has("x-clean-bailout") ? ` ${response.headers.get("x-clean-bailout")}` : ""}`;
+      },
+      (error: Error) => error.name,
+    );
+    durations.push(Date.now() - started);
+    outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+  }
+  const sorted = [...durations].sort((a, b) => a - b);
+  const list = [...outcomes].map(([outcome, count]) => `${outcome}×${count}`).join(", ");
+  return `${Math.round(body.length / 1e5) / 10} MB page as ${format}: ${durations.length} requests (${list}), median ${sorted[Math.floor(sorted.length / 2)] ?? 0} ms, max ${sorted.at(-1) ?? 0} ms`;
+}
+
+/** SLOW_BODY_CONNECTIONS connections that declare a body, send 13 bytes and wait, each opened again when closed, until `stopAt`. */
+async function slowBodies(base: string, stopAt: number): Promise<string> {
+  const { hostname, port } = new URL(base);
+  const answers = new Map<string, number>();
+  const sockets = new Set<Socket>();
+  let opened = 0;
+  const open = (): void => {
+    if (Date.now() >= stopAt) return;
+    opened++;
+    const socket = connect(Number(port), hostname);
+    sockets.add(socket);
+    let answer = "";
+    socket.on("data", (chunk) => (answer += chunk.toString()));
+    socket.on("error", () => undefined);
+    socket.on("close", () => {
+      sockets.delete(socket);
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? "closed without an answer";
+      answers.set(status, (answers.get(status) ?? 0) + 1);
+      open();
+    });
+    socket.write(`POST /v1/clean?format=text HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: text/html\r\ncontent-length: ${SLOW_BODY_DECLARED_BYTES}\r\n\r\n<html><body>`);
+  };
+  for (let index = 0; index < SLOW_BODY_CONNECTIONS; index++) open();
+  await new Promise((done) => setTimeout(done, Math.max(0, stopAt - Date.now())));
+  for (const socket of sockets) socket.destroy();
+  return `${opened} opened; answered ${[...answers].map(([status, count]) => `${status}×${count}`).join(", ") || "none"} (the rest cut at the end)`;
+}
+
+/** Asks /healthz every HEALTH_INTERVAL_MS until `stopAt`: whether every answer was a 200 within HEALTH_LIMIT_MS. */
+async function healthProbe(base: string, stopAt: number): Promise<{ ok: boolean; summary: string }> {
+  const latencies: number[] = [];
+  let failures = 0;
+  while (Date.now() < stopAt) {
+    const started = Date.now();
+    const ok = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(30_000) }).then(async (response) => {
+      await response.arrayBuffer();
+      return response.ok;
+    }, () => false);
+    const latency = Date.now() - started;
+    if (ok) latencies.push(latency);
+    else failures++;
+    await new Promise((done) => setTimeout(done, Math.max(0, HEALTH_INTERVAL_MS - latency)));
+  }
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const late = latencies.filter((latency) => latency > HEALTH_LIMIT_MS).length;
+  return {
+    ok: failures === 0 && late === 0,
+    summary: `${latencies.length + failures} asked, ${failures} failed, ${late} over ${HEALTH_LIMIT_MS} ms; p50 ${sorted[Math.floor(sorted.length / 2)] ?? 0} ms, max ${sorted.at(-1) ?? 0} ms`,
+  };
 }
 
 const options = parseOptions();

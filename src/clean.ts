@@ -22,7 +22,7 @@ import {
   emptyPlan, keepWhole, mergePlans, planFromIntervals, planKeepingOnlySelected, planKeepingSelected, planRemovingSelected, withRemovedElements,
   type NormalisedPlan, type RemovalCounts,
 } from "./plan";
-import { annotateHtml, buildReaderDocument, declaresOtherCharset, keepsText, readerMetadata, rewriteHtml, withFrontMatter, writeArticle, writeMarkdown, writeText, type MetadataOverride } from "./rewrite";
+import { annotateHtml, buildReaderDocument, declaresOtherCharset, keepsText, readerMetadata, rewriteHtml, withFrontMatter, writeArticle, writeMarkdown, writeText, type MetadataOverride, type WrittenFormats } from "./rewrite";
 import { mainMatches, matchRules, selectorsClean, type CompiledRuleSet, type RuleOverflow, type SiteSelectors } from "./rules";
 import type { HtmlRewriterBackend } from "./runtime";
 import { matchSelectors, type SelectorList, type SelectorMatch } from "./selectors";
@@ -259,7 +259,9 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   if (expired()) return pastBudget("rewrite");
   await pause();
   // 7 format
-  const body = formatOutput(input, options, page, plan, html, decidedMode, clock, comments, selected.metadata, work);
+  // json's three writers run apart, the isolate given back between them on a large page.
+  const written = input.format === "json" ? await writeReaderFormats(page, plan, input.url, selected.metadata, work, pause) : undefined;
+  const body = formatOutput(input, options, page, plan, html, decidedMode, clock, comments, selected.metadata, work, written);
   clock.lap("format");
   if (expired()) return pastBudget("format");
   return {
@@ -461,9 +463,20 @@ function yieldToOthers(): Promise<void> {
 
 async function noPause(): Promise<void> {}
 
+/** The text, Markdown and article fragment of the json format, one writer at a time. */
+async function writeReaderFormats(
+  page: PageModel, plan: NormalisedPlan, url: string | undefined, metadata: MetadataOverride | undefined, work: WorkMeter, pause: () => Promise<void>,
+): Promise<WrittenFormats> {
+  const text = writeText(page, plan, work);
+  await pause();
+  const markdown = writeMarkdown(page, plan, { baseUrl: url, work });
+  await pause();
+  return { text, markdown, content: writeArticle(page, plan, { baseUrl: url, omitTitleHeading: true, metadata, work }) };
+}
+
 function formatOutput(
   input: CleanInput, options: CleanOptions, page: PageModel, plan: NormalisedPlan, html: string, mode: CleanMode,
-  clock: StageClock, comments: Uint8Array | null, metadata: MetadataOverride | undefined, work: WorkMeter,
+  clock: StageClock, comments: Uint8Array | null, metadata: MetadataOverride | undefined, work: WorkMeter, written: WrittenFormats | undefined,
 ): string {
   switch (input.format) {
     case "html":
@@ -481,7 +494,7 @@ function formatOutput(
     case "article":
       return writeArticle(page, plan, { baseUrl: input.url, header: options.articleTitle === "header", omitTitleHeading: options.articleTitle === "omit", metadata, work });
     case "json": {
-      const document = buildReaderDocument(page, plan, { url: input.url, site: input.site, mode, html, timings: {}, comments: comments === null ? "" : commentText(page, comments), metadata, work });
+      const document = buildReaderDocument(page, plan, { url: input.url, site: input.site, mode, html, timings: {}, comments: comments === null ? "" : commentText(page, comments), metadata, work, written });
       // Writing the document is the format stage: timed up to its serialising, so the JSON shows every stage, format too.
       return JSON.stringify({ ...document, timings: clock.peek("format") });
     }

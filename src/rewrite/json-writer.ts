@@ -51,11 +51,22 @@ export interface ReaderContext {
   readonly metadata?: MetadataOverride;
   /** The page's work meter, which each writer charges (the caller checks it). */
   readonly work?: WorkMeter;
+  /** The text, Markdown and article already written by the caller (clean() writes them apart, pausing between). */
+  readonly written?: WrittenFormats;
+}
+
+/** The three writers' outputs that the reader document holds. */
+export interface WrittenFormats {
+  readonly text: string;
+  readonly markdown: string;
+  readonly content: string;
 }
 
 export function buildReaderDocument(page: PageModel, plan: NormalisedPlan, context: ReaderContext): ReaderDocument {
   const metadata = readerMetadata(page, context.url, context.metadata);
-  const text = writeText(page, plan, context.work);
+  const text = context.written?.text ?? writeText(page, plan, context.work);
+  const markdown = context.written?.markdown ?? writeMarkdown(page, plan, { baseUrl: context.url, work: context.work });
+  const content = context.written?.content ?? writeArticle(page, plan, { baseUrl: context.url, omitTitleHeading: true, metadata: context.metadata, work: context.work });
   return {
     url: context.url ?? null,
     site: context.site,
@@ -69,9 +80,9 @@ export function buildReaderDocument(page: PageModel, plan: NormalisedPlan, conte
     wordCount: countWords(text),
     readerable: metadata.readerable,
     text,
-    markdown: writeMarkdown(page, plan, { baseUrl: context.url, work: context.work }),
+    markdown,
     html: context.html,
-    content: writeArticle(page, plan, { baseUrl: context.url, omitTitleHeading: true, metadata: context.metadata, work: context.work }),
+    content,
     comments: context.comments,
     mode: context.mode,
     removed: plan.counts,

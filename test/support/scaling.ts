@@ -5,6 +5,7 @@
  * other processes do not inflate. Where a host has no CPU clock (workerd) it falls back to the wall clock, but
  * the Worker tests count work instead (test/worker/scaling.test.ts): workerd's clock moves only between events.
  */
+import { linkPage } from "../../scripts/lib/hostile-pages";
 import { compileRuleSet, parseRuleSet, type CompiledRuleSet } from "../../src/rules/index";
 
 /** Milliseconds of CPU time this process has used: Node's process.cpuUsage(), absent in workerd. */
@@ -35,16 +36,9 @@ export const FAMILIES = {
   repeatedBody: (n: number): string => "<body".repeat(n),
   feedItemLessThan: (n: number): string => "<".repeat(n),
   feedItemComments: (n: number): string => "<!--".repeat(n),
-  /** A page of n links and nothing else (n = 200,000 is the 3.8 MB page of the hostile load scenario). */
+  /** A page of n links and nothing else (n = 200,000 is the page of the hostile load scenario). */
   links: (n: number): string => linkPage(n),
 } as const;
-
-/** n links with relative URLs, one after the other, about 19 bytes each. */
-export function linkPage(n: number): string {
-  const links: string[] = [];
-  for (let index = 0; index < n; index++) links.push(`<a href=/${index}>${index % 10}</a>`);
-  return `<html><body>${links.join("")}</body></html>`;
-}
 
 const RULE_WORDS = Array.from({ length: 400 }, (_, index) => `w${index.toString(36)}q`);
 
