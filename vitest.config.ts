@@ -23,7 +23,12 @@ const filesCalling = (folder: string, call: string): string[] =>
 // Names are resolved before fetching: at a closed loopback port, so no test ever asks a real resolver
 // (tests of resolution point DNS_RESOLVER_URL at the origin server's stub).
 // Failed mining jobs are retried at once (LEARN_RETRY_SECONDS 0), so a job reaches the dead-letter queue within a test.
-const TEST_BINDINGS = { ALLOW_PRIVATE_TARGETS: "true", API_KEYS: "test-key", DNS_RESOLVER_URL: "http://127.0.0.1:9/dns-query", LEARN_RETRY_SECONDS: "0" };
+// A test's pages are sampled and learned from seconds apart (LEARN_SAMPLE_SPACING_MINUTES and LEARN_MIN_SPAN_HOURS 0,
+// here for the jobs the real queue hands the control Worker); the tests of the spacing and the span set their own.
+const TEST_BINDINGS = {
+  ALLOW_PRIVATE_TARGETS: "true", API_KEYS: "test-key", DNS_RESOLVER_URL: "http://127.0.0.1:9/dns-query", LEARN_RETRY_SECONDS: "0",
+  LEARN_SAMPLE_SPACING_MINUTES: "0", LEARN_MIN_SPAN_HOURS: "0",
+};
 
 /** A project of tests inside workerd, with the real local KV, R2 and Queues of a Worker's config. */
 function workerProject(name: string, configPath: string, include: readonly string[], exclude: readonly string[] = []) {

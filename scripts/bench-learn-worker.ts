@@ -64,7 +64,8 @@ async function learn(env: BenchEnv, site: string, pages: readonly { url: string;
   });
   const settings = resolveLearningSettings(learning(sampling));
   let time = Date.UTC(2026, 0, 1);
-  for (const page of pages) await samplePage(learning(sampling), settings, { ...page, site }, new Date((time += 1000)));
+  // Fetched pages, three hours apart: past the sample's spacing, and spanning the day a learned set's evidence needs.
+  for (const page of pages) await samplePage(learning(sampling), settings, { ...page, site, evidence: { kind: "fetched" } }, new Date((time += 3 * 3600_000)));
   const state = await readJobState(env.PAGES, site);
   const mineJob = state?.status === "queued" ? state : await enqueueJob(learning(job), site, "admin", new Date((time += 1000)));
   const done = await runMineJob(learning(job), settings, mineJob, 1, () => new Date((time += 1000)));

@@ -15,16 +15,19 @@
  *    and Queues, and the dev admin key local-admin-key for /admin/*. The control Worker
  *    (wrangler.control.toml) runs in the same session, so the jobs the edge enqueues are mined and published
  *    at once; its cron is not triggered locally (POST /admin/learn runs its step, POST /admin/learn/:site
- *    enqueues one site). The second sample site, samples/learn-test.example (a walking club's journal, another
- *    template, and no rule set), is there to be learned: see printTryLines.
+ *    enqueues one site). Pages are sampled and learned from seconds apart here (a deployment keeps a page an hour
+ *    and needs a day of pages: LEARN_SAMPLE_SPACING_MINUTES, LEARN_MIN_SPAN_HOURS). The second sample site,
+ *    samples/learn-test.example (a walking club's journal, another template, and no rule set), is there to be
+ *    learned from its own origin, served beside and listed in DEV_ALLOWED_ORIGINS: see printTryLines.
  * 5. The service's port, http://127.0.0.1:8787, is a front door in this process (scripts/front-door.ts): it
  *    hands requests to wrangler dev, on a free port of its own, at most MAX_IN_FLIGHT at a time, since local
  *    workerd drops and starves requests when it holds hundreds of connections at once (docs/performance.md, "Load").
  * Ctrl-C stops all three. Ports: WORKER_PORT and SAMPLES_PORT override 8787 and 8788.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseCommand, usageText, type Command } from "./lib/cli";
 import { bulkPut, collectRuleSets, type KvEntry } from "./publish";
@@ -41,7 +44,7 @@ const HOST = "127.0.0.1";
 export const DEV_API_KEY = "local-dev-key";
 /** The admin key of the local default (/admin/*). Development only: deployments set ADMIN_KEY as a secret. */
 export const DEV_ADMIN_KEY = "local-admin-key";
-/** The sample site without rules, whose pages are posted to be learned (never served: its URLs only name it). */
+/** The sample site without rules, learned from its pages served on LEARN_PORT (printTryLines). */
 const LEARN_SITE = "learn-test.example";
 /** How long to wait for `wrangler dev` to answer /healthz before giving up, in milliseconds. */
 const READY_TIMEOUT_MS = 60_000;
@@ -102,13 +105,16 @@ function startWorker(origins: readonly string[], wranglerPort: number): ChildPro
   const args = [
     // Both Workers in one session: the first config's is served on the port and takes the --var values below; the
     // control Worker consumes the local queue the edge sends to (local KV, R2 and Queues are shared by name).
-    "wrangler", "dev", "-c", "wrangler.toml", "-c", "wrangler.control.toml",
+    "wrangler", "dev", "-c", "wrangler.toml", "-c", devControlConfig(),
     "--local", "--ip", HOST, "--port", String(wranglerPort), "--show-interactive-dev-session=false",
     "--var", `API_KEYS:${DEV_API_KEY}`,
     "--var", `ADMIN_KEY:${DEV_ADMIN_KEY}`,
     // Learning from traffic: every site, every cleaned page sampled (a deployment samples a share: LEARN_SAMPLE_RATE).
     "--var", "LEARN_SITES:*",
     "--var", "LEARN_SAMPLE_RATE:1",
+    // Learned from pages read a moment ago (development only: a deployment keeps one page an hour, over a day).
+    "--var", `LEARN_SAMPLE_SPACING_MINUTES:${DEV_LEARNING_VARS.LEARN_SAMPLE_SPACING_MINUTES}`,
+    "--var", `LEARN_MIN_SPAN_HOURS:${DEV_LEARNING_VARS.LEARN_MIN_SPAN_HOURS}`,
     "--var", `ALLOWED_TARGET_ORIGINS:${origins.join(",")}`,
     "--var", `PROXY_ORIGINS:${proxyOrigins}`,
     // Browser apps allowed to call the API (CORS): the sample site's origin, plus DEV_CORS_ALLOWED_ORIGINS (comma-separated).
@@ -125,6 +131,24 @@ function startWorker(origins: readonly string[], wranglerPort: number): ChildPro
   return spawn("npx", args, { cwd: REPO_ROOT, env, stdio: "inherit" });
 }
 
+/** Development-only learning vars, for both Workers: the control Worker's job checks the span. */
+const DEV_LEARNING_VARS = { LEARN_SAMPLE_SPACING_MINUTES: "0", LEARN_MIN_SPAN_HOURS: "0" };
+
+/**
+ * wrangler.control.toml with DEV_LEARNING_VARS as its [vars], written under .wrangler/ (git-ignored, wrangler's own
+ * local state): `--var` and `--env-file` reach the first config's Worker only.
+ */
+function devControlConfig(): string {
+  const vars = Object.entries(DEV_LEARNING_VARS).map(([name, value]) => `${name} = "${value}"`).join("\n");
+  const text = readFileSync(resolve(REPO_ROOT, "wrangler.control.toml"), "utf8")
+    .replace(/^main = "src\//m, 'main = "../src/')
+    .replace(/^\[vars\]$/m, `[vars]\n${vars}`);
+  const file = resolve(REPO_ROOT, ".wrangler", "start-control.toml");
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+  return file;
+}
+
 async function waitUntilReady(url: string, worker: ChildProcess): Promise<boolean> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline && worker.exitCode === null) {
@@ -137,6 +161,11 @@ async function waitUntilReady(url: string, worker: ChildProcess): Promise<boolea
 
 function printTryLines(origins: readonly string[]): void {
   const api = `http://${HOST}:${workerPort}`;
+  // The learning site's own origin: the first DEV_ALLOWED_ORIGINS entry on this host, else the port after the samples'.
+  const listed = origins.slice(1).map((origin) => new URL(origin)).find((url) => url.hostname === HOST);
+  const LEARN_PORT = listed?.port ?? String(samplesPort + 1);
+  // Its pages under /learn-test.example/ there: a path key of its own, apart from 127.0.0.1 (the gazette's rules here).
+  const LEARN_KEY = `${HOST}/${LEARN_SITE}`;
   const page = `http://${HOST}:${samplesPort}/harbour-dredging-approved.html`;
   const lines = [
     "",
@@ -153,18 +182,18 @@ function printTryLines(origins: readonly string[]): void {
     `  open ${api}/sample/harbour-dredging-approved.html   (proxy mode: the sample site, cleaned)`,
     `  open ${api}/   (demo page: pick a sample, see it cleaned beside the original with removed blocks outlined)`,
     "",
-    `Learning (LEARN_SITES=*, admin key ${DEV_ADMIN_KEY}, local only): ${LEARN_SITE} has no rules; post ten of its pages, learn, and see them applied:`,
+    `Learning (LEARN_SITES=*, admin key ${DEV_ADMIN_KEY}, local only): ${LEARN_SITE} has no rules. Rules are learned only from pages the`,
+    `service fetched from the site's own origin: serve samples/ on a port, list it, read ten pages, learn, and see the rules applied:`,
     "",
-    `  for page in $(ls samples/${LEARN_SITE}/*.html | head -10); do`,
-    `    curl -s -o /dev/null -w '%{http_code} ' "${api}/v1/clean?url=http://${LEARN_SITE}/$(basename $page)&format=text" \\`,
-    `      -H 'x-api-key: ${DEV_API_KEY}' -H 'content-type: text/html' --data-binary @$page; done; echo`,
-    `  curl -s -X POST '${api}/admin/learn/${LEARN_SITE}' -H 'x-api-key: ${DEV_ADMIN_KEY}'`,
-    `  curl -s '${api}/v1/rules/${LEARN_SITE}' -H 'x-api-key: ${DEV_API_KEY}' | head -c 300; echo   (a few seconds later: "source":"learned", published by the control Worker)`,
-    `  curl -s -D - -o /dev/null '${api}/v1/clean?url=http://${LEARN_SITE}/volunteer-stile-repairs.html&format=text' \\`,
-    `       -H 'x-api-key: ${DEV_API_KEY}' -H 'content-type: text/html' --data-binary @samples/${LEARN_SITE}/volunteer-stile-repairs.html | grep x-clean-rules`,
-    `     (applied once the edge's cached "no rules" for the site, kept 60 s after its last page, has expired)`,
-    `  curl -s '${api}/admin/learn/${LEARN_SITE}' -H 'x-api-key: ${DEV_ADMIN_KEY}'   (sampled pages, last job, versions)`,
-    `  curl -s -X POST '${api}/admin/rules/${LEARN_SITE}/rollback' -H 'authorization: Bearer ${DEV_ADMIN_KEY}'`,
+    `  python3 -m http.server ${LEARN_PORT} --bind ${HOST} --directory samples &   # then restart with DEV_ALLOWED_ORIGINS=http://${HOST}:${LEARN_PORT}`,
+    `  for page in $(ls samples/${LEARN_SITE} | head -10); do`,
+    `    curl -s -o /dev/null -w '%{http_code} ' "${api}/v1/clean?url=http://${HOST}:${LEARN_PORT}/${LEARN_SITE}/$page&site=${LEARN_KEY}&format=text" -H 'x-api-key: ${DEV_API_KEY}'; done; echo`,
+    `  curl -s -X POST '${api}/admin/learn/${LEARN_KEY}' -H 'x-api-key: ${DEV_ADMIN_KEY}'`,
+    `  curl -s '${api}/v1/rules/${LEARN_KEY}' -H 'x-api-key: ${DEV_API_KEY}' | head -c 300; echo   (a few seconds later: "source":"learned", published by the control Worker)`,
+    `  curl -s -D - -o /dev/null '${api}/v1/clean?url=http://${HOST}:${LEARN_PORT}/${LEARN_SITE}/volunteer-stile-repairs.html&site=${LEARN_KEY}&format=text' \\`,
+    `       -H 'x-api-key: ${DEV_API_KEY}' | grep x-clean-rules   (applied once the edge's cached "no rules", kept 60 s after its last page, has expired)`,
+    `  curl -s '${api}/admin/learn/${LEARN_KEY}' -H 'x-api-key: ${DEV_ADMIN_KEY}'   (sampled pages and their evidence, last job, versions, a set waiting for review)`,
+    `  curl -s -X POST '${api}/admin/rules/${LEARN_KEY}/rollback' -H 'authorization: Bearer ${DEV_ADMIN_KEY}'`,
     `  curl -s -X POST '${api}/admin/learn' -H 'x-api-key: ${DEV_ADMIN_KEY}'   (the cron's step now: every sampled site whose rules are missing or stale)`,
     "",
   ];

@@ -192,3 +192,25 @@ export const HTTP_FETCH_BODY_TIMEOUT_MS = 15_000;
 export const HTTP_MAX_REDIRECTS = 5;
 /** Longest URL accepted as a target, in characters (beyond common browser and CDN limits of 2-8 KB). */
 export const HTTP_MAX_URL_LENGTH = 8192;
+
+// ── learning from traffic (src/learning, src/consumer) ──────────────────────────────────────────────
+
+/** A site's sample takes at most one page per this many minutes (env LEARN_SAMPLE_SPACING_MINUTES overrides): a burst
+ * of requests, a forger's included, adds one page an hour, so the 10 pages a job needs (LEARN_MIN_PAGES) come from 10
+ * hours at least. An hour keeps a busy site's sample spread over the second half of its week-long staleness period
+ * (84 hours: up to 84 pages, above LEARN_MAX_PAGES' 50). */
+export const LEARNING_SAMPLE_SPACING_MINUTES = 60;
+/** A learned set is published only from pages whose sampling times span at least this many hours, and each of its
+ * rules and strip selectors must remove something on pages that span as long (env LEARN_MIN_SPAN_HOURS overrides): text
+ * put on the site for a while (a comment in a sidebar, a banner) must stay a day to become a rule. A day is below the
+ * time an hourly-spaced sample of 10 pages takes on a site that is read all day, and far below a template's life. */
+export const LEARNING_MIN_SPAN_HOURS = 24;
+/** Each rule and strip selector of a learned set must remove text on at least this many sampled pages, and on at least
+ * LEARNING_RULE_MIN_PAGE_SHARE of them, or it is dropped: text of one page is never template. The miner's own rules sit
+ * above both on every set in rules/ (least document frequency 5 pages, 22 % of a site's pages: blogs.nfl.com). */
+export const LEARNING_RULE_MIN_PAGES = 3;
+export const LEARNING_RULE_MIN_PAGE_SHARE = 0.2;
+/** A learned set that removes more than the set it would replace by this share of the sampled pages' text (0-1; env
+ * LEARN_REVIEW_MARGIN overrides) waits for an admin (GET /admin/learn/:site, POST /admin/rules/:site/approve). For a
+ * site without rules, the set it replaces is the classifier, which cleaned its pages until then. */
+export const LEARNING_REVIEW_MARGIN = 0.1;

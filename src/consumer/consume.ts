@@ -10,9 +10,11 @@
 import { MINING_MIN_PAGES_PER_SITE } from "../config";
 import { mergeContribution } from "./cross-site-table";
 import {
-  DEAD_LETTER_QUEUE, listSampledPages, MAX_RETRY_SECONDS, parseMineJob, publishRuleSet, readJobState, readSampledPages, requireBindings, resolveLearningSettings, writeJobState,
-  type JobState, type LearningBindings, type LearningSettings, type MineJob,
+  DEAD_LETTER_QUEUE, dropPendingReview, listSampledPages, MAX_RETRY_SECONDS, parseMineJob, publishRuleSet, readJobState, requireBindings, resolveLearningSettings, writeJobState,
+  writePendingReview, type JobState, type LearningBindings, type LearningSettings, type MineJob, type SampledPage,
 } from "../learning";
+import { parseRuleSetText, type RuleSet } from "../rules";
+import { gateLearnedSet, type GatePage } from "./evidence-gate";
 import { mineSampledSite } from "./mine-sampled";
 
 /** Longest error text kept in a job state. */
@@ -66,7 +68,8 @@ export async function runMineJob(
   const running: JobState = { ...job, status: "running", updatedAt: now().toISOString(), attempts };
   await writeJobState(bucket, running);
   const listed = (await listSampledPages(bucket, job.site)).slice(0, settings.maxPages);
-  const pages = await readSampledPages(bucket, listed);
+  const sampled = await readPages(bucket, listed);
+  const pages = sampled.map((page) => page.html);
   if (pages.length < MINING_MIN_PAGES_PER_SITE) {
     const state: JobState = { ...running, status: "done", updatedAt: now().toISOString(), pages: pages.length, rules: 0, error: `${pages.length} sampled pages; mining needs ${MINING_MIN_PAGES_PER_SITE}` };
     await writeJobState(bucket, state);
@@ -78,11 +81,35 @@ export async function runMineJob(
   const miningMilliseconds = Math.round(mining.milliseconds.analyse + mining.milliseconds.mine + mining.milliseconds.rules);
   const summary = { pages: mining.pages, rules: mining.ruleSet.rules.length, droppedAcrossSites: mining.droppedAcrossSites, miningMilliseconds };
   // A site where mining finds no template keeps what it has (an empty set would only hide the classifier's view).
-  const published = mining.ruleSet.rules.length === 0 ? null : await publishRuleSet(env.RULES, bucket, mining.ruleSet, job.jobId, now());
-  const revision = published?.revision;
-  const state: JobState = { ...running, status: "done", updatedAt: now().toISOString(), ...summary, ...(revision === undefined ? {} : { revision }) };
+  const gate = mining.ruleSet.rules.length === 0 ? null : await gateLearnedSet(sampled, mining.ruleSet, await currentRuleSet(env.RULES, job.site), settings);
+  const done: JobState = { ...running, status: "done", updatedAt: now().toISOString(), ...summary };
+  let state: JobState = done;
+  if (gate?.kind === "held") state = { ...done, held: gate.reason };
+  else if (gate?.kind === "empty") state = { ...done, rules: 0, dropped: gate.dropped };
+  else if (gate?.kind === "review") {
+    await writePendingReview(bucket, { site: job.site, jobId: job.jobId, createdAt: now().toISOString(), measure: gate.measure, ruleSet: gate.ruleSet });
+    state = { ...done, rules: gate.ruleSet.rules.length, review: true, measure: gate.measure, dropped: gate.dropped };
+  } else if (gate?.kind === "publish") {
+    const published = await publishRuleSet(env.RULES, bucket, gate.ruleSet, job.jobId, now());
+    // A set that waited for review is older than this one, which is within the margin: it is dropped.
+    await dropPendingReview(bucket, job.site);
+    state = { ...done, rules: gate.ruleSet.rules.length, revision: published.revision, measure: gate.measure, dropped: gate.dropped };
+  }
   await writeJobState(bucket, state);
   return state;
+}
+
+/** The sampled pages' HTML with when they were sampled (a page deleted since it was listed is left out). */
+async function readPages(bucket: R2Bucket, listed: readonly SampledPage[]): Promise<GatePage[]> {
+  const bodies = await Promise.all(listed.map(async (page) => (await bucket.get(page.key))?.text() ?? null));
+  return listed.flatMap((page, index) => (bodies[index] === null ? [] : [{ html: bodies[index]!, url: page.url, sampledAt: Date.parse(page.sampledAt) }]));
+}
+
+/** The site's set in KV (what a new set replaces), or null when it has none or it does not parse. */
+async function currentRuleSet(kv: KVNamespace, site: string): Promise<RuleSet | null> {
+  const text = await kv.get(site, "text");
+  const parsed = text === null ? null : parseRuleSetText(text);
+  return parsed !== null && parsed.ok ? parsed.ruleSet : null;
 }
 
 /** A job that used up its retries: its state says "dead" (keeping the last error), unless a newer job replaced it. */

@@ -6,3 +6,4 @@
 export { consumeBatch, retryDelay, runMineJob } from "./consume";
 export { mergeContribution, readCounts, SHARD_COUNT, type CrossSiteCounts } from "./cross-site-table";
 export { mineSampledSite, type SampledMining } from "./mine-sampled";
+export { gateLearnedSet, type GateOutcome, type GatePage } from "./evidence-gate";

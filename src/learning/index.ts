@@ -8,7 +8,11 @@ export {
   enqueueJob, enqueueStaleSites, parseMineJob, readJobState, requireBindings, writeJobState, type JobReason, type JobState, type JobStatus, type MineJob,
 } from "./jobs";
 export { KEPT_REVISIONS, listRevisions, publishRuleSet, rollbackRuleSet, type PublishResult, type Revision, type RollbackResult } from "./publish";
-export { listSampledPages, pageSampler, readSampledPages, rulesAreFresh, samplePage, sentWithCredentials, type CleanedPage, type PageSampler, type SampledPage } from "./sample";
+export {
+  isOwnSite, listSampledPages, pageSampler, readSampledPages, rulesAreFresh, samplePage, sentWithCredentials, type CleanedPage, type EvidencedPage, type PageEvidence, type PageSampler, type SampledPage,
+} from "./sample";
+export { coversSite, deletePostingKey, isKeyId, keyIdOf, listPostingKeys, readPostingKey, writePostingKey, KEY_ID_DIGITS, type PostingKey } from "./posting-keys";
+export { approvePendingReview, dropPendingReview, readPendingReview, writePendingReview, type PendingReview, type RemovalMeasure } from "./review";
 export { contributionKey, crossSiteShardKey, storagePrefixes } from "./storage-keys";
 export {
   DEAD_LETTER_QUEUE,

@@ -4,6 +4,7 @@
  */
 import { parseRuleSetText, parseSiteKey } from "../rules";
 import { ALL_PAGES_PREFIX, CRON_CURSOR_KEY, jobKey, siteOfPagesPrefix, sitePagesPrefix } from "./storage-keys";
+import type { RemovalMeasure } from "./review";
 import { JOB_COOLDOWN_MILLISECONDS, learningEnabled, type LearningBindings, type LearningSettings } from "./settings";
 
 export type JobReason = "sampled" | "cron" | "admin";
@@ -33,6 +34,14 @@ export interface JobState extends MineJob {
   /** Milliseconds of mining (page analysis and the miner's stages). */
   readonly miningMilliseconds?: number;
   readonly error?: string;
+  /** Why the set was not published (the evidence fell short: pages too close in time); the site gets a new job after the cooldown. */
+  readonly held?: string;
+  /** What the published or waiting set removes from the sampled pages, beside what it replaces. */
+  readonly measure?: RemovalMeasure;
+  /** The set waits for an admin (POST /admin/rules/:site/approve): it removes more than the margin allows. */
+  readonly review?: boolean;
+  /** Rules and selector paths the template check left out (they removed text on too few pages). */
+  readonly dropped?: { readonly rules: number; readonly selectors: readonly string[] };
 }
 
 /** Most messages in one sendBatch call (the Queues limit). */
@@ -92,8 +101,8 @@ async function jobDue(env: LearningBindings, settings: LearningSettings, site: s
   const state = await readJobState(bucket, site);
   if (state !== null) {
     const age = now.getTime() - Date.parse(state.updatedAt);
-    if (state.status !== "done" && age < JOB_COOLDOWN_MILLISECONDS) return false;
-    if (state.status === "done" && age < settings.staleMilliseconds) return false;
+    if ((state.status !== "done" || state.held !== undefined) && age < JOB_COOLDOWN_MILLISECONDS) return false;
+    if (state.status === "done" && state.held === undefined && age < settings.staleMilliseconds) return false;
   }
   const current = await env.RULES.get(site, "text");
   if (current === null) return true;

@@ -2,6 +2,7 @@
  * The learning loop's bindings and options, resolved once from the Worker's env into a readonly value.
  * Every number here is an option (a Worker var) with its default and unit.
  */
+import { LEARNING_MIN_SPAN_HOURS, LEARNING_REVIEW_MARGIN, LEARNING_SAMPLE_SPACING_MINUTES } from "../config";
 import { parseSiteKey } from "../rules";
 
 /** What the learning loop reads from the Worker's env (wrangler.toml; vars as decimal strings). */
@@ -26,6 +27,12 @@ export interface LearningBindings {
   LEARN_RETRY_SECONDS?: string;
   /** Sampled sites the cron looks at per run, going on from where the last run stopped (default DEFAULT_CRON_SITES). */
   LEARN_CRON_SITES?: string;
+  /** Least minutes between two sampled pages of a site (default LEARNING_SAMPLE_SPACING_MINUTES in src/config.ts). */
+  LEARN_SAMPLE_SPACING_MINUTES?: string;
+  /** Least hours the sampled pages of a learned set, and the pages each of its rules removes text on, span (default LEARNING_MIN_SPAN_HOURS). */
+  LEARN_MIN_SPAN_HOURS?: string;
+  /** Share of the pages' text a learned set may remove beyond the set it replaces before it waits for review, 0-1 (default LEARNING_REVIEW_MARGIN). */
+  LEARN_REVIEW_MARGIN?: string;
 }
 
 /**
@@ -63,6 +70,9 @@ export interface LearningSettings {
   readonly staleMilliseconds: number;
   readonly retrySeconds: number;
   readonly cronSites: number;
+  readonly sampleSpacingMilliseconds: number;
+  readonly minSpanMilliseconds: number;
+  readonly reviewMargin: number;
 }
 
 export function resolveLearningSettings(env: LearningBindings): LearningSettings {
@@ -76,6 +86,9 @@ export function resolveLearningSettings(env: LearningBindings): LearningSettings
     staleMilliseconds: numberIn(env.LEARN_STALE_HOURS, DEFAULT_STALE_HOURS, 0, 24 * 365) * 3600 * 1000,
     retrySeconds: numberIn(env.LEARN_RETRY_SECONDS, DEFAULT_RETRY_SECONDS, 0, MAX_RETRY_SECONDS),
     cronSites: Math.floor(numberIn(env.LEARN_CRON_SITES, DEFAULT_CRON_SITES, 1, 1000)),
+    sampleSpacingMilliseconds: numberIn(env.LEARN_SAMPLE_SPACING_MINUTES, LEARNING_SAMPLE_SPACING_MINUTES, 0, 7 * 24 * 60) * 60 * 1000,
+    minSpanMilliseconds: numberIn(env.LEARN_MIN_SPAN_HOURS, LEARNING_MIN_SPAN_HOURS, 0, 24 * 365) * 3600 * 1000,
+    reviewMargin: numberIn(env.LEARN_REVIEW_MARGIN, LEARNING_REVIEW_MARGIN, 0, 1),
   };
 }
 

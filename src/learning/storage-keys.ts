@@ -6,6 +6,8 @@ const PAGES_PREFIX = "pages/";
 const JOBS_PREFIX = "jobs/";
 const HISTORY_PREFIX = "history/";
 const CROSS_SITE_PREFIX = "cross-site/";
+const POSTING_KEYS_PREFIX = "posting-keys/";
+const REVIEW_PREFIX = "review/";
 /** Digits of a revision number in its key, so that keys sort as numbers. */
 const REVISION_DIGITS = 8;
 
@@ -47,6 +49,18 @@ export function historyKey(site: string, revision: number): string {
 export function revisionOfHistoryKey(key: string): number | null {
   const match = /\/(\d+)\.json$/.exec(key);
   return match === null ? null : Number(match[1]);
+}
+
+/** The sites an API key may post pages of for learning, under the key's id (never the key itself). */
+export function postingKeyKey(keyId: string): string {
+  return `${POSTING_KEYS_PREFIX}${keyId}.json`;
+}
+
+export const ALL_POSTING_KEYS_PREFIX = POSTING_KEYS_PREFIX;
+
+/** A learned set waiting for an admin's approval (one per site: a newer job's set replaces it). */
+export function reviewKey(site: string): string {
+  return `${REVIEW_PREFIX}${encodeURIComponent(site)}.json`;
 }
 
 export function crossSiteShardKey(shard: number): string {

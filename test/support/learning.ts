@@ -4,6 +4,7 @@
  * back from the real local R2 bucket.
  */
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { hexDigest } from "../../src/digest";
 import worker from "../../src/worker";
 
 export const API_KEY = "test-key";
@@ -32,9 +33,31 @@ export async function dataSites(origin: string, set: string, minimumPages: numbe
   return new Map([...bySite].filter(([, pages]) => pages.length >= minimumPages).sort((a, b) => b[1].length - a[1].length));
 }
 
-/** The Worker's env for a test: the real bindings plus `vars` (the admin key always, learning switched on). */
+/**
+ * The Worker's env for a test: the real bindings plus `vars` (the admin key always, learning switched on, and pages
+ * sampled and learned from however close in time: tests of the spacing and the span set them).
+ */
 export function learningEnv(vars: Readonly<Record<string, string>> = {}): typeof env {
-  return { ...env, ADMIN_KEY, LEARN_SITES: "*", LEARN_SAMPLE_RATE: "1", ...vars };
+  return { ...env, ADMIN_KEY, LEARN_SITES: "*", LEARN_SAMPLE_RATE: "1", LEARN_SAMPLE_SPACING_MINUTES: "0", LEARN_MIN_SPAN_HOURS: "0", ...vars };
+}
+
+/** The site key of a dev site's pages as the origin server serves them under /sites/<name>/ (its own path key there). */
+export function servedSite(origin: string, name: string): string {
+  return `${new URL(origin).hostname}/sites/${name}`;
+}
+
+/** GET /v1/clean?url= of a dev page served under /sites/<name>/ (fetched by the Worker from the origin), named as that site. */
+export async function readPage(origin: string, page: DataPage, name: string, vars: Readonly<Record<string, string>> = {}): Promise<Response> {
+  const query = new URLSearchParams({ url: `${origin}/sites/${name}${page.path}`, site: servedSite(origin, name), format: "text" });
+  const response = await callWorker(`/v1/clean?${query}`, { headers: { "x-api-key": API_KEY, "cache-control": "no-cache" } }, vars);
+  await response.arrayBuffer();
+  return response;
+}
+
+/** PUT /admin/keys/<id of the test key>/sites: the test key's posted pages teach these sites. */
+export async function allowPosting(sites: readonly string[], vars: Readonly<Record<string, string>> = {}): Promise<Response> {
+  const keyId = await hexDigest(API_KEY, 16);
+  return callWorker(`/admin/keys/${keyId}/sites`, { method: "PUT", body: JSON.stringify({ sites }), headers: { "x-api-key": ADMIN_KEY, "content-type": "application/json" } }, vars);
 }
 
 /** One request through the Worker's fetch handler; resolves once the answer is there and, unless `settle` is false, its waitUntil work is done. */

@@ -1,6 +1,7 @@
 /**
  * A static origin on 127.0.0.1 for tests that fetch pages: ../shared/data under /data/ and the project's own
- * fixtures (test/fixtures) under /fixtures/. Files are served as raw bytes with a content type from their
+ * fixtures (test/fixtures) under /fixtures/; /sites/<name>/data/… serves /data/… again, so that pages of one dev
+ * site have a site key of their own here (127.0.0.1/sites/<name>) for the learning tests. Files are served as raw bytes with a content type from their
  * extension, and with ETag / Last-Modified and 304 answers to conditional requests, as a real origin would.
  */
 import { createHash } from "node:crypto";
@@ -59,7 +60,8 @@ export async function startOriginServer(routes: OriginRoutes = {}): Promise<Orig
   };
 }
 
-function resolveStatic(path: string): string | null {
+function resolveStatic(requested: string): string | null {
+  const path = requested.replace(/^\/sites\/[^/]+(?=\/data\/)/, "");
   const [root, prefix] = path.startsWith("/data/") ? [DATA_ROOT, "/data/"] : path.startsWith("/fixtures/") ? [FIXTURES_ROOT, "/fixtures/"] : [null, ""];
   if (root === null) return null;
   const file = normalize(join(root, path.slice(prefix.length)));

@@ -1,12 +1,13 @@
 // Sampling for the learning loop inside workerd, with the real local R2 bucket: which cleaned pages are kept
-// (proxy, GET and POST /v1/clean; never one sent or fetched with credentials), that the answer never waits
-// for the write, and that a site's sample stays bounded (newest kept, one object per URL).
+// (proxy, GET /v1/clean under the URL's own site, POST /v1/clean only from a key allowed for the site; never one
+// sent or fetched with credentials), that the answer never waits for the write, and that a site's sample stays
+// bounded (newest kept, one object per URL, one page per spacing).
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { refreshSiteRules } from "../../src/http";
 import { listSampledPages, resolveLearningSettings, samplePage } from "../../src/learning";
 import worker from "../../src/worker";
-import { API_KEY, callWorker, dataSites, learningEnv, postPage, sampledKeys, type DataPage } from "../support/learning";
+import { allowPosting, API_KEY, callWorker, dataSites, learningEnv, postPage, readPage, sampledKeys, servedSite, type DataPage } from "../support/learning";
 
 const ORIGIN = inject("originUrl");
 const HAS_DATA = (await fetch(`${ORIGIN}/data/README.md`)).ok;
@@ -14,20 +15,45 @@ if (!HAS_DATA) console.warn("learning sampling tests on ../shared/data skipped: 
 const PAGES: DataPage[] = HAS_DATA ? [...(await dataSites(ORIGIN, "dragnet", 10)).get("zillow.com")!] : [];
 
 describe.skipIf(!HAS_DATA)("which cleaned pages are sampled", () => {
-  it("keeps a page posted with a url, cleaned as usual, under the site whose rules applied", async () => {
+  it("keeps a page posted with a url only once the admin has allowed the posting key for the site", async () => {
     const site = "post.sampling.example";
+    const unallowed = await postPage(ORIGIN, PAGES[0], site);
+    expect(unallowed.status).toBe(200);
+    expect(unallowed.headers.get("x-clean-site")).toBe(site);
+    expect(await sampledKeys(site)).toEqual([]);
+    expect((await allowPosting(["other.example", site])).status).toBe(200);
     const response = await postPage(ORIGIN, PAGES[0], site);
     expect(response.status).toBe(200);
-    expect(response.headers.get("x-clean-site")).toBe(site);
     const sampled = await listSampledPages(env.PAGES!, site);
     expect(sampled).toHaveLength(1);
     expect(sampled[0].url).toBe(PAGES[0].url);
     const stored = await (await env.PAGES!.get(sampled[0].key))!.text();
     expect(stored).toContain("<html"); // the decoded page as it came, not the cleaned text
+    expect(sampled[0]).toMatchObject({ evidence: "posted", keyId: expect.stringMatching(/^[0-9a-f]{16}$/) });
+  });
+
+  it("keeps a fetched page only under the URL's own site, never under a ?site= naming another", async () => {
+    const named = "named.sampling.example";
+    const query = new URLSearchParams({ url: `${ORIGIN}${PAGES[7].path}?sampling=named`, site: named, format: "text" });
+    const response = await callWorker(`/v1/clean?${query}`, { headers: { "x-api-key": API_KEY, "cache-control": "no-cache" } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-clean-site")).toBe(named); // cleaned with the named site's rules, as asked
+    await response.arrayBuffer();
+    expect(await sampledKeys(named)).toEqual([]);
+    // A path key of the URL's own host is its own site.
+    expect((await readPage(ORIGIN, PAGES[7], "own.sampling.example")).status).toBe(200);
+    expect((await listSampledPages(env.PAGES!, servedSite(ORIGIN, "own.sampling.example")))[0]).toMatchObject({ evidence: "fetched" });
+  });
+
+  it("keeps one page of a site per LEARN_SAMPLE_SPACING_MINUTES, however many are read", async () => {
+    const vars = { LEARN_SAMPLE_SPACING_MINUTES: "60" };
+    for (const page of PAGES.slice(0, 4)) expect((await readPage(ORIGIN, page, "spaced.sampling.example", vars)).status).toBe(200);
+    expect(await sampledKeys(servedSite(ORIGIN, "spaced.sampling.example"))).toHaveLength(1);
   });
 
   it("never keeps a page posted with a cookie or a login of its own, nor one posted without a url", async () => {
     const site = "credentials.sampling.example";
+    await allowPosting([site]);
     expect((await postPage(ORIGIN, PAGES[0], site, {}, { cookie: "session=abc" })).status).toBe(200);
     expect((await postPage(ORIGIN, PAGES[1], site, {}, { authorization: "Basic dXNlcjpwYXNz" })).status).toBe(200);
     const body = await (await fetch(`${ORIGIN}${PAGES[2].path}`)).arrayBuffer();
@@ -69,6 +95,7 @@ describe.skipIf(!HAS_DATA)("which cleaned pages are sampled", () => {
       version: 1, site, minedAt: new Date(Date.now() - hoursOld * 3600_000).toISOString(), pages: 10, cutoff: 0.5, mutablePatterns: [],
       rules: [{ pattern: "Zillow\\s+Blog", docFreq: 10, count: 10, tokens: 2 }], source: "learned",
     });
+    await allowPosting(["fresh.sampling.example", "aging.sampling.example"]);
     await env.RULES.put("fresh.sampling.example", ruled("fresh.sampling.example", 1));
     await env.RULES.put("aging.sampling.example", ruled("aging.sampling.example", 100)); // past half of LEARN_STALE_HOURS' 168
     expect((await postPage(ORIGIN, PAGES[0], "fresh.sampling.example")).headers.get("x-clean-rules")).toBe("applied");
@@ -81,6 +108,7 @@ describe.skipIf(!HAS_DATA)("which cleaned pages are sampled", () => {
 
   it("stops sampling a site once its sample is full of pages newer than its rules, until the rules change", async () => {
     const site = "full.sampling.example";
+    await allowPosting([site]);
     const vars = { LEARN_MAX_PAGES: "2" };
     const urls = async () => (await listSampledPages(env.PAGES!, site)).map((entry) => entry.url).sort();
     for (const page of PAGES.slice(0, 3)) await postPage(ORIGIN, page, site, vars);
@@ -98,6 +126,7 @@ describe.skipIf(!HAS_DATA)("which cleaned pages are sampled", () => {
   });
 
   it("samples only the sites in LEARN_SITES, and none at a rate of 0", async () => {
+    await allowPosting(["listed.sampling.example", "unlisted.sampling.example", "off.sampling.example", "rate.sampling.example"]);
     await postPage(ORIGIN, PAGES[0], "listed.sampling.example", { LEARN_SITES: "listed.sampling.example, other.example" });
     await postPage(ORIGIN, PAGES[0], "unlisted.sampling.example", { LEARN_SITES: "listed.sampling.example" });
     await postPage(ORIGIN, PAGES[0], "off.sampling.example", { LEARN_SITES: "" });
@@ -112,6 +141,7 @@ describe.skipIf(!HAS_DATA)("which cleaned pages are sampled", () => {
 describe.skipIf(!HAS_DATA)("the answer never waits for the sample", () => {
   it("answers while the R2 write is held, and the page is stored once it is let go", async () => {
     const site = "held.sampling.example";
+    await allowPosting([site]);
     let release: () => void = () => {};
     const held = new Promise<void>((done) => (release = done));
     const bucket = env.PAGES!;
@@ -140,7 +170,7 @@ describe.skipIf(!HAS_DATA)("the answer never waits for the sample", () => {
 
 describe("a site's sample is bounded", () => {
   const settings = resolveLearningSettings(learningEnv({ LEARN_MAX_PAGES: "4", LEARN_MIN_PAGES: "1000" }));
-  const page = (n: number) => ({ html: `<html><body><p>Page ${n} of the bounded site.</p></body></html>`, url: `https://bounded.example/story-${n}`, site: "bounded.sampling.example" });
+  const page = (n: number) => ({ html: `<html><body><p>Page ${n} of the bounded site.</p></body></html>`, url: `https://bounded.example/story-${n}`, site: "bounded.sampling.example", evidence: { kind: "fetched" } as const });
   const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
 
   it("keeps the newest LEARN_MAX_PAGES pages, and one object per URL with its latest copy", async () => {

@@ -1,7 +1,8 @@
 import { Hono } from "hono/tiny";
 import { MINING_MIN_PAGES_PER_SITE } from "../../config";
 import {
-  enqueueJob, enqueueStaleSites, learnsSite, listRevisions, listSampledPages, readJobState, requireBindings, resolveLearningSettings, rollbackRuleSet,
+  approvePendingReview, dropPendingReview, enqueueJob, enqueueStaleSites, learnsSite, listRevisions, listSampledPages, readJobState, readPendingReview, requireBindings,
+  resolveLearningSettings, rollbackRuleSet,
 } from "../../learning";
 import { parseRuleSetText } from "../../rules";
 import type { Env } from "../shared/bindings";
@@ -13,7 +14,10 @@ import { requireSiteParam as requireSite } from "../shared/site";
  * The learning loop's admin routes (mounted under /admin, behind ADMIN_KEY like the others):
  *   POST /admin/learn                  the cron's step now: enqueue every sampled site whose rules are missing or stale (202)
  *   POST /admin/learn/:site            enqueue a mining job for the site now (202), if it has enough sampled pages
- *   GET  /admin/learn/:site            its sampled pages, last job, kept rule set revisions and current set
+ *   GET  /admin/learn/:site            its sampled pages (with the evidence each rests on), last job, kept rule set revisions,
+ *                                      current set, and a learned set waiting for review
+ *   POST /admin/rules/:site/approve    publish the set waiting for review as the next revision
+ *   POST /admin/rules/:site/reject     drop the set waiting for review
  *   POST /admin/rules/:site/rollback   put the revision before the current one back into KV
  */
 export const learnRoutes = new Hono<{ Bindings: Env }>();
@@ -42,11 +46,12 @@ learnRoutes.post("/learn/:site{.+}", async (context) => {
 learnRoutes.get("/learn/:site{.+}", async (context) => {
   const site = requireSite(context.req.param("site"));
   const { bucket } = requireLearning(context.env);
-  const [pages, job, revisions, current] = await Promise.all([
+  const [pages, job, revisions, current, review] = await Promise.all([
     listSampledPages(bucket, site),
     readJobState(bucket, site),
     listRevisions(bucket, site),
     context.env.RULES.get(site, "text"),
+    readPendingReview(bucket, site),
   ]);
   const parsed = current === null ? null : parseRuleSetText(current);
   const ruleSet = parsed !== null && parsed.ok ? parsed.ruleSet : null;
@@ -58,7 +63,27 @@ learnRoutes.get("/learn/:site{.+}", async (context) => {
     job,
     revisions,
     current: ruleSet === null ? null : { source: ruleSet.source ?? null, revision: ruleSet.revision ?? null, minedAt: ruleSet.minedAt, pages: ruleSet.pages, rules: ruleSet.rules.length },
+    // The whole set, so that what it would remove can be read (or tried: npm run rules:test) before approving it.
+    review,
   });
+});
+
+learnRoutes.post("/rules/:site{.+}/approve", async (context) => {
+  const site = requireSite(context.req.param("site"));
+  const { bucket } = requireLearning(context.env);
+  const approved = await approvePendingReview(context.env.RULES, bucket, site, new Date());
+  if (approved === null) throw new ServiceError("conflict", `${site} has no learned rule set waiting for review`);
+  if (approved.result.published) refreshSiteRules(site, approved.result.text);
+  return context.json({ site, published: approved.result.published, revision: approved.result.revision, jobId: approved.review.jobId });
+});
+
+learnRoutes.post("/rules/:site{.+}/reject", async (context) => {
+  const site = requireSite(context.req.param("site"));
+  const { bucket } = requireLearning(context.env);
+  const review = await readPendingReview(bucket, site);
+  if (review === null) throw new ServiceError("conflict", `${site} has no learned rule set waiting for review`);
+  await dropPendingReview(bucket, site);
+  return context.json({ site, rejected: true, jobId: review.jobId });
 });
 
 learnRoutes.post("/rules/:site{.+}/rollback", async (context) => {

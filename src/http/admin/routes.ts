@@ -4,6 +4,7 @@ import type { Env } from "../shared/bindings";
 import { ServiceError } from "../shared/errors";
 import { requireAdminKey } from "../shared/keys";
 import { learnRoutes } from "./learn-routes";
+import { postingKeyRoutes } from "./posting-keys-routes";
 import { requireSiteParam as requireSite } from "../shared/site";
 
 /**
@@ -11,7 +12,8 @@ import { requireSiteParam as requireSite } from "../shared/site";
  *   PUT    /admin/rules/:site   body: a RuleSet (JSON). Refused with 422 and the problems if it fails the
  *                              schema or any pattern is unsafe, or if its `site` is not the route's site.
  *   DELETE /admin/rules/:site
- * and the learning loop's (learn-routes.ts): POST|GET /admin/learn/:site, POST /admin/rules/:site/rollback.
+ * and the learning loop's (learn-routes.ts): POST|GET /admin/learn/:site, POST /admin/rules/:site/{approve,reject,rollback};
+ * and which keys' posted pages are learned from (posting-keys-routes.ts): GET /admin/keys, PUT|DELETE /admin/keys/:keyId/sites.
  * Isolates pick a change up within the rule cache's TTL (and KV's own propagation delay).
  */
 export const adminRoutes = new Hono<{ Bindings: Env }>();
@@ -21,6 +23,7 @@ const MAX_RULE_SET_BYTES = 1024 * 1024;
 
 adminRoutes.use("*", requireAdminKey);
 adminRoutes.route("/", learnRoutes);
+adminRoutes.route("/", postingKeyRoutes);
 
 adminRoutes.put("/rules/:site{.+}", async (context) => {
   const site = requireSite(context.req.param("site"));

@@ -1,5 +1,5 @@
 import { Hono } from "hono/tiny";
-import { pageSampler, sentWithCredentials } from "../../learning";
+import { keyIdOf, pageSampler, sentWithCredentials } from "../../learning";
 import type { Env } from "../shared/bindings";
 import { addVary } from "./negotiate";
 import { readerOptions } from "./reader-options";
@@ -8,6 +8,7 @@ import { waitUntilOf } from "../shared/cache";
 import { isHtmlBody, mediaType, readBodyLimited, requestBodyStream, type BrokenBody } from "../shared/body";
 import { cleanPage } from "../shared/clean-page";
 import { ServiceError } from "../shared/errors";
+import { presentedKey } from "../shared/keys";
 import { resolveSettings, type HttpSettings } from "../shared/settings";
 import { checkTarget } from "../shared/target";
 
@@ -50,8 +51,9 @@ cleanRoutes.post("/", async (context) => {
   const response = await cleanPage(context.env, {
     bytes: body.bytes, contentType, url: pageUrl?.href, site, format, mode, source: "body", maxBytes: settings.maxBodyBytes,
     articleHeader: options.articleHeader, frontMatter: options.frontMatter, selectors: options.selectors,
-    // A page sent with a cookie or a login of its own may be one person's: it is cleaned, never sampled.
-    sample: pageSampler(context.env, waitUntilOf(context), sentWithCredentials(request.headers)),
+    // A page sent with a cookie or a login of its own may be one person's: it is cleaned, never sampled. Its `url` only
+    // names it: it is learned from only for a site an admin allowed the posting key (src/learning/posting-keys.ts).
+    sample: pageSampler(context.env, waitUntilOf(context), sentWithCredentials(request.headers), { kind: "posted", keyId: await keyIdOf(presentedKey(request) ?? "") }),
   });
   if (options.varies) addVary(response.headers);
   return response;

@@ -75,8 +75,9 @@ async function fetchAndClean(env: Env, settings: HttpSettings, read: UrlToRead, 
   return cleanPage(env, {
     bytes: body.bytes, contentType, url: fetched.url.href, site, format, mode, source: "fetched", maxBytes: settings.maxBodyBytes,
     articleHeader: read.options.articleHeader, frontMatter: read.options.frontMatter, selectors: read.options.selectors,
-    // Fetched with no cookie or Authorization (shared/origin-fetch.ts sends none): a page anyone gets, so it may be sampled.
-    sample: pageSampler(env, waitUntil, false),
+    // Fetched with no cookie or Authorization (shared/origin-fetch.ts sends none): a page anyone gets, so it may be
+    // sampled, under the final URL's own site only (a ?site= naming another site is no evidence about it).
+    sample: pageSampler(env, waitUntil, false, { kind: "fetched" }),
   });
 }
 

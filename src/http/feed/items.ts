@@ -1,6 +1,7 @@
 import { clean, type CleanResult } from "../../clean";
 import { mapBounded, readItemHtml, type FeedDocument, type ItemEdit } from "../../feed";
 import { decodeEntities, decodeHtml, scanHtml, TEXT_DATA, type ScanHandler } from "../../page";
+import type { PageSampler } from "../../learning";
 import { createWorkerdBackend } from "../../runtime";
 import type { Env } from "../shared/bindings";
 import { isHtmlBody, readBodyLimited } from "../shared/body";
@@ -35,6 +36,8 @@ export interface FeedJob {
   readonly itemTimeoutMs: number;
   /** Date.now() after which no further item page is fetched. */
   readonly deadline: number;
+  /** Keeps a fetched full-text article for learning (src/learning); absent: none kept. */
+  readonly sampleArticle?: PageSampler;
 }
 
 export interface FeedJobSummary {
@@ -127,6 +130,7 @@ async function fetchArticle(job: FeedJob, link: string): Promise<ArticleFetch> {
   // The article fragment (allow-listed markup, absolute URLs), without a heading that repeats the item's title.
   const result = await cleanHtml(decoded.html, fetched.url.href, site, rules.compiled, { mode: job.mode, articleTitle: "omit" }, "article");
   if (!result.ok) return { ok: false, reason: `cleaning bailed out: ${result.bailout}` };
+  job.sampleArticle?.({ html: decoded.html, url: fetched.url.href, site: rules.site, rulesMinedAt: rules.compiled?.minedAt });
   const html = result.body;
   return hasVisibleText(html) ? { ok: true, html } : { ok: false, reason: "no article text was left after cleaning" };
 }

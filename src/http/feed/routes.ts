@@ -14,6 +14,7 @@ import { mediaType, readBodyLimited } from "../shared/body";
 import { ServiceError } from "../shared/errors";
 import type { ReaderCacheBindings } from "../api/read-url";
 import { processItems } from "./items";
+import { pageSampler } from "../../learning";
 import { modelVersion } from "../proxy/clean";
 import { cachedAnswer, readerCacheTtl, waitUntilOf } from "../shared/cache";
 import { requireMode } from "../shared/formats";
@@ -88,6 +89,8 @@ async function serveFeed(context: Context<{ Bindings: Env }>): Promise<Response>
     concurrency: FEED_FULLTEXT_CONCURRENCY,
     itemTimeoutMs: FEED_ITEM_TIMEOUT_MS,
     deadline: started + FEED_FULLTEXT_BUDGET_MS,
+    // Full-text articles are fetched without credentials from their own URLs: evidence for their own sites.
+    sampleArticle: pageSampler(context.env, waitUntilOf(context), false, { kind: "fetched" }),
   });
   const type = mediaType(contentType);
   const outputType = XML_MEDIA_TYPE.test(type) ? type : MEDIA_TYPE_BY_KIND[feed.kind];

@@ -103,7 +103,8 @@ proxyRoutes.use("*", async (context, next) => {
     format,
     // The Worker always runs with an execution context (fetch handler, wrangler dev, the test pool).
     waitUntil,
-    sample: pageSampler(context.env, waitUntil, carriesCredentials(forwarded)),
+    // The operator mapped this origin to the site (PROXY_ORIGINS): its pages are the site's own.
+    sample: pageSampler(context.env, waitUntil, carriesCredentials(forwarded), { kind: "proxied" }),
   };
   const response = await serveProxied(proxied);
   return finishProxied(proxied, response);
