@@ -5,7 +5,7 @@ import { REPO_ROOT } from "../../scripts/lib/paths";
 
 // Every relative link and #anchor in README.md, CHANGELOG.md and docs/*.md resolves: the file exists, and the
 // anchor is a heading of the target page as GitHub names it (lower case, punctuation dropped, spaces as hyphens,
-// -1, -2 for repeats) or an explicit id.
+// -1, -2 for repeats) or an explicit id. And docs/cli.md's table names every npm script.
 const DOCS = resolve(REPO_ROOT, "docs");
 const PAGES = [resolve(REPO_ROOT, "README.md"), resolve(REPO_ROOT, "CHANGELOG.md"), ...readdirSync(DOCS).filter((name) => name.endsWith(".md")).map((name) => resolve(DOCS, name))];
 
@@ -83,6 +83,15 @@ export function brokenLink(page: string, target: string, read: (path: string) =>
   if (text === null || !anchorsOf(text).has(anchor)) return `${target}: no heading or id "${anchor}" in ${relative(REPO_ROOT, file)}`;
   return null;
 }
+
+describe("docs/cli.md", () => {
+  it("names every npm script of package.json in its table", () => {
+    const scripts = Object.keys((JSON.parse(readFileSync(resolve(REPO_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts);
+    const listed = [...readFileSync(resolve(DOCS, "cli.md"), "utf8").matchAll(/^\| `([\w:-]+)` \|/gm)].map((match) => match[1]);
+    expect(scripts.filter((name) => !listed.includes(name)), "add a row to docs/cli.md for each new script").toEqual([]);
+    expect(listed.filter((name) => !scripts.includes(name)), "docs/cli.md names scripts package.json does not have").toEqual([]);
+  });
+});
 
 describe("links in the documentation", () => {
   const read = (path: string): string | null => (existsSync(path) ? readFileSync(path, "utf8") : null);
