@@ -27,7 +27,7 @@ function proseLines(markdown: string): string[] {
 }
 
 /** GitHub's anchor for a heading's text. */
-export function headingSlug(text: string): string {
+function headingSlug(text: string): string {
   const plain = text
     .replace(/`([^`]*)`/g, "$1")
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
@@ -36,7 +36,7 @@ export function headingSlug(text: string): string {
 }
 
 /** Every anchor a page offers: its headings (outside code blocks) and explicit ids. */
-export function anchorsOf(markdown: string): Set<string> {
+function anchorsOf(markdown: string): Set<string> {
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
   let fence: string | null = null;
@@ -61,7 +61,7 @@ export function anchorsOf(markdown: string): Set<string> {
 }
 
 /** The link targets of a page: inline links and images, outside code. */
-export function linkTargets(markdown: string): Array<{ target: string; line: number }> {
+function linkTargets(markdown: string): Array<{ target: string; line: number }> {
   const targets: Array<{ target: string; line: number }> = [];
   proseLines(markdown).forEach((line, index) => {
     for (const link of line.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) targets.push({ target: link[1], line: index + 1 });
@@ -70,7 +70,7 @@ export function linkTargets(markdown: string): Array<{ target: string; line: num
 }
 
 /** What is wrong with one link of a page, or null. */
-export function brokenLink(page: string, target: string, read: (path: string) => string | null): string | null {
+function brokenLink(page: string, target: string, read: (path: string) => string | null): string | null {
   if (/^[a-z][a-z0-9+.-]*:/i.test(target)) return null; // http:, https:, mailto:: not this test's to fetch
   const hash = target.indexOf("#");
   const path = hash < 0 ? target : target.slice(0, hash);
