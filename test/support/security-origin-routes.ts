@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import { createServer, type AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
 import type { OriginRoutes } from "./origin-server";
 
 /** Names the stub resolves: name → records. Every name of the table ends in ".guard.test". */
@@ -80,6 +81,25 @@ const CACHEABLE_PAGE = (text: string): string =>
 
 let servedCount = 0;
 
+/** Decoded size of the gzip bomb: far over the 5 MiB limit, from about 32 KB on the wire. */
+export const GZIP_BOMB_DECODED_BYTES = 32 * 1024 * 1024;
+let gzipBomb: Buffer | null = null;
+
+/** An HTML page of GZIP_BOMB_DECODED_BYTES, gzipped (made once). */
+function gzipBombBytes(): Buffer {
+  gzipBomb ??= gzipSync(Buffer.concat([Buffer.from("<!DOCTYPE html><html><body><p>"), Buffer.alloc(GZIP_BOMB_DECODED_BYTES - 30, "a")]), { level: 9 });
+  return gzipBomb;
+}
+
+/** Bodies whose Content-Encoding goes wrong: a bomb, plain HTML labelled gzip, and gzip cut off and followed by noise. */
+function encodedPage(kind: string): { body: Buffer; coding: string } {
+  if (kind === "bomb") return { body: gzipBombBytes(), coding: "gzip" };
+  const page = Buffer.from(CACHEABLE_PAGE("an encoded page"));
+  if (kind === "mislabelled") return { body: page, coding: "gzip" };
+  if (kind === "corrupt") return { body: Buffer.concat([gzipSync(page).subarray(0, 30), Buffer.alloc(2000, 0x5a)]), coding: "gzip" };
+  return { body: gzipSync(page), coding: "gzip" }; // "good"
+}
+
 export const SECURITY_ORIGIN_ROUTES: OriginRoutes = {
   "/dns-query": (request, response) => {
     const encoded = queryParameter(request, "dns");
@@ -104,6 +124,11 @@ export const SECURITY_ORIGIN_ROUTES: OriginRoutes = {
         item("By address", `http://127.0.0.1:${port}/fixtures/proxy/page.html`) +
         "</channel></rss>",
     );
+  },
+  /** ?kind=bomb|mislabelled|corrupt|good: an HTML page whose gzip encoding is (or is not) what it says. */
+  "/security/encoded": (request, response) => {
+    const { body, coding } = encodedPage(queryParameter(request, "kind") ?? "good");
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-encoding": coding, "content-length": body.length }).end(body);
   },
   "/security/redirect": (request, response) => {
     response.writeHead(302, { location: queryParameter(request, "to") ?? "/", "cache-control": "no-store" }).end();

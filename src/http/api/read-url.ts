@@ -4,7 +4,7 @@
  */
 import { pageSampler } from "../../learning";
 import type { Env } from "../shared/bindings";
-import { isHtmlBody, mediaType, readBodyLimited } from "../shared/body";
+import { declaredTooLarge, isHtmlBody, mediaType, readFetchedBody } from "../shared/body";
 import { cleanPage, passThrough } from "../shared/clean-page";
 import { ServiceError } from "../shared/errors";
 import { fetchOrigin } from "../shared/origin-fetch";
@@ -65,8 +65,9 @@ async function fetchAndClean(env: Env, settings: HttpSettings, read: UrlToRead, 
   // Declared over the limit: stream it through as it is, without reading any of it first.
   const tooLargePage = (body: ReadableStream<Uint8Array> | Uint8Array) =>
     passThrough({ body, contentType, html: null, charset: null, url: fetched.url.href, site, format, reason: "too-large", rules: null });
-  if (Number(response.headers.get("content-length") ?? "0") > settings.maxBodyBytes) return tooLargePage(response.body ?? new Uint8Array(0));
-  const body = await readBodyLimited(response.body, settings.maxBodyBytes, settings.fetchBodyTimeoutMs);
+  if (declaredTooLarge(response, settings.maxBodyBytes)) return tooLargePage(response.body ?? new Uint8Array(0));
+  const body = await readFetchedBody(response, settings.maxBodyBytes, settings.fetchBodyTimeoutMs);
+  if (body.kind === "bad-encoding") throw new ServiceError("origin-error", `${fetched.url.host}: ${body.message}`);
   if (body.kind === "timeout") throw new ServiceError("origin-timeout", `${fetched.url.host} did not send the page within ${settings.fetchBodyTimeoutMs} ms`);
   if (body.kind === "too-large") return tooLargePage(body.stream);
   if (!isHtmlBody(contentType, body.bytes)) {

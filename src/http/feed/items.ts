@@ -4,7 +4,7 @@ import { decodeEntities, decodeHtml, scanHtml, TEXT_DATA, type ScanHandler } fro
 import type { PageSampler } from "../../learning";
 import { createWorkerdBackend } from "../../runtime";
 import type { Env } from "../shared/bindings";
-import { isHtmlBody, readBodyLimited } from "../shared/body";
+import { isHtmlBody, readFetchedBody } from "../shared/body";
 import type { RequestedMode } from "../shared/formats";
 import { classifierModel } from "../shared/model";
 import { fetchOrigin } from "../shared/origin-fetch";
@@ -115,8 +115,9 @@ async function fetchArticle(job: FeedJob, link: string): Promise<ArticleFetch> {
   if (!fetched.ok) return { ok: false, reason: fetched.message };
   const { response } = fetched;
   const bodyTimeoutMs = Math.min(job.settings.fetchBodyTimeoutMs, job.itemTimeoutMs);
-  const body = await readBodyLimited(response.body, job.settings.maxBodyBytes, bodyTimeoutMs);
+  const body = await readFetchedBody(response, job.settings.maxBodyBytes, bodyTimeoutMs);
   if (body.kind === "timeout") return { ok: false, reason: `the page did not arrive within ${bodyTimeoutMs} ms` };
+  if (body.kind === "bad-encoding") return { ok: false, reason: body.message };
   if (body.kind === "too-large") {
     await body.stream.cancel();
     return { ok: false, reason: `the page is over ${job.settings.maxBodyBytes} bytes` };

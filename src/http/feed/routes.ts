@@ -10,7 +10,7 @@ import {
 } from "../../config";
 import { decodeFeed, parseFeed, rewriteFeed, type FeedKind } from "../../feed";
 import type { Env } from "../shared/bindings";
-import { mediaType, readBodyLimited } from "../shared/body";
+import { mediaType, readFetchedBody } from "../shared/body";
 import { ServiceError } from "../shared/errors";
 import type { ReaderCacheBindings } from "../api/read-url";
 import { processItems } from "./items";
@@ -61,7 +61,8 @@ async function serveFeed(context: Context<{ Bindings: Env }>): Promise<Response>
   const fetched = await fetchOrigin(target.url, settings, { accept: ACCEPT_FEEDS });
   if (!fetched.ok) throw new ServiceError(fetched.code, fetched.message);
   const { response } = fetched;
-  const body = await readBodyLimited(response.body, settings.maxBodyBytes, settings.fetchBodyTimeoutMs);
+  const body = await readFetchedBody(response, settings.maxBodyBytes, settings.fetchBodyTimeoutMs);
+  if (body.kind === "bad-encoding") throw new ServiceError("origin-error", `${fetched.url.host}: ${body.message}`);
   if (body.kind === "timeout") throw new ServiceError("origin-timeout", `${fetched.url.host} did not send the feed within ${settings.fetchBodyTimeoutMs} ms`);
   if (body.kind === "too-large") {
     await body.stream.cancel();

@@ -5,7 +5,8 @@
 import { clean, type BailoutCode, type CleanFormat } from "../../clean";
 import { decodeHtml } from "../../page";
 import { createWorkerdBackend } from "../../runtime";
-import { readBodyLimited } from "../shared/body";
+import { declaredTooLarge, readFetchedBody } from "../shared/body";
+import { ServiceError } from "../shared/errors";
 import { digest } from "./cache";
 import { classifierModel } from "../shared/model";
 import type { SiteRules } from "../shared/rules-store";
@@ -22,10 +23,10 @@ const REWRITER = createWorkerdBackend();
 
 /** `format`: html, or markdown or text when the client asked for them (Accept, X-Return-Format). */
 export async function cleanProxiedPage(response: Response, pageUrl: URL, rules: SiteRules, settings: HttpSettings, format: CleanFormat = "html"): Promise<ProxiedPage> {
-  const declaredLength = Number(response.headers.get("content-length") ?? "0");
-  if (declaredLength > settings.maxBodyBytes && response.body !== null) return { kind: "bailout", reason: "too-large", body: response.body };
-  const read = await readBodyLimited(response.body, settings.maxBodyBytes, settings.fetchBodyTimeoutMs);
+  if (declaredTooLarge(response, settings.maxBodyBytes) && response.body !== null) return { kind: "bailout", reason: "too-large", body: response.body };
+  const read = await readFetchedBody(response, settings.maxBodyBytes, settings.fetchBodyTimeoutMs);
   if (read.kind === "timeout") return read;
+  if (read.kind === "bad-encoding") throw new ServiceError("origin-error", `${pageUrl.host}: ${read.message}`);
   if (read.kind === "too-large") return { kind: "bailout", reason: "too-large", body: read.stream };
   const decoded = decodeHtml(read.bytes, response.headers.get("content-type"));
   if (!decoded.ok) return { kind: "bailout", reason: "unsupported-charset", body: read.bytes };

@@ -12,6 +12,13 @@ export type BodyRead =
   | { readonly kind: "too-large"; readonly stream: ReadableStream<Uint8Array> }
   | { readonly kind: "timeout" };
 
+/** What reading a fetched page gives: a body read under the limit, or one whose Content-Encoding went wrong. */
+export type FetchedBodyRead =
+  | BodyRead
+  /** A body the runtime decoded from its Content-Encoding (gzip, deflate, br) that is over the limit decoded, or does not
+   * decode (corrupt, or mislabelled): never passed through, since a few KB of gzip can decode to gigabytes. */
+  | { readonly kind: "bad-encoding"; readonly message: string };
+
 /** What a body that breaks part-way throws: by default a 502 (an origin's body), never a truncated page. */
 export interface BrokenBody {
   readonly code: ErrorCode;
@@ -19,6 +26,38 @@ export interface BrokenBody {
 }
 
 const BROKEN_ORIGIN_BODY: BrokenBody = { code: "origin-unreachable", message: "the connection closed before the whole body arrived" };
+/**
+ * A fetched response's body under the limit, counted in decoded bytes: the runtime's fetch undoes the origin's
+ * Content-Encoding as the body is read, so with one the count is of what it decoded, and a body over the limit
+ * or that fails to decode is "bad-encoding" (a clean origin-error for the caller), never a pass-through.
+ */
+export async function readFetchedBody(response: Response, maxBytes: number, timeoutMs: number): Promise<FetchedBodyRead> {
+  const coding = contentCoding(response.headers);
+  if (coding === null) return readBodyLimited(response.body, maxBytes, timeoutMs);
+  const broken = { code: "origin-error" as const, message: `the page does not decode as its Content-Encoding (${coding}) says` };
+  try {
+    const read = await readBodyLimited(response.body, maxBytes, timeoutMs, broken);
+    if (read.kind !== "too-large") return read;
+    await read.stream.cancel().catch(() => undefined);
+    return { kind: "bad-encoding", message: `the page is over ${maxBytes} bytes once decoded from ${coding}; not passed through` };
+  } catch (error) {
+    if (error instanceof ServiceError) return { kind: "bad-encoding", message: error.message };
+    throw error;
+  }
+}
+
+/** The origin's Content-Encoding ("gzip", "br", "deflate", or a list), or null when none or identity. */
+export function contentCoding(headers: Headers): string | null {
+  const coding = (headers.get("content-encoding") ?? "").trim().toLowerCase();
+  return coding === "" || coding === "identity" ? null : coding;
+}
+
+/** Whether a fetched response declares a body over the limit that may be passed through unread: its declared length
+ * is the length of what is passed, so not when it is encoded (the length is then of the compressed bytes). */
+export function declaredTooLarge(response: Response, maxBytes: number): boolean {
+  return response.body !== null && contentCoding(response.headers) === null && Number(response.headers.get("content-length") ?? "0") > maxBytes;
+}
+
 export async function readBodyLimited(
   body: ReadableStream<Uint8Array> | null,
   maxBytes: number,
