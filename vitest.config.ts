@@ -5,13 +5,15 @@ import { defineConfig } from "vitest/config";
 /**
  * The slow gates, apart from `npm test` so that it stays a few minutes: `npm run test:gates` (vitest --mode gates)
  * runs them, and .ci/run runs both. Whole files that check every dev page (the eval floors, the two passes'
- * parity in Node and in workerd, selector and feature parity, mined rules end to end), and the checks on every
- * dev page inside other files, which call everyDevPage() (test/support/dev-data.ts) and are found by that call.
+ * parity in Node and in workerd, selector and feature parity, mined rules end to end) or pack the package, and
+ * the checks on every dev page inside other files, which call everyDevPage() (test/support/dev-data.ts) and are found by that call.
  */
 const GATE_FILES = {
   node: [
     "test/node/eval-gate.test.ts", "test/node/pass-parity.test.ts", "test/node/selector-parity.test.ts",
     "test/node/features-parity.test.ts", "test/node/mined-rules-e2e.test.ts",
+    // The package packed, installed into an empty folder and used (library, types, bin).
+    "test/node/package.test.ts",
   ],
   worker: ["test/worker/rewrite-contract-pages.test.ts", "test/worker/selector-parity.test.ts"],
 };

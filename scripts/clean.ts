@@ -1,13 +1,14 @@
 /**
- * npm run clean -- <page | folder | list file>... [--out DIR] [options]
- * npm run clean -- --url URL [options]
+ * npm run clean -- <page | folder | list file | ->... [--out DIR] [options]
+ * npm run clean -- URL [options]   (or --url URL; the package's bin: edge-cleaner <URL | page | ->)
  *
  * Cleaning through the same pipeline as the Worker (src/clean.ts), on html-rewriter-wasm. Inputs: pages (any
  * file that reads as HTML, whatever its name: wget saves pages without ".html"), folders (their pages,
  * recursively), or list files (one page path a line, optionally `path<TAB>url`; a relative path from the list
- * file's folder, else from the working folder; blank lines and # comments skipped); or one page fetched from
- * --url through the Worker's own fetch guard (src/http: http(s) only, loopback, private and metadata addresses
- * refused, names resolved over DNS over HTTPS first, redirects checked hop by hop).
+ * file's folder, else from the working folder; blank lines and # comments skipped), or - (standard input);
+ * or one page fetched from a URL (alone, or --url) through the Worker's own fetch guard (src/http: http(s)
+ * only, loopback, private and metadata addresses refused, names resolved over DNS over HTTPS first, redirects
+ * checked hop by hop).
  *
  * Without --out, one page is cleaned to stdout. With --out, one output per page goes into the folder, with a
  * per-page timing file (`id`, ms around the clean() call), a report of every page (ok, bailout or error,
@@ -71,9 +72,14 @@ const { values, positionals } = parseCommand(COMMAND, {
     timings: { type: "string" },
   },
 });
-if (positionals.length === 0 && values.url === undefined) usageError(COMMAND, "name the pages to clean (files, folders, list files) or give --url");
-if (values.url !== undefined) urlOption(COMMAND, "url", values.url);
-if (values["allow-private"] && (values.url === undefined || positionals.length > 0)) usageError(COMMAND, "--allow-private is for a page fetched with --url");
+// One http(s) URL alone is the page to fetch, as --url URL with no inputs (`edge-cleaner https://…`).
+const urlAlone = positionals.length === 1 && values.url === undefined && /^https?:\/\//i.test(positionals[0]) ? positionals[0] : undefined;
+const pageUrl = values.url ?? urlAlone;
+const inputs = urlAlone === undefined ? positionals : [];
+if (inputs.length === 0 && pageUrl === undefined) usageError(COMMAND, "name the pages to clean (files, folders, list files, - for standard input) or give a URL");
+if (pageUrl !== undefined) urlOption(COMMAND, "url", pageUrl);
+if (values["allow-private"] && (pageUrl === undefined || inputs.length > 0)) usageError(COMMAND, "--allow-private is for a page fetched from a URL");
+if (inputs.filter((input) => input === "-").length > 1) usageError(COMMAND, "standard input (-) can be read once");
 // Loaded after the arguments are read, so that --help and a mistyped option answer at once.
 const { HTMLRewriter } = await import("html-rewriter-wasm");
 const { parseModel } = await import("../src/classify/index");
@@ -91,12 +97,12 @@ function cleanArguments(): CleanArguments {
   const out = values.out === undefined ? null : resolve(values.out);
   if (out === null && values.timings !== undefined) usageError(COMMAND, "--timings needs --out");
   return {
-    inputs: positionals,
+    inputs,
     out,
     format,
     site,
-    url: values.url ?? null,
-    fetch: values.url !== undefined && positionals.length === 0,
+    url: pageUrl ?? null,
+    fetch: pageUrl !== undefined && inputs.length === 0,
     allowPrivate: values["allow-private"],
     rulesFolder: resolve(values.rules),
     kvLocal: values["kv-local"],
@@ -123,7 +129,7 @@ interface PageEntry {
   /** The file, or the URL of a fetched page. */
   readonly path: string;
   readonly url: string | null;
-  /** A fetched page's body and content type (a file is read when its turn comes). */
+  /** The bytes of a page fetched or read from standard input, and its content type (a file is read when its turn comes). */
   readonly fetched?: { readonly bytes: Uint8Array; readonly contentType: string | null };
   id: string;
 }
@@ -134,7 +140,9 @@ function collectPages(inputs: readonly string[]): { pages: PageEntry[]; problems
   const problems: string[] = [];
   for (const input of inputs) {
     const path = resolve(input);
-    if (!existsSync(path)) {
+    if (input === "-") {
+      pages.push({ path: "-", url: null, fetched: { bytes: readFileSync(0), contentType: null }, id: "" });
+    } else if (!existsSync(path)) {
       problems.push(`${input}: no such file or folder`);
     } else if (statSync(path).isDirectory()) {
       const found = pagesUnder(path);
@@ -175,7 +183,7 @@ function readListFile(listPath: string, pages: PageEntry[], problems: string[]):
 function assignIds(pages: PageEntry[]): void {
   const used = new Map<string, number>();
   for (const page of pages) {
-    const stem = basename(page.path, extname(page.path)).replace(/[^\w.-]+/g, "_") || "page";
+    const stem = page.path === "-" ? "stdin" : basename(page.path, extname(page.path)).replace(/[^\w.-]+/g, "_") || "page";
     const seen = used.get(stem) ?? 0;
     used.set(stem, seen + 1);
     page.id = seen === 0 ? stem : `${stem}-${seen + 1}`;

@@ -7,6 +7,7 @@
  * runs it (scripts/run.mjs prints scripts/usage/<name>.txt).
  */
 import { readFileSync } from "node:fs";
+import { basename } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { asksForHelp } from "./help.mjs";
 
@@ -22,6 +23,16 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   if (error.code === "EPIPE") process.exit(0);
   throw error;
 });
+
+/**
+ * How the user ran the command: `npm run <name>`, or the package's bin by the name it was run under
+ * (`edge-cleaner`: a name without a script's extension), which the messages and the usage then say.
+ */
+function invocation(command: Command): { program: string; help: string } {
+  const invoked = basename(process.argv[1] ?? "");
+  if (invoked === "" || /\.[cm]?[jt]s$/.test(invoked)) return { program: `npm run ${command.name}`, help: `npm run ${command.name} -- --help` };
+  return { program: invoked, help: `${invoked} --help` };
+}
 
 /** Exit code of a usage error (a wrong option or argument, a missing input): the command did nothing. */
 export const USAGE_EXIT_CODE = 2;
@@ -44,7 +55,10 @@ export function parseCommand<const T extends Omit<ParseArgsConfig, "args" | "str
   argv: readonly string[] = process.argv.slice(2),
 ): ReturnType<typeof parseArgs<T & { strict: true }>> {
   if (asksForHelp(argv)) {
-    process.stdout.write(`${command.usage.trimEnd()}\n`);
+    // Run as the package's bin, the usage names the bin where it says `npm run <name> --`.
+    const { program } = invocation(command);
+    const usage = program.startsWith("npm ") ? command.usage : command.usage.replaceAll(`npm run ${command.name} -- `, `${program} `);
+    process.stdout.write(`${usage.trimEnd()}\n`);
     process.exit(0);
   }
   try {
@@ -56,13 +70,14 @@ export function parseCommand<const T extends Omit<ParseArgsConfig, "args" | "str
 
 /** A usage error: one line on stderr naming the command, a pointer to --help, exit 2. */
 export function usageError(command: Command, message: string): never {
-  process.stderr.write(`npm run ${command.name}: ${message} (see npm run ${command.name} -- --help)\n`);
+  const { program, help } = invocation(command);
+  process.stderr.write(`${program}: ${message} (see ${help})\n`);
   process.exit(USAGE_EXIT_CODE);
 }
 
 /** A failure that is not the user's wording (a tool that failed, a file that cannot be written): one line, exit 1. */
 export function fail(command: Command, message: string, code = 1): never {
-  process.stderr.write(`npm run ${command.name}: ${message}\n`);
+  process.stderr.write(`${invocation(command).program}: ${message}\n`);
   process.exit(code);
 }
 
@@ -81,7 +96,7 @@ export async function runCommand(command: Command, main: () => number | void | P
     const code = await main();
     if (typeof code === "number") process.exitCode = code;
   } catch (error) {
-    process.stderr.write(`npm run ${command.name}: ${firstLine(error)}\n`);
+    process.stderr.write(`${invocation(command).program}: ${firstLine(error)}\n`);
     if (process.env.DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
     process.exitCode = 1;
   }
