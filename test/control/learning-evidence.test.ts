@@ -5,8 +5,8 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import control from "../../src/control";
-import { RULES_CACHE_TTL_MILLISECONDS } from "../../src/config";
-import { gateLearnedSet } from "../../src/consumer";
+import { LEARNING_REVIEW_MARGIN, RULES_CACHE_TTL_MILLISECONDS } from "../../src/config";
+import { gateLearnedSet, mineSampledSite } from "../../src/consumer";
 import { readJobState, resolveLearningSettings, type JobState } from "../../src/learning";
 import { parseRuleSetText, type RuleSet } from "../../src/rules";
 import { adminCall, allowPosting, API_KEY, callWorker, dataSites, eventually, learningEnv, readPage, sampledKeys, servedSite, type DataPage } from "../support/learning";
@@ -165,4 +165,24 @@ describe.skipIf(!HAS_DATA)("the evidence gate", () => {
     expect(published.ok && published.ruleSet.rules).toEqual(view.review!.ruleSet.rules);
     expect((await adminCall(`/admin/rules/${site}/approve`, "POST")).status).toBe(409);
   });
+
+  // The margin's calibration (src/config.ts LEARNING_REVIEW_MARGIN): sets learned from real sites stay well inside it.
+  it("publishes the set of every dragnet site with 10+ pages at the shipped margin, each far inside it", async () => {
+    const outcomes: string[] = [];
+    let largest = -1;
+    for (const [name, pages] of SITES) {
+      const sampled = [];
+      for (const [index, page] of pages.slice(0, 20).entries()) sampled.push({ html: await (await fetch(`${ORIGIN}${page.path}`)).text(), url: page.url, sampledAt: index * 3600_000 });
+      const mining = await mineSampledSite(`margin.${name}`, sampled.map((page) => page.html), async () => ({ countOf: () => 0, siteTotal: 0 }), new Date().toISOString());
+      const outcome = await gateLearnedSet(sampled, mining.ruleSet!, null, resolveLearningSettings(learningEnv()));
+      if (outcome.kind !== "publish" && outcome.kind !== "review") continue; // no template found: nothing to publish
+      const growth = outcome.measure.removedShare - outcome.measure.baselineShare;
+      largest = Math.max(largest, growth);
+      outcomes.push(`${name} ${outcome.kind} ${outcome.measure.removedShare} vs ${outcome.measure.baselineShare}`);
+      expect(outcome.kind, name).toBe("publish");
+    }
+    console.log(`${outcomes.length} dragnet sites, learned share of text removed vs the classifier's; largest growth ${largest.toFixed(4)}:\n${outcomes.join("\n")}`);
+    expect(outcomes.length).toBeGreaterThanOrEqual(20);
+    expect(largest).toBeLessThan(LEARNING_REVIEW_MARGIN / 2);
+  }, 600_000);
 });

@@ -52,6 +52,9 @@ export async function startOriginServer(routes: OriginRoutes = {}): Promise<Orig
     }
     serveFile(file, request, response);
   });
+  // workerd keeps idle connections for reuse; Node's 5-second default closed them under a test that mined for longer,
+  // and the next fetch failed with "Network connection lost".
+  server.keepAliveTimeout = 10 * 60_000;
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
   const { port } = server.address() as AddressInfo;
   return {
