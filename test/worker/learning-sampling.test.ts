@@ -45,6 +45,17 @@ describe.skipIf(!HAS_DATA)("which cleaned pages are sampled", () => {
     expect((await listSampledPages(env.PAGES!, servedSite(ORIGIN, "own.sampling.example")))[0]).toMatchObject({ evidence: "fetched" });
   });
 
+  it("keeps the articles a full-text feed fetched, under their own site", async () => {
+    const feedUrl = `${ORIGIN}/fixtures/feeds/atom.xml`;
+    const response = await callWorker(`/v1/feed?url=${encodeURIComponent(feedUrl)}&fulltext=1`, { headers: { "x-api-key": API_KEY, "cache-control": "no-cache" } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-feed-items")).toMatch(/fulltext=2;/);
+    await response.arrayBuffer();
+    const sampled = await listSampledPages(env.PAGES!, new URL(ORIGIN).hostname);
+    expect(sampled.filter((page) => page.url.endsWith("/data/dragnet/pages/R824.html") || page.url.endsWith("/data/dragnet/pages/R19.html"))).toHaveLength(2);
+    expect(await sampledKeys("allotment.example")).toEqual([]); // the feed's own site: its items' HTML came from the feed, not fetched pages
+  });
+
   it("keeps one page of a site per LEARN_SAMPLE_SPACING_MINUTES, however many are read", async () => {
     const vars = { LEARN_SAMPLE_SPACING_MINUTES: "60" };
     for (const page of PAGES.slice(0, 4)) expect((await readPage(ORIGIN, page, "spaced.sampling.example", vars)).status).toBe(200);
