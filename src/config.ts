@@ -192,6 +192,15 @@ export const HTTP_FETCH_BODY_TIMEOUT_MS = 15_000;
 export const HTTP_MAX_REDIRECTS = 5;
 /** Longest URL accepted as a target, in characters (beyond common browser and CDN limits of 2-8 KB). */
 export const HTTP_MAX_URL_LENGTH = 8192;
+/** Largest body of POST /v1/read (Jina's `{url, …}` form), in bytes: a URL and a few options, with room to spare. */
+export const READ_POST_MAX_BYTES = 64 * 1024;
+
+/**
+ * The Content-Signal (contentsignals.org) the proxy sends with a site's Markdown and text: Cloudflare's Markdown for
+ * Agents default (developers.cloudflare.com/fundamentals/reference/markdown-for-agents/), so that a site moved
+ * behind the proxy says what it said before. The CONTENT_SIGNAL var replaces it ("off": none).
+ */
+export const CONTENT_SIGNAL = "ai-train=yes, search=yes, ai-input=yes";
 
 // ── learning from traffic (src/learning, src/consumer) ──────────────────────────────────────────────
 

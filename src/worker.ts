@@ -1,5 +1,5 @@
 import { Hono } from "hono/tiny";
-import { apiSecurityHeaders, corsHeaders, demoRoutes, feedRoutes, proxyRoutes, rateLimit } from "./http";
+import { apiSecurityHeaders, corsHeaders, demoRoutes, feedRoutes, mcpRoutes, proxyRoutes, rateLimit } from "./http";
 import { adminRoutes, cleanRoutes, handleError, handleNotFound, healthRoutes, readRoutes, requireApiKey, rulesRoutes, type Env } from "./http";
 
 /** The Worker's bindings: typed from wrangler.toml (`npm run cf-typegen`) plus the optional vars (src/http/shared/bindings.ts). */
@@ -26,6 +26,8 @@ app.route("/v1/clean", cleanRoutes);
 app.route("/v1/read", readRoutes);
 app.route("/v1/rules", rulesRoutes);
 app.route("/v1/feed", feedRoutes);
+// The MCP server for agents (Streamable HTTP): behind the same key, CORS and rate limit as the rest of /v1/.
+app.route("/v1/mcp", mcpRoutes);
 
 // The Hono app is the default export (tests call app.request()). Mining jobs and the cron are the control
 // Worker's (src/control.ts, wrangler.control.toml): this Worker only samples pages and enqueues jobs.

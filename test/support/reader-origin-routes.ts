@@ -17,7 +17,25 @@ const ARTICLE = (id: string) => `<!doctype html><html><head><title>Counted artic
 <p>Work starts in October, after the sailing season, and should take about six weeks if the weather holds.</p></article>
 <footer>© Test Gazette</footer></body></html>`;
 
+/** A story with the metadata agents' clients read (byline, date, description), links, images and a text direction; counted per ?id= too. */
+const AGENTS_ARTICLE = (host: string) => `<!doctype html><html lang="en" dir="rtl"><head><title>Ferry timetable changes for the winter | Test Gazette</title>
+<meta name="author" content="Mara Quill"><meta property="article:published_time" content="2026-11-02T08:30:00Z">
+<meta name="description" content="The winter ferry timetable starts next week with fewer crossings on Sundays.">
+<meta property="og:site_name" content="Test Gazette"></head><body>
+<nav><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a></nav>
+<article><h1>Ferry timetable changes for the winter</h1>
+<p>The winter ferry timetable starts next week, with two fewer crossings on Sundays and an earlier last boat on weekdays, the operator said on Monday.</p>
+<p><img src="http://${host}/images/ferry.png" alt="The ferry at the pier"></p>
+<p>Passengers can read the <a href="http://${host}/timetables/winter">full winter timetable</a> or ask at the pier office, which keeps its summer hours until the end of the month.</p>
+<p>The operator said the changes follow a survey of passengers and will be reviewed in the spring, when the <a href="http://${host}/timetables/summer">summer timetable</a> is drawn up.</p></article>
+<footer>© Test Gazette. All rights reserved.</footer></body></html>`;
+
 export const READER_ORIGIN_ROUTES: OriginRoutes = {
+  "/reader/agents.html": (request, response) => {
+    const id = idOf(request);
+    counts.set(`agents-${id}`, (counts.get(`agents-${id}`) ?? 0) + 1);
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(AGENTS_ARTICLE(request.headers.host ?? "127.0.0.1"));
+  },
   "/reader/counted.html": (request, response) => {
     const id = idOf(request);
     counts.set(id, (counts.get(id) ?? 0) + 1);

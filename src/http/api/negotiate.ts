@@ -46,6 +46,12 @@ export function formatFromAccept(accept: string | null, offered: readonly CleanF
   return best;
 }
 
+/** Whether an Accept states no preference: absent, empty, or only wildcards of everything. */
+export function acceptsAnything(accept: string | null): boolean {
+  if (accept === null || accept.trim() === "") return true;
+  return accept.split(",").every((range) => range.split(";")[0].trim() === "*/*");
+}
+
 export interface Negotiated {
   readonly format: CleanFormat;
   /** Whether the choice came from request headers (then the answer carries Vary). */
@@ -84,4 +90,20 @@ export function proxyFormat(request: Request): CleanFormat {
   const header = request.headers.get(RETURN_FORMAT_HEADER);
   const named = header === null ? null : formatByName(header, PROXY_FORMATS);
   return named ?? formatFromAccept(request.headers.get("accept"), PROXY_FORMATS, "html") ?? "html";
+}
+
+/** Request header asking for the Markdown's front matter (as ?frontmatter= on the API). */
+export const FRONT_MATTER_HEADER = "x-front-matter";
+
+/**
+ * Whether a proxied page's Markdown gets a front matter block: asked for by Accept (`text/markdown; frontmatter=true`,
+ * a media-type parameter, so that one header says both) or by X-Front-Matter: true.
+ */
+export function proxyFrontMatter(request: Request): boolean {
+  if (request.headers.get(FRONT_MATTER_HEADER)?.trim().toLowerCase() === "true") return true;
+  const accept = request.headers.get("accept") ?? "";
+  return accept.split(",").slice(0, 32).some((range) => {
+    const [type, ...parameters] = range.split(";");
+    return MEDIA_TYPE_FORMATS[type.trim().toLowerCase()] === "markdown" && parameters.some((parameter) => /^\s*frontmatter\s*=\s*"?true"?\s*$/i.test(parameter));
+  });
 }

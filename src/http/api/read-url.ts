@@ -40,10 +40,14 @@ export async function readUrl(env: Env & ReaderCacheBindings & EtiquetteBindings
   const forwarded = originHeaders(context.request, env);
   const parts = [
     "read", target.href, read.site ?? "", options.format, options.mode, String(options.articleHeader), String(options.frontMatter),
-    JSON.stringify(forwarded), ruleSetVersion(rules), modelVersion(), selectorKey(options.selectors),
+    JSON.stringify(forwarded), ruleSetVersion(rules), modelVersion(), selectorKey(options.selectors), options.shape, JSON.stringify(options.shapeOptions),
   ];
-  const cache = { request: context.request, parts, ttlSeconds: readerCacheTtl(env.READER_CACHE_TTL), waitUntil: context.waitUntil };
-  const response = await cachedAnswer(cache, () => fetchAndClean(env, settings, read, forwarded, context.waitUntil));
+  const cache = { request: context.request, parts, ttlSeconds: readerCacheTtl(env.READER_CACHE_TTL), waitUntil: context.waitUntil, bypass: options.noCache };
+  // X-Timeout may shorten the origin fetch's limits, never lengthen them past the deployment's.
+  const limited = options.timeoutMs === null ? settings : {
+    ...settings, fetchTimeoutMs: Math.min(settings.fetchTimeoutMs, options.timeoutMs), fetchBodyTimeoutMs: Math.min(settings.fetchBodyTimeoutMs, options.timeoutMs),
+  };
+  const response = await cachedAnswer(cache, () => fetchAndClean(env, limited, read, forwarded, context.waitUntil));
   if (options.varies) addVary(response.headers);
   if (forwarded["accept-language"] !== undefined) addVary(response.headers, "Accept-Language");
   return response;
@@ -63,8 +67,9 @@ async function fetchAndClean(env: Env, settings: HttpSettings, read: UrlToRead, 
   const site = requireSite(read.site, fetched.url);
   const contentType = response.headers.get("content-type");
   // Declared over the limit: stream it through as it is, without reading any of it first.
+  const { shape, shapeOptions } = read.options;
   const tooLargePage = (body: ReadableStream<Uint8Array> | Uint8Array) =>
-    passThrough({ body, contentType, html: null, charset: null, url: fetched.url.href, site, format, reason: "too-large", rules: null });
+    passThrough({ body, contentType, html: null, charset: null, url: fetched.url.href, site, format, reason: "too-large", rules: null, shape, shapeOptions });
   if (declaredTooLarge(response, settings.maxBodyBytes)) return tooLargePage(response.body ?? new Uint8Array(0));
   const body = await readFetchedBody(response, settings.maxBodyBytes, settings.fetchBodyTimeoutMs);
   if (body.kind === "bad-encoding") throw new ServiceError("origin-error", `${fetched.url.host}: ${body.message}`);
@@ -75,7 +80,7 @@ async function fetchAndClean(env: Env, settings: HttpSettings, read: UrlToRead, 
   }
   return cleanPage(env, {
     bytes: body.bytes, contentType, url: fetched.url.href, site, format, mode, source: "fetched", maxBytes: settings.maxBodyBytes,
-    articleHeader: read.options.articleHeader, frontMatter: read.options.frontMatter, selectors: read.options.selectors,
+    articleHeader: read.options.articleHeader, frontMatter: read.options.frontMatter, selectors: read.options.selectors, shape, shapeOptions,
     // Fetched with no cookie or Authorization (shared/origin-fetch.ts sends none): a page anyone gets, so it may be
     // sampled, under the final URL's own site only (a ?site= naming another site is no evidence about it).
     sample: pageSampler(env, waitUntil, false, { kind: "fetched" }),

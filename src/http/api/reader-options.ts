@@ -8,16 +8,29 @@ import { CLEAN_FORMATS, type CleanFormat, type RequestSelectors } from "../../cl
 import { parseSelector, type SelectorList } from "../../selectors";
 import { quoteValue, ServiceError } from "../shared/errors";
 import { DEFAULT_FORMAT, requireMode, type RequestedMode } from "../shared/formats";
-import { negotiateFormat } from "./negotiate";
+import { DEFAULT_SHAPE_OPTIONS, RETAIN_IMAGES, type AnswerShape, type RetainImages, type ShapeOptions } from "../shared/reader-shapes";
+import { acceptsAnything, FRONT_MATTER_HEADER, negotiateFormat, RETURN_FORMAT_HEADER } from "./negotiate";
+
+export { FRONT_MATTER_HEADER };
 
 /** Request headers standing for query parameters (for the plain form of /v1/read, where the query is the target's). */
-export const FRONT_MATTER_HEADER = "x-front-matter";
 export const ARTICLE_HEADER_HEADER = "x-article-header";
 export const MODE_HEADER = "x-mode";
 /** Keep only what this selector matches (the mode still cleans inside it); query parameter target-selector. */
 export const TARGET_SELECTOR_HEADER = "x-target-selector";
 /** Remove what this selector matches, too; query parameter remove-selector. */
 export const REMOVE_SELECTOR_HEADER = "x-remove-selector";
+/** Jina Reader's request headers (docs/agents.md has the table of what each does here). */
+export const NO_CACHE_HEADER = "x-no-cache";
+export const CACHE_TOLERANCE_HEADER = "x-cache-tolerance";
+export const LINKS_SUMMARY_HEADER = "x-with-links-summary";
+export const IMAGES_SUMMARY_HEADER = "x-with-images-summary";
+export const RETAIN_IMAGES_HEADER = "x-retain-images";
+export const TIMEOUT_HEADER = "x-timeout";
+/** X-Return-Format's value for Jina's text envelope. */
+const CONTENT_FORMAT = "content";
+/** Longest X-Timeout taken, in seconds (Jina's own range is 1-180); the deployment's fetch timeout caps it too. */
+const MAX_TIMEOUT_SECONDS = 180;
 
 export interface ReaderOptions {
   readonly format: CleanFormat;
@@ -30,23 +43,79 @@ export interface ReaderOptions {
   readonly frontMatter: boolean;
   /** The request's selectors, parsed (null each when not given). */
   readonly selectors: RequestSelectors;
+  /** Whose shape the answer takes (cleaned as json first when not `document`). */
+  readonly shape: AnswerShape;
+  readonly shapeOptions: ShapeOptions;
+  /** X-No-Cache (or X-Cache-Tolerance: 0): skip the cache lookup. */
+  readonly noCache: boolean;
+  /** X-Timeout in ms (the origin fetch's limit, never above the deployment's); null when not given. */
+  readonly timeoutMs: number | null;
 }
 
+/** Which route reads the options: /v1/read answers Jina's shapes by default, /v1/clean its documented default. */
+export type ReaderRoute = "clean" | "read";
+
 /** Reads the options; `query` is null where the query string is not the API's (the plain form of /v1/read). */
-export function readerOptions(request: Request, query: URLSearchParams | null): ReaderOptions {
-  const parameter = (name: string, header: string | null): string | undefined => query?.get(name) ?? (header === null ? undefined : request.headers.get(header) ?? undefined);
-  const { format, varies } = negotiateFormat(request, query?.get("format") ?? undefined, CLEAN_FORMATS, DEFAULT_FORMAT);
+export function readerOptions(request: Request, query: URLSearchParams | null, route: ReaderRoute = "clean", body: Readonly<Record<string, string>> = {}): ReaderOptions {
+  // Query first (kebab-case, then Jina's camelCase), then a posted body's field, then the header.
+  const parameter = (name: string, header: string | null, camel?: string): string | undefined =>
+    query?.get(name) ?? (camel === undefined ? undefined : query?.get(camel) ?? body[camel]) ?? body[name] ?? (header === null ? undefined : request.headers.get(header) ?? undefined);
+  const { format: negotiated, varies, shape } = negotiateShape(request, query?.get("format") ?? undefined, route, query?.get("shape") ?? undefined);
   return {
-    format,
+    format: shape === "document" ? negotiated : "json",
     varies,
     mode: requireMode(parameter("mode", MODE_HEADER)),
     articleHeader: requireFlag("header", parameter("header", ARTICLE_HEADER_HEADER)),
     frontMatter: requireFlag("frontmatter", parameter("frontmatter", FRONT_MATTER_HEADER)),
     selectors: {
-      target: requireSelector("X-Target-Selector", parameter("target-selector", TARGET_SELECTOR_HEADER)),
-      remove: requireSelector("X-Remove-Selector", parameter("remove-selector", REMOVE_SELECTOR_HEADER)),
+      target: requireSelector("X-Target-Selector", parameter("target-selector", TARGET_SELECTOR_HEADER, "targetSelector")),
+      remove: requireSelector("X-Remove-Selector", parameter("remove-selector", REMOVE_SELECTOR_HEADER, "removeSelector")),
     },
+    shape,
+    shapeOptions: {
+      linksSummary: requireFlag(LINKS_SUMMARY_HEADER, parameter("links-summary", LINKS_SUMMARY_HEADER, "withLinksSummary")),
+      imagesSummary: requireFlag(IMAGES_SUMMARY_HEADER, parameter("images-summary", IMAGES_SUMMARY_HEADER, "withImagesSummary")),
+      retainImages: requireRetainImages(parameter("retain-images", RETAIN_IMAGES_HEADER, "retainImages")),
+    },
+    noCache: requireFlag(NO_CACHE_HEADER, parameter("no-cache", NO_CACHE_HEADER, "noCache")) || parameter("cache-tolerance", CACHE_TOLERANCE_HEADER, "cacheTolerance")?.trim() === "0",
+    timeoutMs: requireTimeout(parameter("timeout", TIMEOUT_HEADER, "timeout")),
   };
+}
+
+/**
+ * The format and the answer's shape: `?shape=readability` (json); X-Return-Format: content, Jina's text envelope;
+ * on /v1/read, Jina's text envelope when the client states no preference (no format, no X-Return-Format, an
+ * Accept of nothing or only *\/*) and Jina's JSON when Accept picks application/json. Everything else as before.
+ */
+function negotiateShape(request: Request, queryFormat: string | undefined, route: ReaderRoute, queryShape: string | undefined): { format: CleanFormat; varies: boolean; shape: AnswerShape } {
+  if (queryShape !== undefined && queryShape !== "") {
+    if (queryShape !== "readability") throw new ServiceError("bad-request", `shape must be readability, not ${quoteValue(queryShape)}`);
+    return { format: "json", varies: false, shape: "readability" };
+  }
+  const returnFormat = request.headers.get(RETURN_FORMAT_HEADER)?.trim().toLowerCase();
+  const named = queryFormat !== undefined && queryFormat !== "";
+  if (!named && returnFormat === CONTENT_FORMAT) return { format: "json", varies: true, shape: "jina-text" };
+  if (route === "read" && !named && (returnFormat === undefined || returnFormat === "") && acceptsAnything(request.headers.get("accept"))) {
+    return { format: "json", varies: true, shape: "jina-text" };
+  }
+  const { format, varies } = negotiateFormat(request, queryFormat, CLEAN_FORMATS, DEFAULT_FORMAT);
+  const fromAccept = !named && (returnFormat === undefined || returnFormat === "");
+  return { format, varies, shape: route === "read" && fromAccept && format === "json" ? "jina-json" : "document" };
+}
+
+function requireRetainImages(value: string | undefined): RetainImages {
+  if (value === undefined || value.trim() === "") return DEFAULT_SHAPE_OPTIONS.retainImages;
+  const retain = value.trim().toLowerCase();
+  if (!(RETAIN_IMAGES as readonly string[]).includes(retain)) throw new ServiceError("bad-request", `X-Retain-Images must be one of ${RETAIN_IMAGES.join(", ")}, not ${quoteValue(value)}`);
+  return retain as RetainImages;
+}
+
+/** X-Timeout: whole seconds from 1 to MAX_TIMEOUT_SECONDS, as ms; null when absent. */
+function requireTimeout(value: string | undefined): number | null {
+  if (value === undefined || value.trim() === "") return null;
+  const seconds = Number(value);
+  if (!Number.isInteger(seconds) || seconds < 1 || seconds > MAX_TIMEOUT_SECONDS) throw new ServiceError("bad-request", `X-Timeout must be whole seconds from 1 to ${MAX_TIMEOUT_SECONDS}, not ${quoteValue(value)}`);
+  return seconds * 1000;
 }
 
 /** A selector in the subset src/selectors reads, or absent (null); anything else is a 400 that says why. */

@@ -22,7 +22,7 @@ export type ProxiedPage =
 const REWRITER = createWorkerdBackend();
 
 /** `format`: html, or markdown or text when the client asked for them (Accept, X-Return-Format). */
-export async function cleanProxiedPage(response: Response, pageUrl: URL, rules: SiteRules, settings: HttpSettings, format: CleanFormat = "html"): Promise<ProxiedPage> {
+export async function cleanProxiedPage(response: Response, pageUrl: URL, rules: SiteRules, settings: HttpSettings, format: CleanFormat = "html", frontMatter = false): Promise<ProxiedPage> {
   if (declaredTooLarge(response, settings.maxBodyBytes) && response.body !== null) return { kind: "bailout", reason: "too-large", body: response.body };
   const read = await readFetchedBody(response, settings.maxBodyBytes, settings.fetchBodyTimeoutMs);
   if (read.kind === "timeout") return read;
@@ -38,7 +38,7 @@ export async function cleanProxiedPage(response: Response, pageUrl: URL, rules: 
     ruleSet: rules.compiled,
     model: classifierModel(),
     rewriter: REWRITER,
-    options: { maxBytes: settings.maxBodyBytes },
+    options: { maxBytes: settings.maxBodyBytes, frontMatter },
   });
   if (!result.ok) return { kind: "bailout", reason: result.bailout, body: read.bytes };
   return { kind: "cleaned", html: result.body, contentType: result.contentType, mode: result.mode, site: result.site, original: decoded.html };

@@ -39,13 +39,18 @@ import {
 } from "./cache";
 import { linkRewriter, rewriteLocation } from "./links";
 import type { CleanFormat } from "../../clean";
-import { addVary, proxyFormat } from "../api/negotiate";
+import { addVary, proxyFormat, proxyFrontMatter } from "../api/negotiate";
+import { MARKDOWN_TOKENS_HEADER } from "../shared/clean-page";
+import { estimateMarkdownTokens } from "../shared/tokens";
+import { CONTENT_SIGNAL } from "../../config";
 import { HOP_HEADER, resolveSettings, type HttpSettings } from "../shared/settings";
 import { loadSiteRules, type SiteRules } from "../shared/rules-store";
 
 export interface ProxyBindings extends Env {
   /** JSON object: proxy host or path prefix → origin URL (see config.ts). Absent: no proxy. */
   PROXY_ORIGINS?: string;
+  /** The Content-Signal of the proxied site's Markdown and text (contentsignals.org): "off" sends none; default config CONTENT_SIGNAL. */
+  CONTENT_SIGNAL?: string;
 }
 
 /** What a proxied request needs, resolved once. */
@@ -61,6 +66,10 @@ interface ProxyRequest {
   readonly version: string;
   /** html, or markdown or text for a client that asked (api/negotiate.ts); the version above includes it. */
   readonly format: CleanFormat;
+  /** Markdown with a YAML front matter block (Accept: text/markdown; frontmatter=true, or X-Front-Matter); in the version too. */
+  readonly frontMatter: boolean;
+  /** The Content-Signal header of Markdown and text answers, or null for none. */
+  readonly contentSignal: string | null;
   readonly waitUntil: (promise: Promise<unknown>) => void;
   /** Keeps a cleaned GET for learning when no credentials went to the origin (src/learning). */
   readonly sample: PageSampler;
@@ -89,8 +98,10 @@ proxyRoutes.use("*", async (context, next) => {
   const waitUntil = (promise: Promise<unknown>): void => context.executionCtx.waitUntil(promise);
   const serviceKeys = [...configuredKeys(context.env.API_KEYS), ...configuredKeys(context.env.ADMIN_KEY)];
   const format = proxyFormat(context.req.raw);
+  const frontMatter = format === "markdown" && proxyFrontMatter(context.req.raw);
   // Each format is its own cleaned page: its own cache entry and ETag.
-  const version = format === "html" ? cleaningVersion(ruleSetVersion(rules), modelVersion()) : digest(`${cleaningVersion(ruleSetVersion(rules), modelVersion())}|${format}`);
+  const variant = frontMatter ? `${format}+front-matter` : format;
+  const version = format === "html" ? cleaningVersion(ruleSetVersion(rules), modelVersion()) : digest(`${cleaningVersion(ruleSetVersion(rules), modelVersion())}|${variant}`);
   const forwarded = await forwardedHeaders(context.req.raw, target, settings, version, serviceKeys);
   const proxied: ProxyRequest = {
     request: context.req.raw,
@@ -101,6 +112,8 @@ proxyRoutes.use("*", async (context, next) => {
     rules,
     version,
     format,
+    frontMatter,
+    contentSignal: contentSignal(context.env.CONTENT_SIGNAL),
     // The Worker always runs with an execution context (fetch handler, wrangler dev, the test pool).
     waitUntil,
     // The operator mapped this origin to the site (PROXY_ORIGINS): its pages are the site's own.
@@ -113,8 +126,12 @@ proxyRoutes.use("*", async (context, next) => {
 /** What every proxied answer gets: no Set-Cookie unless credentials are forwarded, the sandbox in prefix mode. */
 function finishProxied(proxied: ProxyRequest, response: Response): Response {
   const { entry } = proxied.target;
-  if (entry.forwardCredentials && entry.kind === "host") return response;
+  // The site's Content-Signal on its cleaned Markdown and text, set on the way out (not stored: the var may change).
+  const signal = proxied.format !== "html" && response.headers.has("x-clean-mode") && !response.headers.has("x-clean-bailout") ? proxied.contentSignal : null;
+  if (entry.forwardCredentials && entry.kind === "host" && signal === null) return response;
   const finished = new Response(response.body, response);
+  if (signal !== null) finished.headers.set(CONTENT_SIGNAL_HEADER, signal);
+  if (entry.forwardCredentials && entry.kind === "host") return finished;
   if (!entry.forwardCredentials) finished.headers.delete("set-cookie");
   if (entry.kind === "prefix") finished.headers.append("content-security-policy", PREFIX_SANDBOX);
   return finished;
@@ -246,7 +263,7 @@ function htmlHeadThrough(proxied: ProxyRequest, response: Response): Response {
 }
 
 async function cleanThrough(proxied: ProxyRequest, response: Response, cacheState: "miss" | "bypass"): Promise<Response> {
-  const page: ProxiedPage = await cleanProxiedPage(response, proxied.target.targetUrl, proxied.rules, proxied.settings, proxied.format);
+  const page: ProxiedPage = await cleanProxiedPage(response, proxied.target.targetUrl, proxied.rules, proxied.settings, proxied.format, proxied.frontMatter);
   if (page.kind === "timeout") return errorResponse("origin-timeout", `${proxied.target.entry.originHost} did not send the whole page in time`);
   if (page.kind === "bailout") {
     const passed = new Response(page.body, response);
@@ -262,6 +279,8 @@ async function cleanThrough(proxied: ProxyRequest, response: Response, cacheStat
   headers.set("x-clean-site", page.site);
   headers.set("x-clean-rules", proxied.rules.status);
   headers.set(CACHE_CONTROL_HEADER, cacheState);
+  // Markdown for Agents: the token estimate agents budget with, and the site's signal of what its content may be used for.
+  if (proxied.format === "markdown") headers.set(MARKDOWN_TOKENS_HEADER, String(estimateMarkdownTokens(page.html)));
   const answer = new Response(page.html, { status: response.status, headers });
   // Links stay on the proxy in the page; Markdown and text link to the origin (absolute URLs), as their readers expect.
   const cleaned = proxied.format === "html" ? linkRewriter(proxied.target.entry, proxied.target.targetUrl).transform(answer) : answer;
@@ -271,6 +290,15 @@ async function cleanThrough(proxied: ProxyRequest, response: Response, cacheStat
   // After the storability check (which refuses pages that vary) and the copy: the stored page is keyed by format already.
   addVary(cleaned.headers, "Accept");
   return cleaned;
+}
+
+const CONTENT_SIGNAL_HEADER = "content-signal";
+
+/** The CONTENT_SIGNAL var: "off" (or empty) for none, else its value; config CONTENT_SIGNAL when unset. */
+function contentSignal(value: string | undefined): string | null {
+  if (value === undefined) return CONTENT_SIGNAL;
+  const trimmed = value.trim();
+  return trimmed === "" || trimmed.toLowerCase() === "off" ? null : trimmed;
 }
 
 /** The origin's headers for a cleaned page: same caching headers, ETag of the cleaned bytes, no length or encoding. */

@@ -4,7 +4,8 @@
  * so that a client polling a page or a feed costs one origin fetch and one cleaning per TTL.
  *
  * - `x-clean-cache: hit | miss | bypass` says which; `Cache-Control: no-cache` (or no-store, or
- *   `Pragma: no-cache`) from the client skips the lookup (the fresh answer is stored all the same).
+ *   `Pragma: no-cache`, or Jina's `X-No-Cache: true`) from the client skips the lookup (the fresh answer is
+ *   stored all the same).
  * - Answers carry an ETag (of their bytes) and `Cache-Control: private, max-age=<TTL>`: private, since the API
  *   is behind a key and a shared cache in front would hand one client's answer to another without it.
  * - A conditional request (If-None-Match) whose tag matches is answered 304, from the cache or fresh.
@@ -27,6 +28,8 @@ export interface CacheRequest {
   readonly ttlSeconds: number;
   /** Keeps the store going after the answer (the execution context's waitUntil); a returned promise is awaited. */
   readonly waitUntil: (promise: Promise<unknown>) => unknown;
+  /** The client asked for a fresh answer in its own words (Jina's X-No-Cache): the lookup is skipped, as for no-cache. */
+  readonly bypass?: boolean;
 }
 
 /** The TTL from the Worker var READER_CACHE_TTL (seconds; "0" turns caching off). */
@@ -40,7 +43,7 @@ export async function cachedAnswer(cache: CacheRequest, produce: () => Promise<R
   const { request } = cache;
   if (request.method !== "GET" || cache.ttlSeconds === 0) return produce();
   const key = await cacheKey(new URL(request.url).origin, cache.parts);
-  const bypass = bypassesCache(request.headers);
+  const bypass = cache.bypass === true || bypassesCache(request.headers);
   if (!bypass) {
     const hit = await caches.default.match(key);
     if (hit !== undefined) return answer(request, hit, "hit");

@@ -7,6 +7,8 @@ import { ServiceError } from "./errors";
 import type { RequestedMode } from "./formats";
 import { classifierModel } from "./model";
 import { loadSiteRules, type RulesStatus } from "./rules-store";
+import { DEFAULT_SHAPE_OPTIONS, jinaJson, jinaText, readabilityJson, type AnswerShape, type ReaderJson, type ShapeOptions } from "./reader-shapes";
+import { estimateMarkdownTokens } from "./tokens";
 
 /**
  * The shared end of both /v1/clean routes: bytes of a page in, the cleaned page (or the page as it was,
@@ -34,6 +36,22 @@ export interface PageToClean {
   readonly selectors?: RequestSelectors;
   /** Keeps a cleaned page with a URL for learning (src/learning), after the answer; absent: not sampled. */
   readonly sample?: PageSampler;
+  /** Another reader's shape for the answer (format is then json): shared/reader-shapes.ts. */
+  readonly shape?: AnswerShape;
+  readonly shapeOptions?: ShapeOptions;
+}
+
+/** Response header: the answer's Markdown in tokens, estimated (Markdown for Agents; shared/tokens.ts says how). */
+export const MARKDOWN_TOKENS_HEADER = "x-markdown-tokens";
+
+/** The reader document of a json answer in the shape asked for; other answers as they are. */
+function shapeAnswer(body: string, contentType: string, shape: AnswerShape | undefined, options: ShapeOptions | undefined): { body: string; contentType: string } {
+  if (shape === undefined || shape === "document") return { body, contentType };
+  const document = JSON.parse(body) as ReaderJson;
+  const shapeOptions = options ?? DEFAULT_SHAPE_OPTIONS;
+  if (shape === "jina-text") return { body: jinaText(document, shapeOptions), contentType: "text/plain; charset=utf-8" };
+  const shaped = shape === "jina-json" ? jinaJson(document, shapeOptions) : readabilityJson(document);
+  return { body: JSON.stringify(shaped), contentType: "application/json; charset=utf-8" };
 }
 
 /** workerd's native HTMLRewriter, behind the runtime interface the pipeline takes. */
@@ -56,7 +74,9 @@ export async function cleanPage(env: Env, page: PageToClean): Promise<Response> 
     selectors: page.selectors,
   });
   if (result.ok) {
-    const response = cleanedResponse(result, page.site, rules.status, decoded.charset);
+    const shaped = shapeAnswer(result.body, result.contentType, page.shape, page.shapeOptions);
+    const response = cleanedResponse({ ...result, ...shaped }, page.site, rules.status, decoded.charset);
+    if (shaped.contentType.startsWith("text/markdown") || page.shape === "jina-text") response.headers.set(MARKDOWN_TOKENS_HEADER, String(estimateMarkdownTokens(shaped.body)));
     if (result.unclosedRawText) response.headers.set(WARNING_HEADER, "unclosed-raw-text");
     if (page.url !== undefined) page.sample?.({ html: decoded.html, url: page.url, site: rules.site, rulesMinedAt: rules.compiled?.minedAt });
     return response;
@@ -103,6 +123,8 @@ export interface PassedPage {
   readonly format: CleanFormat;
   readonly reason: BailoutCode;
   readonly rules: RulesStatus | null;
+  readonly shape?: AnswerShape;
+  readonly shapeOptions?: ShapeOptions;
 }
 
 /** The one place a bailout becomes response headers: its code (one of BAILOUT_CODES) and mode "none". */
@@ -122,15 +144,18 @@ export function passThrough(page: PassedPage): Response {
   setBailoutHeaders(headers, page.reason);
   if (page.site !== "") headers.set("x-clean-site", page.site);
   if (page.rules !== null) headers.set("x-clean-rules", page.rules);
-  if (page.format === "json") {
+  // Jina's text envelope: the page as plain text, as the text format has it.
+  const format = page.shape === "jina-text" ? "text" : page.format;
+  if (format === "json") {
     if (page.body instanceof ReadableStream) void page.body.cancel();
-    headers.set("content-type", "application/json; charset=utf-8");
-    return new Response(JSON.stringify(bailoutDocument(page)), { status: 200, headers });
+    const shaped = shapeAnswer(JSON.stringify(bailoutDocument(page)), "application/json; charset=utf-8", page.shape, page.shapeOptions);
+    headers.set("content-type", shaped.contentType);
+    return new Response(shaped.body, { status: 200, headers });
   }
   // An article is rendered by its client: a page that could not be made safe goes back as plain text, never as HTML.
-  if (page.format === "text" || page.format === "markdown" || page.format === "article") {
+  if (format === "text" || format === "markdown" || format === "article") {
     const charset = page.charset ?? charsetFromContentType(page.contentType);
-    headers.set("content-type", `text/${page.format === "markdown" ? "markdown" : "plain"}${charset === null ? "" : `; charset=${charset}`}`);
+    headers.set("content-type", `text/${format === "markdown" ? "markdown" : "plain"}${charset === null ? "" : `; charset=${charset}`}`);
   } else {
     headers.set("content-type", page.contentType ?? "text/html");
   }

@@ -74,19 +74,32 @@ export interface ErrorBody {
   readonly error: { readonly code: ErrorCode; readonly message: string };
 }
 
+/**
+ * Jina Reader's error fields (`{data: null, code, name, status, message, readableMessage}`: code the HTTP status,
+ * status five digits that start with it), written beside ours on /v1/read so that its clients read them unchanged.
+ */
+export function jinaErrorFields(code: ErrorCode, message: string): Record<string, unknown> {
+  const status = statusForCode(code);
+  return { data: null, code: status, name: code, status: status * 100, message, readableMessage: `${code}: ${message}` };
+}
+
+/** Paths whose errors carry Jina's fields too. */
+const JINA_ERROR_PATH = /^\/v1\/read(?:\/|$)/;
+
 /** The JSON error response for a code; extra headers (e.g. www-authenticate) are added by the caller. */
-export function errorResponse(code: ErrorCode, message: string, headers?: HeadersInit): Response {
+export function errorResponse(code: ErrorCode, message: string, headers?: HeadersInit, jina = false): Response {
   const body: ErrorBody = { error: { code, message } };
-  const response = Response.json(body, { status: statusForCode(code), headers });
+  const response = Response.json(jina ? { ...jinaErrorFields(code, message), ...body } : body, { status: statusForCode(code), headers });
   response.headers.set("cache-control", "no-store");
   return response;
 }
 
 /** The app's one onError: known errors get their status; anything else a plain 500 with no detail. */
 export function handleError(error: unknown, context: Context): Response {
+  const jina = JINA_ERROR_PATH.test(new URL(context.req.url).pathname);
   if (error instanceof ServiceError) {
     const headers = error.code === "missing-key" ? { "www-authenticate": 'Bearer realm="edge-cleaner"' } : undefined;
-    return errorResponse(error.code, error.message, headers);
+    return errorResponse(error.code, error.message, headers, jina);
   }
   if (error instanceof HTTPException) {
     // Thrown by Hono itself (e.g. a malformed request); keep its status family, not its text.

@@ -1,0 +1,149 @@
+/**
+ * The reader document (format json, rewrite/json-writer.ts) in the shapes other readers' clients expect, so that
+ * each works unchanged: Jina Reader's text envelope and JSON (`/v1/read/`), Mozilla Readability's article
+ * (`?shape=readability`), and the result of the MCP tools (http/mcp). Metadata (title, byline, dates, excerpt,
+ * site name) is the document's own: this module renames and selects, it extracts nothing.
+ */
+import { readAttribute } from "../../page";
+import { estimateMarkdownTokens } from "./tokens";
+
+/** The reader document's fields these shapes read (null text fields: a page passed through, `bailout` set). */
+export interface ReaderJson {
+  readonly url: string | null;
+  readonly site: string;
+  readonly title: string | null;
+  readonly lang: string | null;
+  readonly byline: string | null;
+  readonly published: string | null;
+  readonly siteName: string | null;
+  readonly excerpt: string | null;
+  readonly leadImage: string | null;
+  readonly text: string | null;
+  readonly markdown: string | null;
+  readonly html: string | null;
+  readonly content: string | null;
+  readonly comments?: string;
+  readonly mode: string;
+  readonly bailout?: string;
+}
+
+/** How the answer of a read is shaped: our own format (`document`), or another reader's. */
+export type AnswerShape = "document" | "jina-text" | "jina-json" | "readability";
+
+/** X-Retain-Images (Jina): all (default), none (images left out), alt (each image as its alt text). */
+export type RetainImages = "all" | "none" | "alt";
+export const RETAIN_IMAGES: readonly RetainImages[] = ["all", "none", "alt"];
+
+export interface ShapeOptions {
+  /** X-With-Links-Summary: the content's links listed after it. */
+  readonly linksSummary: boolean;
+  /** X-With-Images-Summary: the content's images listed after it. */
+  readonly imagesSummary: boolean;
+  readonly retainImages: RetainImages;
+}
+
+export const DEFAULT_SHAPE_OPTIONS: ShapeOptions = Object.freeze({ linksSummary: false, imagesSummary: false, retainImages: "all" });
+
+/** Markdown images and links without nested brackets or parentheses (what the Markdown writer writes). */
+const MARKDOWN_IMAGE = /!\[([^\[\]\n]*)\]\(([^()\s]+)(?:\s+"[^"\n]*")?\)/g;
+const MARKDOWN_LINK = /(?<!!)\[([^\[\]\n]*)\]\(([^()\s]+)(?:\s+"[^"\n]*")?\)/g;
+
+/** The Markdown with its images kept, left out, or replaced by their alt text. */
+export function retainImages(markdown: string, retain: RetainImages): string {
+  if (retain === "all") return markdown;
+  return markdown.replace(MARKDOWN_IMAGE, (_image, alt: string) => (retain === "alt" ? alt : ""));
+}
+
+/** The content's links, [text, url] in order of first appearance, each URL once (images' own links excepted). */
+export function linksOf(markdown: string): [string, string][] {
+  const seen = new Set<string>();
+  const links: [string, string][] = [];
+  for (const match of markdown.replace(MARKDOWN_IMAGE, "$1").matchAll(MARKDOWN_LINK)) {
+    if (seen.has(match[2])) continue;
+    seen.add(match[2]);
+    links.push([match[1].trim(), match[2]]);
+  }
+  return links;
+}
+
+/** The content's images, [alt, src] in order, each source once. */
+export function imagesOf(markdown: string): [string, string][] {
+  const seen = new Set<string>();
+  const images: [string, string][] = [];
+  for (const match of markdown.matchAll(MARKDOWN_IMAGE)) {
+    if (seen.has(match[2])) continue;
+    seen.add(match[2]);
+    images.push([match[1].trim(), match[2]]);
+  }
+  return images;
+}
+
+/** The Markdown a Jina client gets: images as X-Retain-Images says. */
+function jinaContent(document: ReaderJson, options: ShapeOptions): string {
+  // A page passed through (bailout) has no Markdown: its HTML goes instead, never nothing.
+  return retainImages(document.markdown ?? document.text ?? document.html ?? "", options.retainImages);
+}
+
+/**
+ * Jina Reader's text envelope: `Title:`, `URL Source:`, `Published Time:` (when known), then `Markdown Content:`,
+ * and the links and images summaries when asked for (Jina's `Links/Buttons:` and `Images:` sections).
+ */
+export function jinaText(document: ReaderJson, options: ShapeOptions): string {
+  const content = jinaContent(document, options);
+  const parts = [`Title: ${document.title ?? ""}`, `URL Source: ${document.url ?? ""}`];
+  if (document.published !== null) parts.push(`Published Time: ${document.published}`);
+  parts.push(`Markdown Content:\n${content}`);
+  if (options.imagesSummary) parts.push(`Images:\n${imagesOf(document.markdown ?? "").map(([alt, src], index) => `- ![Image ${index + 1}${alt === "" ? "" : `: ${alt}`}](${src})`).join("\n")}`);
+  if (options.linksSummary) parts.push(`Links/Buttons:\n${linksOf(content).map(([text, url]) => `- [${text}](${url})`).join("\n")}`);
+  return parts.join("\n\n");
+}
+
+/** Jina Reader's JSON: `{code, status, data: {title, description, url, content, publishedTime, usage: {tokens}}}`, links and images as objects when asked. */
+export function jinaJson(document: ReaderJson, options: ShapeOptions): Record<string, unknown> {
+  const content = jinaContent(document, options);
+  const data: Record<string, unknown> = {
+    title: document.title ?? "",
+    description: document.excerpt ?? "",
+    url: document.url ?? "",
+    content,
+    publishedTime: document.published ?? undefined,
+    usage: { tokens: estimateMarkdownTokens(content) },
+  };
+  if (options.imagesSummary) data.images = Object.fromEntries(imagesOf(document.markdown ?? "").map(([alt, src], index) => [`Image ${index + 1}${alt === "" ? "" : `: ${alt}`}`, src]));
+  if (options.linksSummary) data.links = Object.fromEntries(linksOf(content));
+  return { code: 200, status: 20000, data };
+}
+
+/** The text direction Readability reports: the dir attribute of <html>, else of <body>; null when neither has one. */
+export function textDirection(html: string | null): string | null {
+  if (html === null) return null;
+  for (const tag of [/<html\b/i, /<body\b/i]) {
+    const found = tag.exec(html);
+    if (found === null) continue;
+    const end = html.indexOf(">", found.index);
+    const value = readAttribute(html, found.index + found[0].length, end < 0 ? html.length : end, "dir")?.trim().toLowerCase();
+    if (value === "ltr" || value === "rtl" || value === "auto") return value;
+  }
+  return null;
+}
+
+/**
+ * Mozilla Readability's article (`parse()`'s result): title, byline, dir, lang, content (the article's HTML),
+ * textContent, length (characters of textContent, as Readability counts them), excerpt, siteName, publishedTime.
+ */
+export function readabilityJson(document: ReaderJson): Record<string, unknown> {
+  const textContent = document.text ?? "";
+  return {
+    title: document.title ?? "",
+    byline: document.byline,
+    dir: textDirection(document.html),
+    lang: document.lang,
+    // A page passed through (bailout): the page itself, as Readability's content is HTML.
+    content: document.content ?? document.html ?? "",
+    textContent,
+    length: textContent.length,
+    excerpt: document.excerpt,
+    siteName: document.siteName,
+    publishedTime: document.published,
+  };
+}
