@@ -89,20 +89,29 @@ export interface CurlRequest {
   readonly headers: ReadonlyArray<readonly [string, string]>;
   /** `-i`: the output starts with the status line and headers. */
   readonly include: boolean;
+  /** `-d '<body>'`: sent as it is written (and the method is POST unless -X says otherwise); null without one. */
+  readonly body: string | null;
 }
 
-/** The request a curl command line makes: `-s`, `-i`, `-X METHOD`, `-H 'name: value'`, one URL. Anything else throws. */
+/** The request a curl command line makes: `-s`, `-i`, `-X METHOD`, `-H 'name: value'`, `-d 'body'`, one URL. Anything else throws. */
 export function parseCurl(command: string): CurlRequest {
   const words = shellWords(command);
   if (words[0] !== "curl") throw new Error(`not a curl command: ${command}`);
   let method = "GET";
   let url: string | null = null;
   let include = false;
+  let body: string | null = null;
+  let methodGiven = false;
   const headers: Array<readonly [string, string]> = [];
   for (let index = 1; index < words.length; index++) {
     const word = words[index];
-    if (word === "-X") method = words[++index];
-    else if (word === "-H") {
+    if (word === "-X") {
+      method = words[++index];
+      methodGiven = true;
+    } else if (word === "-d") {
+      body = words[++index];
+      if (!methodGiven) method = "POST";
+    } else if (word === "-H") {
       const header = words[++index];
       const colon = header.indexOf(":");
       headers.push([header.slice(0, colon).trim(), header.slice(colon + 1).trim()]);
@@ -112,7 +121,7 @@ export function parseCurl(command: string): CurlRequest {
     else throw new Error(`curl with two URLs: ${command}`);
   }
   if (url === null) throw new Error(`curl without a URL: ${command}`);
-  return { method, url, headers, include };
+  return { method, url, headers, include, body };
 }
 
 /** Words of a command line with single and double quotes (no variables, no escapes inside single quotes). */

@@ -39,7 +39,8 @@ describe("README examples against the service", () => {
     const request = parseCurl(example.command);
     const url = request.url.replaceAll(README_SAMPLES, samplesUrl);
     expect(url.startsWith(README_SERVICE), `the README's requests go to ${README_SERVICE}`).toBe(true);
-    const response = await serve(new Request(url, { method: request.method, headers: request.headers.map(([name, value]) => [name, value.replaceAll(README_SAMPLES, samplesUrl)]) }));
+    const headers = request.headers.map(([name, value]) => [name, value.replaceAll(README_SAMPLES, samplesUrl)] as [string, string]);
+    const response = await serve(new Request(url, { method: request.method, headers, body: request.body?.replaceAll(README_SAMPLES, samplesUrl) ?? null }));
     const body = (await response.text()).replaceAll(samplesUrl, README_SAMPLES);
     const problem = checkHttpOutput(example.expected, request, response.status, response.statusText, response.headers, body);
     expect(problem, `README.md line ${example.line}: ${example.command}`).toBeNull();
