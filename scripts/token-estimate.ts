@@ -15,7 +15,7 @@ const { HTMLRewriter } = await import("html-rewriter-wasm");
 const { parseModel } = await import("../src/classify/index");
 const { clean } = await import("../src/clean");
 const { createWasmBackend } = await import("../src/runtime/index");
-const { estimateMarkdownTokens } = await import("../src/http/shared/tokens");
+const { estimateMarkdownTokens } = await import("../src/http/index");
 
 const COMMAND: Command = { name: "eval:tokens", usage: usageText("token-estimate") };
 const DATA = join(import.meta.dirname, "../../shared/data");
