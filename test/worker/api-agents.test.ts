@@ -68,7 +68,7 @@ describe("a Jina Reader client", () => {
 
   it("appends Links/Buttons and Images sections to the envelope, and leaves images out with X-Retain-Images: none", async () => {
     const { url } = page();
-    const summary = await (await call(`/v1/read/${url}`, { headers: { ...BEARER, "x-with-links-summary": "true", "x-with-images-summary": "true" } })).text();
+    const summary = await (await call(`/v1/read/${url}`, { headers: { ...BEARER, "x-with-links-summary": "all", "x-with-images-summary": "true" } })).text();
     expect(summary).toMatch(/\n\nImages:\n- !\[Image 1: The ferry at the pier\]\(http:\/\/[^)]+\/images\/ferry\.png\)\n\nLinks\/Buttons:\n- \[full winter timetable\]\([^)]+\/timetables\/winter\)\n- \[summer timetable\]/);
     const withImages = await (await call(`/v1/read/${url}`, { headers: BEARER })).text();
     expect(withImages).toContain("![The ferry at the pier](");

@@ -73,8 +73,8 @@ export function readerOptions(request: Request, query: URLSearchParams | null, r
     },
     shape,
     shapeOptions: {
-      linksSummary: requireFlag(LINKS_SUMMARY_HEADER, parameter("links-summary", LINKS_SUMMARY_HEADER, "withLinksSummary")),
-      imagesSummary: requireFlag(IMAGES_SUMMARY_HEADER, parameter("images-summary", IMAGES_SUMMARY_HEADER, "withImagesSummary")),
+      linksSummary: requireFlag(LINKS_SUMMARY_HEADER, summaryFlag(parameter("links-summary", LINKS_SUMMARY_HEADER, "withLinksSummary"))),
+      imagesSummary: requireFlag(IMAGES_SUMMARY_HEADER, summaryFlag(parameter("images-summary", IMAGES_SUMMARY_HEADER, "withImagesSummary"))),
       retainImages: requireRetainImages(parameter("retain-images", RETAIN_IMAGES_HEADER, "retainImages")),
     },
     noCache: requireFlag(NO_CACHE_HEADER, parameter("no-cache", NO_CACHE_HEADER, "noCache")) || parameter("cache-tolerance", CACHE_TOLERANCE_HEADER, "cacheTolerance")?.trim() === "0",
@@ -101,6 +101,11 @@ function negotiateShape(request: Request, queryFormat: string | undefined, route
   const { format, varies } = negotiateFormat(request, queryFormat, CLEAN_FORMATS, DEFAULT_FORMAT);
   const fromAccept = !named && (returnFormat === undefined || returnFormat === "");
   return { format, varies, shape: route === "read" && fromAccept && format === "json" ? "jina-json" : "document" };
+}
+
+/** Jina's summaries take "all" (every link, repeats included) beside "true": here both list each URL once. */
+function summaryFlag(value: string | undefined): string | undefined {
+  return value?.trim().toLowerCase() === "all" ? "true" : value;
 }
 
 function requireRetainImages(value: string | undefined): RetainImages {
