@@ -130,6 +130,18 @@ export const SECURITY_ORIGIN_ROUTES: OriginRoutes = {
     const { body, coding } = encodedPage(queryParameter(request, "kind") ?? "good");
     response.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-encoding": coding, "content-length": body.length }).end(body);
   },
+  /** An RSS feed whose items carry active content: an event handler, javascript: links, a script, a form action. */
+  "/security/hostile-feed.xml": (_request, response) => {
+    const escape = (html: string): string => html.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+    const item = (title: string, html: string) => `<item><title>${title}</title><link>http://127.0.0.1:9/none</link><description>${escape(html)}</description></item>`;
+    response.writeHead(200, { "content-type": "application/rss+xml", "cache-control": "public, max-age=600" }).end(
+      '<?xml version="1.0"?><rss version="2.0"><channel><title>Hostile</title><link>http://127.0.0.1/</link><description>d</description>' +
+        item("Handler", '<p>The council met on Tuesday.<img src="/a.png" onerror="alert(1)"> It approved the dredging plan after a long debate.</p>') +
+        item("Link", '<p>Read <a href="javascript:alert(document.cookie)">the minutes</a> or <a href="JaVaScRiPt&#58;alert(2)">the agenda</a> of the meeting.</p>') +
+        item("Script", "<p>Short.</p><script>alert(3)</script><form action=\"javascript:alert(4)\"><button formaction=\"javascript:alert(5)\">Go</button></form>") +
+        "</channel></rss>",
+    );
+  },
   "/security/redirect": (request, response) => {
     response.writeHead(302, { location: queryParameter(request, "to") ?? "/", "cache-control": "no-store" }).end();
   },
@@ -147,6 +159,7 @@ export const SECURITY_ORIGIN_ROUTES: OriginRoutes = {
     const headers: Record<string, string> = { "content-type": "text/html; charset=utf-8", "cache-control": queryParameter(request, "cc") ?? "public, max-age=600" };
     const vary = queryParameter(request, "vary");
     if (vary !== null) headers.vary = vary;
+    if (queryParameter(request, "cookie") !== null) headers["set-cookie"] = "session=s3cret; Path=/; HttpOnly";
     response.writeHead(200, headers).end(CACHEABLE_PAGE(`SEEN ${JSON.stringify(seen)} END`));
   },
 };

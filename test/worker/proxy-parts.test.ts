@@ -70,9 +70,18 @@ describe("proxy URL mapping", () => {
   it("rewrites every candidate of a srcset and a redirect's Location", () => {
     expect(rewriteSrcset(PREFIX_ENTRY, "/a.png 1x, https://cdn.example/b.png 2x,/c.png 3x", PAGE)).toBe("/proxy/news/a.png 1x, https://cdn.example/b.png 2x,/proxy/news/c.png 3x");
     expect(rewriteSrcset(PREFIX_ENTRY, "a.png 1x", PAGE)).toBeNull();
-    expect(rewriteLocation(PREFIX_ENTRY, "/login", PAGE)).toBe("/proxy/news/login");
-    expect(rewriteLocation(PREFIX_ENTRY, "other.html", PAGE)).toBe("/proxy/news/world/other.html");
-    expect(rewriteLocation(PREFIX_ENTRY, "https://auth.example/x", PAGE)).toBe("https://auth.example/x");
+    expect(rewriteLocation(PREFIX_ENTRY, "/login", PAGE)).toEqual({ ok: true, location: "/proxy/news/login" });
+    expect(rewriteLocation(PREFIX_ENTRY, "other.html", PAGE)).toEqual({ ok: true, location: "/proxy/news/world/other.html" });
+  });
+
+  it("relays a redirect to another host only where redirectHosts names it, and never to a scheme but http(s)", () => {
+    const named = configOf({ "/proxy/news": { origin: "https://www.news.example", redirectHosts: ["Auth.Example"] } }).prefixes[0] as ProxyEntry;
+    expect(rewriteLocation(named, "https://auth.example/x", PAGE)).toEqual({ ok: true, location: "https://auth.example/x" });
+    expect(rewriteLocation(PREFIX_ENTRY, "https://auth.example/x", PAGE)).toMatchObject({ ok: false, reason: expect.stringContaining("auth.example") });
+    for (const location of ["javascript:alert(document.cookie)", "JavaScript:alert(1)", "data:text/html,<script>x</script>", "ftp://www.news.example/f"]) {
+      expect(rewriteLocation(named, location, PAGE), location).toMatchObject({ ok: false });
+    }
+    expect(configOf.bind(null, { "/p": { origin: "https://a.example", redirectHosts: ["not a host"] } })).toThrow(/redirectHosts/);
   });
 
   it("rewrites link, image, form and srcset attributes in a streamed page, and nothing else", async () => {

@@ -14,7 +14,7 @@ import { checkTarget } from "../shared/target";
 import { ruleSetVersion } from "../proxy/routes";
 import { modelVersion } from "../proxy/clean";
 import { loadSiteRules } from "../shared/rules-store";
-import { cachedAnswer, readerCacheTtl } from "../shared/cache";
+import { cachedAnswer, keptPrivateWhere, readerCacheTtl } from "../shared/cache";
 import { originHeaders, type EtiquetteBindings } from "./etiquette";
 import { addVary } from "./negotiate";
 import { selectorKey, type ReaderOptions } from "./reader-options";
@@ -78,13 +78,14 @@ async function fetchAndClean(env: Env, settings: HttpSettings, read: UrlToRead, 
   if (!isHtmlBody(contentType, body.bytes)) {
     throw new ServiceError("unsupported-media-type", `${fetched.url.host} sent ${mediaType(contentType) || "unlabelled bytes"}, not HTML`);
   }
-  return cleanPage(env, {
+  const answer = await cleanPage(env, {
     bytes: body.bytes, contentType, url: fetched.url.href, site, format, mode, source: "fetched", maxBytes: settings.maxBodyBytes,
     articleHeader: read.options.articleHeader, frontMatter: read.options.frontMatter, selectors: read.options.selectors, shape, shapeOptions,
     // Fetched with no cookie or Authorization (shared/origin-fetch.ts sends none): a page anyone gets, so it may be
     // sampled, under the final URL's own site only (a ?site= naming another site is no evidence about it).
     sample: pageSampler(env, waitUntil, false, { kind: "fetched" }),
   });
+  return keptPrivateWhere(response.headers, answer);
 }
 
 function requireUrl(value: string, settings: HttpSettings): URL {

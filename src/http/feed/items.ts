@@ -1,6 +1,6 @@
 import { clean, type CleanResult } from "../../clean";
 import { mapBounded, readItemHtml, type FeedDocument, type ItemEdit } from "../../feed";
-import { decodeEntities, decodeHtml, scanHtml, TEXT_DATA, type ScanHandler } from "../../page";
+import { decodeEntities, decodeHtml, scanHtml, TEXT_DATA } from "../../page";
 import type { PageSampler } from "../../learning";
 import { createWorkerdBackend } from "../../runtime";
 import type { Env } from "../shared/bindings";
@@ -90,16 +90,20 @@ async function processItem(job: FeedJob, index: number): Promise<ItemOutcome> {
   return { edit: { item: index, description, content: article.html, note: null }, cleaned, fullText: "ok" };
 }
 
-/** An item's own HTML, cleaned; null when there is none, or when cleaning would leave no text of it. */
+/**
+ * An item's own HTML, cleaned and written as the article format writes a page (allow-listed elements and attributes,
+ * no script, no event handler, no javascript: URL): a feed reader shows it as HTML. Null when the item has none.
+ */
 async function cleanItemHtml(job: FeedJob, html: string | null): Promise<string | null> {
   if (html === null) return null;
   const rules = await loadSiteRules(job.env.RULES, job.site);
   // The classifier judges whole pages; an item's HTML is a fragment, so where the site has rules they clean it alone.
-  const result = await cleanHtml(html, undefined, job.site, rules.compiled, { withRules: "rules", mode: job.mode });
-  if (!result.ok) return null;
-  const fragment = articleFragment(result.body);
-  // A short item can look like boilerplate as a whole; an item emptied by cleaning keeps its own HTML.
-  return hasVisibleText(fragment) || !hasVisibleText(html) ? fragment : null;
+  const result = await cleanHtml(html, undefined, job.site, rules.compiled, { withRules: "rules", mode: job.mode }, "article");
+  if (result.ok && (hasVisibleText(result.body) || !hasVisibleText(html))) return result.body;
+  // A short item can look like boilerplate as a whole: an item emptied by cleaning (or past a limit) keeps all its
+  // content, written the same safe way; never its HTML as it came.
+  const whole = await cleanHtml(html, undefined, job.site, null, { mode: "none" }, "article");
+  return whole.ok ? whole.body : "";
 }
 
 type ArticleFetch = { readonly ok: true; readonly html: string } | { readonly ok: false; readonly reason: string };
@@ -136,90 +140,16 @@ async function fetchArticle(job: FeedJob, link: string): Promise<ArticleFetch> {
   return hasVisibleText(html) ? { ok: true, html } : { ok: false, reason: "no article text was left after cleaning" };
 }
 
-/** An item's HTML (as an HTML page) or linked article (as the article fragment) through the pipeline. */
+/** An item's HTML or linked article through the pipeline, as the article fragment. */
 function cleanHtml(
   html: string,
   url: string | undefined,
   site: string,
   ruleSet: Parameters<typeof clean>[0]["ruleSet"],
-  options?: Parameters<typeof clean>[0]["options"],
-  format: "html" | "article" = "html",
+  options: Parameters<typeof clean>[0]["options"],
+  format: "article",
 ): Promise<CleanResult> {
   return clean({ html, url, site, format, ruleSet, model: classifierModel(), rewriter: REWRITER, options });
-}
-
-/** Elements a feed reader never shows: they go, with what they hold (embed is void: its tag alone). */
-const UNSHOWN_ELEMENTS = new Set(["script", "style", "noscript", "template", "iframe", "object", "embed"]);
-/** Head elements that mean nothing inside an item. */
-const HEAD_ELEMENTS = new Set(["link", "meta", "base"]);
-
-/**
- * The part of a cleaned item that belongs in the feed: the body's content without scripts, styles and
- * comments, URLs as the item wrote them (a full-text article comes from the article writer, with its URLs
- * made absolute). Two passes of the page scanner, so linear in the page (regexes over HTML retried at every "<").
- */
-export function articleFragment(html: string): string {
-  const body = bodyContent(html);
-  const fragment = new FragmentWriter(html.slice(body[0], body[1]));
-  scanHtml(fragment.source, fragment);
-  return fragment.finish().trim();
-}
-
-/** [start, end) of what lies between the first <body> and the last </body>; the whole page without a <body>. */
-function bodyContent(html: string): [number, number] {
-  let start = -1;
-  let end = html.length;
-  scanHtml(html, {
-    startTag(name, _tagStart, _nameEnd, tagEnd) {
-      if (name === "body" && start < 0) start = tagEnd;
-    },
-    endTag(name, tagStart) {
-      if (name === "body") end = tagStart;
-    },
-    text() {},
-  });
-  return start < 0 ? [0, html.length] : [start, Math.max(end, start)];
-}
-
-/** Copies what the scanner reports, leaving out comments, unshown elements and head elements. */
-class FragmentWriter implements ScanHandler {
-  private readonly out: string[] = [];
-  /** The unshown element being left out, its nesting count inside itself, 0 when none. */
-  private unshownName = "";
-  private unshownDepth = 0;
-
-  constructor(readonly source: string) {}
-
-  startTag(name: string, tagStart: number, _nameEnd: number, tagEnd: number, selfClosing: boolean): void {
-    if (this.unshownDepth > 0) {
-      if (name === this.unshownName && !selfClosing) this.unshownDepth++;
-      return;
-    }
-    if (UNSHOWN_ELEMENTS.has(name)) {
-      if (name !== "embed" && !selfClosing) {
-        this.unshownName = name;
-        this.unshownDepth = 1;
-      }
-      return;
-    }
-    if (!HEAD_ELEMENTS.has(name)) this.out.push(this.source.slice(tagStart, tagEnd));
-  }
-
-  endTag(name: string, tagStart: number, tagEnd: number): void {
-    if (this.unshownDepth > 0) {
-      if (name === this.unshownName) this.unshownDepth--;
-      return;
-    }
-    this.out.push(this.source.slice(tagStart, tagEnd));
-  }
-
-  text(start: number, end: number): void {
-    if (this.unshownDepth === 0) this.out.push(this.source.slice(start, end));
-  }
-
-  finish(): string {
-    return this.out.join("");
-  }
 }
 
 /** Whether HTML has any visible text: a letter or digit in its character data (entities decoded). */

@@ -16,7 +16,7 @@ import type { ReaderCacheBindings } from "../api/read-url";
 import { processItems } from "./items";
 import { pageSampler } from "../../learning";
 import { modelVersion } from "../proxy/clean";
-import { cachedAnswer, readerCacheTtl, waitUntilOf } from "../shared/cache";
+import { cachedAnswer, keptPrivateWhere, readerCacheTtl, waitUntilOf } from "../shared/cache";
 import { requireMode } from "../shared/formats";
 import { fetchOrigin } from "../shared/origin-fetch";
 import { resolveSettings } from "../shared/settings";
@@ -95,7 +95,7 @@ async function serveFeed(context: Context<{ Bindings: Env }>): Promise<Response>
   });
   const type = mediaType(contentType);
   const outputType = XML_MEDIA_TYPE.test(type) ? type : MEDIA_TYPE_BY_KIND[feed.kind];
-  return new Response(rewriteFeed(feed, edits), {
+  return keptPrivateWhere(response.headers, new Response(rewriteFeed(feed, edits), {
     status: 200,
     headers: {
       "content-type": `${outputType}; charset=utf-8`,
@@ -103,7 +103,7 @@ async function serveFeed(context: Context<{ Bindings: Env }>): Promise<Response>
       "x-clean-site": site,
       "x-feed-items": `total=${feed.items.length}; cleaned=${summary.cleaned}; fulltext=${summary.fullText}; failed=${summary.failed}; skipped=${summary.skipped}`,
     },
-  });
+  }));
 }
 
 function parseFlag(value: string | undefined): boolean {

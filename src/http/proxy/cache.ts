@@ -115,12 +115,21 @@ export function bypassesCache(request: Headers): boolean {
 export function isStorable(forwarded: Headers, response: Response, shareCredentialed = false): boolean {
   if (response.status !== 200) return false;
   const cacheControl = response.headers.get("cache-control")?.toLowerCase() ?? "";
-  if (/(^|[\s,])(private|no-store)([\s,=]|$)/.test(cacheControl)) return false;
+  if (forbidsSharedStore(response.headers)) return false;
   if (!/(s-maxage|max-age)\s*=\s*[1-9]/.test(cacheControl) && response.headers.get("expires") === null) return false;
-  if (response.headers.has("set-cookie")) return false;
   const vary = (response.headers.get("vary") ?? "").toLowerCase().split(",").map((name) => name.trim()).filter((name) => name !== "");
   if (vary.some((name) => name !== "accept-encoding")) return false;
   return shareCredentialed || !carriesCredentials(forwarded);
+}
+
+/**
+ * Whether an origin's answer must stay out of a shared cache, whatever else it says (RFC 9111 3 and 5.2.2): it sets
+ * a cookie (a session, a per-visitor answer), or its Cache-Control says private or no-store. The proxy's cache and
+ * the reader API's both ask it, of the origin's headers.
+ */
+export function forbidsSharedStore(headers: Headers): boolean {
+  const cacheControl = headers.get("cache-control")?.toLowerCase() ?? "";
+  return headers.has("set-cookie") || /(^|[\s,])(private|no-store)([\s,=]|$)/.test(cacheControl);
 }
 
 /** Whether request headers carry a session or credentials (Cookie, Authorization). */

@@ -9,7 +9,10 @@
  * object form also takes `"forwardCredentials": true` (the client's Cookie and Authorization go to the
  * origin and its Set-Cookie comes back; off by default, so one visitor's session never reaches the origin
  * through a shared proxy) and `"cacheCredentialed": true` (pages fetched with those credentials may still be
- * stored and served to others: only for origins whose public pages do not change with a session). Nothing
+ * stored and served to others: only for origins whose public pages do not change with a session), and
+ * `"redirectHosts": ["login.example.com"]` (hosts besides the origin's that its redirects may send a client to;
+ * any other, and any scheme but http(s), is refused with a 502, so the proxy never relays an origin's Location to
+ * a host its operator did not name, nor a javascript: one). Nothing
  * else is ever fetched by the proxy: a request whose host and path match no key is not the proxy's, so it is
  * never an open proxy.
  */
@@ -34,6 +37,8 @@ export interface ProxyEntry {
   readonly forwardCredentials: boolean;
   /** Pages fetched with forwarded credentials may be stored in the shared cache (off unless configured). */
   readonly cacheCredentialed: boolean;
+  /** Hosts (lower case, a port where given) besides the origin's that a redirect may point at. */
+  readonly redirectHosts: ReadonlySet<string>;
 }
 
 export interface ProxyConfig {
@@ -63,6 +68,7 @@ const ORIGIN_VALUE_SCHEMA = v.union([
     site: v.optional(nonEmpty),
     forwardCredentials: v.optional(v.boolean()),
     cacheCredentialed: v.optional(v.boolean()),
+    redirectHosts: v.optional(v.array(nonEmpty)),
   }),
 ]);
 const ORIGIN_MAP_SCHEMA = v.record(nonEmpty, ORIGIN_VALUE_SCHEMA);
@@ -77,7 +83,7 @@ export function parseProxyConfig(raw: string | undefined): ProxyConfigResult {
   const json = parseJson(raw);
   if (json === undefined) return { ok: false, problems: ["PROXY_ORIGINS is not valid JSON"] };
   const parsed = v.parse(ORIGIN_MAP_SCHEMA, json);
-  if (!parsed.ok) return { ok: false, problems: ["PROXY_ORIGINS must be an object of key → origin URL (or {origin, site, forwardCredentials, cacheCredentialed})"] };
+  if (!parsed.ok) return { ok: false, problems: ["PROXY_ORIGINS must be an object of key → origin URL (or {origin, site, forwardCredentials, cacheCredentialed, redirectHosts})"] };
   const problems: string[] = [];
   const byHost = new Map<string, ProxyEntry>();
   const prefixes: ProxyEntry[] = [];
@@ -93,7 +99,7 @@ export function parseProxyConfig(raw: string | undefined): ProxyConfigResult {
 }
 
 function parseEntry(key: string, value: v.Infer<typeof ORIGIN_VALUE_SCHEMA>, problems: string[]): ProxyEntry | null {
-  const { origin: originValue, site: siteValue, forwardCredentials = false, cacheCredentialed = false } = typeof value === "string" ? { origin: value } : value;
+  const { origin: originValue, site: siteValue, forwardCredentials = false, cacheCredentialed = false, redirectHosts = [] } = typeof value === "string" ? { origin: value } : value;
   const origin = parseUrl(originValue);
   if (origin === null) {
     problems.push(`${key}: origin ${JSON.stringify(originValue)} is not a URL`);
@@ -108,7 +114,16 @@ function parseEntry(key: string, value: v.Infer<typeof ORIGIN_VALUE_SCHEMA>, pro
     problems.push(`${key}: site ${JSON.stringify(siteValue)} is not a host name`);
     return null;
   }
-  const base = { origin: origin.origin, originHostname: origin.hostname.toLowerCase(), originHost: origin.host.toLowerCase(), site, forwardCredentials, cacheCredentialed };
+  const hosts = redirectHosts.map((host) => host.toLowerCase());
+  const badHost = hosts.find((host) => !HOST_KEY.test(host));
+  if (badHost !== undefined) {
+    problems.push(`${key}: redirectHosts entry ${JSON.stringify(badHost)} is not a host name`);
+    return null;
+  }
+  const base = {
+    origin: origin.origin, originHostname: origin.hostname.toLowerCase(), originHost: origin.host.toLowerCase(), site, forwardCredentials, cacheCredentialed,
+    redirectHosts: new Set(hosts) as ReadonlySet<string>,
+  };
   if (key.startsWith("/")) {
     const prefix = key.replace(/\/+$/, "");
     if (!PREFIX_KEY.test(key) || prefix === "" || key.includes("/../") || key.includes("/./")) {

@@ -44,10 +44,20 @@ export function rewriteSrcset(entry: ProxyEntry, value: string, pageUrl: URL): s
   return changed ? candidates.join(",") : null;
 }
 
-/** A redirect's Location as the client should follow it: on the proxy when it points at the origin. */
-export function rewriteLocation(entry: ProxyEntry, location: string, targetUrl: URL): string {
+/**
+ * A redirect's Location as the client should follow it: on the proxy when it points at the origin; as it is when it
+ * points at a host of the entry's redirectHosts; otherwise (another host, a scheme but http(s), no URL) refused,
+ * with the reason.
+ */
+export function rewriteLocation(entry: ProxyEntry, location: string, targetUrl: URL): { ok: true; location: string } | { ok: false; reason: string } {
   const url = parseUrl(location, targetUrl);
-  return (url === null ? null : proxyPathFor(entry, url)) ?? location;
+  if (url === null) return { ok: false, reason: "a Location that is not a URL" };
+  if (url.protocol !== "http:" && url.protocol !== "https:") return { ok: false, reason: `a redirect to a ${url.protocol} URL` };
+  const onProxy = proxyPathFor(entry, url);
+  if (onProxy !== null) return { ok: true, location: onProxy };
+  const host = url.host.toLowerCase();
+  if (host === entry.originHost || entry.redirectHosts.has(host) || entry.redirectHosts.has(url.hostname.toLowerCase())) return { ok: true, location: url.href };
+  return { ok: false, reason: `a redirect to ${url.host}, a host this proxy does not name (PROXY_ORIGINS redirectHosts)` };
 }
 
 /**

@@ -250,9 +250,14 @@ function notModifiedFromOrigin(proxied: ProxyRequest, response: Response): Respo
 }
 
 function redirectThrough(proxied: ProxyRequest, response: Response): Response {
-  const redirected = new Response(response.body, response);
   const location = response.headers.get("location");
-  if (location !== null) redirected.headers.set("location", rewriteLocation(proxied.target.entry, location, proxied.target.targetUrl));
+  const rewritten = location === null ? null : rewriteLocation(proxied.target.entry, location, proxied.target.targetUrl);
+  if (rewritten !== null && !rewritten.ok) {
+    void response.body?.cancel();
+    return errorResponse("origin-error", `${proxied.target.targetUrl.host} answered ${response.status} with ${rewritten.reason}; not relayed`);
+  }
+  const redirected = new Response(response.body, response);
+  if (rewritten !== null) redirected.headers.set("location", rewritten.location);
   return redirected;
 }
 

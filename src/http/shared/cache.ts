@@ -9,11 +9,13 @@
  * - Answers carry an ETag (of their bytes) and `Cache-Control: private, max-age=<TTL>`: private, since the API
  *   is behind a key and a shared cache in front would hand one client's answer to another without it.
  * - A conditional request (If-None-Match) whose tag matches is answered 304, from the cache or fresh.
- * - Only complete cleanings are stored: errors, bailouts (x-clean-bailout) and feeds with failed items are not.
+ * - Only complete cleanings are stored: errors, bailouts (x-clean-bailout) and feeds with failed items are not,
+ *   nor an answer made from an origin's answer that a shared cache must not keep (it set a cookie, or said
+ *   private or no-store: forbidsSharedStore): the producer marks such an answer `Cache-Control: no-store`.
  */
 import { READER_CACHE_TTL_SECONDS } from "../../config";
 import { hexDigest } from "../../digest";
-import { bypassesCache, CACHE_CONTROL_HEADER, isNotModified, notModifiedResponse } from "../proxy/cache";
+import { bypassesCache, CACHE_CONTROL_HEADER, forbidsSharedStore, isNotModified, notModifiedResponse } from "../proxy/cache";
 
 /** Bump when the reader API's output changes for the same input (every cached answer is then missed). */
 const READER_OUTPUT_VERSION = "1";
@@ -49,7 +51,8 @@ export async function cachedAnswer(cache: CacheRequest, produce: () => Promise<R
     if (hit !== undefined) return answer(request, hit, "hit");
   }
   const fresh = await produce();
-  if (fresh.status !== 200 || fresh.headers.has("x-clean-bailout") || /(?:failed|skipped)=[1-9]/.test(fresh.headers.get("x-feed-items") ?? "")) {
+  const unshared = /(^|[\s,])no-store([\s,]|$)/.test(fresh.headers.get("cache-control") ?? "");
+  if (fresh.status !== 200 || unshared || fresh.headers.has("x-clean-bailout") || /(?:failed|skipped)=[1-9]/.test(fresh.headers.get("x-feed-items") ?? "")) {
     fresh.headers.set(CACHE_CONTROL_HEADER, bypass ? "bypass" : "miss");
     return fresh;
   }
@@ -76,6 +79,14 @@ function answer(request: Request, response: Response, state: "hit" | "miss" | "b
 async function cacheKey(origin: string, parts: readonly string[]): Promise<Request> {
   const digest = await hexDigest(JSON.stringify([READER_OUTPUT_VERSION, ...parts]), 32);
   return new Request(`${origin}${KEY_PATH}${digest}`, { method: "GET" });
+}
+
+/** An answer made from an origin's answer, marked to stay out of the reader cache when the origin's headers say so. */
+export function keptPrivateWhere(originHeaders: Headers, answer: Response): Response {
+  if (!forbidsSharedStore(originHeaders)) return answer;
+  const marked = new Response(answer.body, answer);
+  marked.headers.set("cache-control", "private, no-store");
+  return marked;
 }
 
 /** The execution context's waitUntil, or awaiting in line where there is none (app.request() in tests). */
