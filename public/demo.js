@@ -37,10 +37,18 @@ function describe(result, roundTrip) {
     Math.round(roundTrip) + " ms round trip): " + result.removed.blocks + " blocks and " + result.removed.chars + " characters removed.";
 }
 
+// After an error the panes are emptied, so that they never show an earlier page under a new request's message.
+function clearPanes() {
+  originalFrame.removeAttribute("srcdoc");
+  cleanedFrame.removeAttribute("srcdoc");
+  delete status.dataset.mode;
+}
+
 async function show(source) {
   const key = form.elements.key.value.trim();
   status.className = "";
   status.textContent = "Cleaning…";
+  delete status.dataset.mode;
   const started = performance.now();
   const [cleaned, annotated] = await Promise.all([request("json", source, key), request("annotated", source, key)]);
   const bailout = cleaned.headers.get("x-clean-bailout");
@@ -56,13 +64,14 @@ async function show(source) {
   status.dataset.mode = result.mode;
 }
 
+// What the reader typed or pasted wins over the sample list, which is a shortcut to start with.
 function sourceFromForm() {
-  const sample = form.elements.sample.value;
-  if (sample) return { url: new URL(sample, location.href).href };
   const html = form.elements.html.value.trim();
   if (html) return { html, site: form.elements.site.value.trim() };
   const url = form.elements.url.value.trim();
   if (url) return { url };
+  const sample = form.elements.sample.value;
+  if (sample) return { url: new URL(sample, location.href).href };
   return null;
 }
 
@@ -80,14 +89,22 @@ form.addEventListener("submit", (event) => {
   event.preventDefault();
   const source = sourceFromForm();
   if (source === null) {
+    clearPanes();
     status.className = "error";
     status.textContent = "Pick a sample, or give a URL or some HTML.";
     return;
   }
   show(source).catch((error) => {
+    clearPanes();
     status.className = "error";
     status.textContent = error.message;
   });
 });
-form.elements.sample.addEventListener("change", () => { if (form.elements.sample.value) form.requestSubmit(); });
+// Picking a sample is a choice of its own: it clears the typed URL and HTML, and cleans the sample at once.
+form.elements.sample.addEventListener("change", () => {
+  if (!form.elements.sample.value) return;
+  form.elements.url.value = "";
+  form.elements.html.value = "";
+  form.requestSubmit();
+});
 loadConfig().catch(() => {});

@@ -18,8 +18,13 @@ const SAMPLE_SITE = "wrenmouth-gazette.example";
 const SAMPLE_FOLDER = resolve(REPO_ROOT, "samples", SAMPLE_SITE);
 const SAMPLE_PAGE = "harbour-dredging-approved.html";
 const DEV_KEY = "local-dev-key";
-/** Where the screenshot goes (out/ is ignored by git). */
+/** Where the screenshots go (out/ is ignored by git). */
 const SCREENSHOT = resolve(REPO_ROOT, "out/demo-browser/demo.png");
+const PHONE_SCREENSHOT = resolve(REPO_ROOT, "out/demo-browser/demo-390.png");
+/** A phone's width in CSS pixels (iPhone 12 to 15): below 700 px the demo's panes stack. */
+const PHONE_WIDTH = 390;
+/** Fewest dark pixels of a frame that shows a page: a headline and a paragraph at 390 px are many thousands. */
+const MIN_TEXT_PIXELS = 2000;
 /** The outline colour of removed blocks (ANNOTATE_REMOVED_COLOUR, #ff00ff) as RGB, with the tolerance of anti-aliasing. */
 const OUTLINE_RGB = [255, 0, 255] as const;
 const COLOUR_TOLERANCE = 40;
@@ -154,6 +159,80 @@ describe("demo page", () => {
     expect(await page.frameLocator("#original").locator(`[${ANNOTATE_REMOVED_ATTRIBUTE}]`).count()).toBeGreaterThan(0);
     await page.close();
   });
+
+  it.skipIf(!hasChromium)("in chromium at 390 px: the panes stack below the form, each the page's width, nothing cut off", async () => {
+    if (browser === undefined) throw new Error("chromium was not launched");
+    const page = await browser.newPage({ viewport: { width: PHONE_WIDTH, height: 844 } });
+    await page.goto(`${front.url}/`);
+    await page.selectOption("#sample", { label: SAMPLE_PAGE });
+    await page.waitForSelector("#status[data-mode]", { timeout: 30_000 });
+    // Nothing of the page lies beyond the screen's width (no sideways scrolling), and every control is inside it.
+    const scrollWidth = await page.evaluate<number>("document.documentElement.scrollWidth");
+    expect(scrollWidth).toBeLessThanOrEqual(PHONE_WIDTH);
+    for (const selector of ["#sample", "#url", "#html", "#site", "#key", "button[type=submit]", "#original", "#cleaned"]) {
+      const box = await page.locator(selector).boundingBox();
+      expect(box, selector).not.toBeNull();
+      expect(box!.x, selector).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width, selector).toBeLessThanOrEqual(PHONE_WIDTH);
+    }
+    // The frames are stacked, one above the other, each nearly the screen's width (not two 171 px columns).
+    const original = (await page.locator("#original").boundingBox())!;
+    const cleaned = (await page.locator("#cleaned").boundingBox())!;
+    expect(original.width).toBeGreaterThan(PHONE_WIDTH * 0.85);
+    expect(cleaned.width).toBeGreaterThan(PHONE_WIDTH * 0.85);
+    expect(cleaned.y).toBeGreaterThanOrEqual(original.y + original.height);
+    // The cleaned article fits its frame: its headline is whole on screen, and nothing in it scrolls sideways.
+    const frame = page.frameLocator("#cleaned");
+    await expect(frame.locator("h1").first().textContent()).resolves.toContain("dredging");
+    const inner = await frame.locator("html").evaluate((element) => ({ scroll: (element as unknown as { scrollWidth: number }).scrollWidth, client: (element as unknown as { clientWidth: number }).clientWidth }));
+    expect(inner.scroll).toBeLessThanOrEqual(inner.client);
+    mkdirSync(resolve(PHONE_SCREENSHOT, ".."), { recursive: true });
+    const png = await page.screenshot({ path: PHONE_SCREENSHOT, fullPage: true });
+    expect(png.readUInt32BE(16)).toBe(PHONE_WIDTH); // the PNG's width: the full page is no wider than the screen
+    // On screen, scrolled to: the cleaned frame shows its page (dark text on white), not an empty box.
+    await page.locator("#cleaned").scrollIntoViewIfNeeded();
+    const cleanedShot = await page.locator("#cleaned").screenshot({ path: PHONE_SCREENSHOT.replace(".png", "-cleaned.png") });
+    expect(await countDarkPixels(browser, cleanedShot)).toBeGreaterThan(MIN_TEXT_PIXELS);
+    await page.close();
+  });
+
+  it.skipIf(!hasChromium)("in chromium: a typed URL or pasted HTML wins over the sample picked before", async () => {
+    if (browser === undefined) throw new Error("chromium was not launched");
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${front.url}/`);
+    const cleanedHeadline = async (): Promise<string> => {
+      await page.waitForSelector("#status[data-mode]", { timeout: 30_000 });
+      return (await page.frameLocator("#cleaned").locator("h1").first().textContent()) ?? "";
+    };
+    await page.selectOption("#sample", { label: SAMPLE_PAGE });
+    expect(await cleanedHeadline()).toContain("dredging");
+    await page.fill("#url", `${samples.url}/lifeboat-rescue-kayakers.html`);
+    await page.click("button[type=submit]");
+    expect(await cleanedHeadline()).toContain("Lifeboat crew rescue");
+    await page.fill("#url", "");
+    await page.fill("#html", readFileSync(resolve(SAMPLE_FOLDER, "library-reopens.html"), "utf8"));
+    await page.click("button[type=submit]");
+    expect(await cleanedHeadline()).toContain("library reopens");
+    await page.close();
+  });
+
+  it.skipIf(!hasChromium)("in chromium: an error clears both panes and says what went wrong", async () => {
+    if (browser === undefined) throw new Error("chromium was not launched");
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${front.url}/`);
+    await page.selectOption("#sample", { label: SAMPLE_PAGE });
+    await page.waitForSelector("#status[data-mode]", { timeout: 30_000 });
+    // A loopback port where nothing listens: the Worker answers with an error, and the old page must not stay.
+    await page.fill("#url", `http://127.0.0.1:${await freePort()}/gone.html`);
+    await page.click("button[type=submit]");
+    await page.waitForSelector("#status.error", { timeout: 30_000 });
+    expect((await page.textContent("#status"))?.length).toBeGreaterThan(0);
+    expect(await page.locator("#status[data-mode]").count()).toBe(0);
+    for (const frame of ["#original", "#cleaned"]) {
+      expect(await page.frameLocator(frame).locator("body").evaluate((body) => (body as unknown as { textContent: string }).textContent.trim())).toBe("");
+    }
+    await page.close();
+  });
 });
 
 /**
@@ -178,10 +257,15 @@ const COUNT_PIXELS_SOURCE = `async ({ data, rgb, tolerance }) => {
   return matches;
 }`;
 
-async function countColouredPixels(browser: Browser, png: Buffer): Promise<number> {
+async function countColouredPixels(browser: Browser, png: Buffer, rgb: readonly number[] = OUTLINE_RGB, tolerance = COLOUR_TOLERANCE): Promise<number> {
   const page = await browser.newPage();
-  const argument = JSON.stringify({ data: png.toString("base64"), rgb: OUTLINE_RGB, tolerance: COLOUR_TOLERANCE });
+  const argument = JSON.stringify({ data: png.toString("base64"), rgb, tolerance });
   const count = await page.evaluate<number>(`(${COUNT_PIXELS_SOURCE})(${argument})`);
   await page.close();
   return count;
+}
+
+/** Pixels near black (text) in a PNG. */
+function countDarkPixels(browser: Browser, png: Buffer): Promise<number> {
+  return countColouredPixels(browser, png, [0, 0, 0], 200);
 }
