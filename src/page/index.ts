@@ -15,7 +15,7 @@ export {
 } from "./types";
 export type { BlockTable, ImpliedEndTable, PageModel, TextNodeTable } from "./types";
 export { extractMetadata, titleWithoutSiteName, type PageMetadata } from "./metadata";
-export { countWords } from "./metadata-article";
+export { countWords, type KeptContent } from "./metadata-article";
 export { headlineBlocks, isTitleText, titleKey } from "./headline";
 export { isCodeLike, isComma, isScriptSentenceEnd, isSentenceTerminal } from "./text-marks";
 export { computeFeatures, FEATURE_COUNT, FEATURE_NAMES, mainContentBlock } from "./features";

@@ -6,6 +6,17 @@
 import { FLAG_HEADING, TAG_FLAGS, TAG_P, tagId } from "./tags";
 import type { PageModel } from "./types";
 
+/**
+ * What the cleaning keeps of a page, in the plan's terms (plan/types.ts NormalisedPlan): a block is kept unless it or
+ * an ancestor goes whole, and of a kept block's text, what lies outside the removed text ranges.
+ */
+export interface KeptContent {
+  /** Block ordinal → 1 if the block or an ancestor is removed whole, else 0. */
+  readonly removedWithAncestor: Uint8Array;
+  /** Sorted, disjoint [start, end) pairs in page text, flattened: text removed outside removed blocks. */
+  readonly removedText: Int32Array;
+}
+
 export interface ArticleShape {
   readonly readerable: boolean;
   /** Text of the first paragraph after the title heading that is a sentence or more of unlinked text, or null. */
@@ -30,40 +41,68 @@ const EXCERPT_MIN_CHARS = 80;
 /** Containers whose paragraphs are not the article's. */
 const OUTSIDE_TAGS = new Set(["nav", "aside", "footer", "form"].map(tagId));
 
-/** `titleOffset`: source offset of the title heading (paragraphs before it are not the excerpt), or -1. */
-export function readArticleShape(page: PageModel, titleOffset: number): ArticleShape {
-  const { blocks, textNodes } = page;
-  // Block ordinal → characters of its own text nodes (not its child blocks'), all and linked.
-  const own = new Int32Array(page.blockCount);
-  const linked = new Int32Array(page.blockCount);
-  for (let node = 0; node < page.textNodeCount; node++) {
-    const length = textNodes.textEnd[node] - textNodes.textStart[node];
-    own[textNodes.block[node]] += length;
-    if (textNodes.inLink[node] === 1) linked[textNodes.block[node]] += length;
-  }
-  // Block ordinal → 1 when it or an ancestor is navigation, a sidebar, a footer or a form (parents come first).
+/**
+ * `titleOffset`: source offset of the title heading (paragraphs before it are not the excerpt), or -1. `kept`: what
+ * the cleaning keeps, when it has run: readerable is then judged on that alone (the article we extract, wherever it
+ * sits: an ASP.NET page holds all of it in a <form>), else on the page outside navigation, sidebars, footers and forms.
+ */
+export function readArticleShape(page: PageModel, titleOffset: number, kept?: KeptContent): ArticleShape {
+  const { blocks } = page;
+  const all = ownText(page, null);
+  const counted = kept === undefined ? all : ownText(page, kept);
+  // Block ordinal → 1 when it is not counted: removed by the cleaning, or (no cleaning) it or an ancestor is
+  // navigation, a sidebar, a footer or a form (parents come first).
   const outside = new Uint8Array(page.blockCount);
   let score = 0;
+  let unlinkedChars = 0;
   let longParagraphs = 0;
   let linkedHeadings = 0;
   let firstParagraph: string | null = null;
   for (let block = 1; block < page.blockCount; block++) {
     const tag = blocks.tag[block];
     outside[block] = outside[blocks.parent[block]] === 1 || OUTSIDE_TAGS.has(tag) ? 1 : 0;
-    if (outside[block] === 1) continue;
-    const unlinked = own[block] - linked[block];
+    const unlinkedAll = all.own[block] - all.linked[block];
+    if (firstParagraph === null && outside[block] === 0 && tag === TAG_P && blocks.sourceStart[block] > titleOffset && unlinkedAll >= EXCERPT_MIN_CHARS &&
+      all.linked[block] <= all.own[block] * EXCERPT_MAX_LINKED_SHARE) {
+      firstParagraph = page.text.slice(blocks.textStart[block], blocks.textEnd[block]).replace(/\s+/g, " ").trim();
+    }
+    if (kept === undefined ? outside[block] === 1 : kept.removedWithAncestor[block] === 1) continue;
+    const unlinked = counted.own[block] - counted.linked[block];
+    unlinkedChars += unlinked;
     if (unlinked > READERABLE_MIN_CHARS) {
       score += Math.sqrt(unlinked - READERABLE_MIN_CHARS);
       longParagraphs++;
     }
     if ((TAG_FLAGS[tag] & FLAG_HEADING) !== 0 && isMostlyLinked(page, block)) linkedHeadings++;
-    if (firstParagraph === null && tag === TAG_P && blocks.sourceStart[block] > titleOffset && unlinked >= EXCERPT_MIN_CHARS &&
-      linked[block] <= own[block] * EXCERPT_MAX_LINKED_SHARE) {
-      firstParagraph = page.text.slice(blocks.textStart[block], blocks.textEnd[block]).replace(/\s+/g, " ").trim();
-    }
   }
   const listPage = linkedHeadings >= LIST_PAGE_LINKED_HEADINGS && linkedHeadings * 2 >= longParagraphs;
-  return { readerable: score > READERABLE_SCORE && !listPage, firstParagraph };
+  // What the cleaning keeps is the article: scored as one container as well, as Readability scores an <article> that
+  // holds it all (a short story of three 200-character paragraphs reads as an article).
+  const asOne = kept !== undefined && Math.sqrt(Math.max(0, unlinkedChars - READERABLE_MIN_CHARS)) > READERABLE_SCORE;
+  return { readerable: (score > READERABLE_SCORE || asOne) && !listPage, firstParagraph };
+}
+
+/**
+ * Block ordinal → characters of its own text nodes (not its child blocks'), all and in links; of the kept text only
+ * when `kept` is given (removed ranges cut out: text nodes and ranges are both in page order, so one walk).
+ */
+function ownText(page: PageModel, kept: KeptContent | null): { own: Int32Array; linked: Int32Array } {
+  const { textNodes } = page;
+  const own = new Int32Array(page.blockCount);
+  const linked = new Int32Array(page.blockCount);
+  const ranges = kept?.removedText ?? new Int32Array(0);
+  let range = 0;
+  for (let node = 0; node < page.textNodeCount; node++) {
+    const start = textNodes.textStart[node];
+    const end = textNodes.textEnd[node];
+    while (range + 1 < ranges.length && ranges[range + 1] <= start) range += 2;
+    let removed = 0;
+    for (let at = range; at + 1 < ranges.length && ranges[at] < end; at += 2) removed += Math.min(end, ranges[at + 1]) - Math.max(start, ranges[at]);
+    const length = end - start - removed;
+    own[textNodes.block[node]] += length;
+    if (textNodes.inLink[node] === 1) linked[textNodes.block[node]] += length;
+  }
+  return { own, linked };
 }
 
 /** The heading's text (its child blocks' included) is mostly link text. */

@@ -21,7 +21,8 @@ export interface JsonLdFacts {
 const NO_FACTS: JsonLdFacts = {
   titles: [], authors: null, datePublished: null, description: null, image: null, publisher: null, inLanguage: null, websiteName: null,
 };
-const ARTICLE_TYPE = /(?:Article|BlogPosting|Report|LiveBlogPosting)$/;
+/** Schema.org's article types (Article and its kinds, the postings: BlogPosting, SocialMediaPosting, DiscussionForumPosting…, Report, APIReference). */
+const ARTICLE_TYPE = /(?:Article|Posting|Report|APIReference)$/;
 /**
  * Types whose `headline` is the title as shown. A plain Article's `headline` is often a summary (Wikipedia
  * writes the article's short description there and its title in `name`), so `name` goes first for it.

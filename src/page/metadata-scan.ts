@@ -31,6 +31,8 @@ export interface DateCandidate {
   readonly value: string;
   /** Marked as the publication date (pubdate, itemprop="datePublished", hAtom's class="published"). */
   readonly marked: boolean;
+  /** Marked as a modified date only (itemprop="dateModified", hAtom's class="updated" or "modified"). */
+  readonly modified: boolean;
 }
 
 /** A heading (h1, h2 or h3) outside the page's sidebars, header navigation and footers. */
@@ -41,7 +43,7 @@ export interface HeadingFact {
 }
 
 export interface MetadataFacts {
-  /** First value per key: lower-cased name, property (each of a space-separated list), itemprop or http-equiv. */
+  /** First value per key (metaKey): name, property (each of a space-separated list), itemprop or http-equiv. */
   readonly meta: Map<string, string>;
   title: string;
   htmlLang: string;
@@ -286,7 +288,8 @@ export class MetadataCollector implements ScanHandler {
     const content = readAttribute(html, from, to, "content");
     if (content === null || content.length > MAX_META_VALUE_CHARS || content.trim() === "") return;
     // RDFa allows several properties in one attribute: property="og:title twitter:title".
-    for (const key of keys.trim().toLowerCase().split(/\s+/)) {
+    for (const written of keys.trim().split(/\s+/)) {
+      const key = metaKey(written);
       if (key === "") continue;
       // A page's own name= or property= meta wins over microdata's itemprop of the same name (a blog's
       // itemprop="description" is often the blog's, its name="description" the post's).
@@ -307,9 +310,18 @@ export class MetadataCollector implements ScanHandler {
     const html = this.html;
     const marked = itemprop.trim() === "datepublished" || findAttribute(html, from, to, "pubdate") !== null || /(?:^|\s)published(?:\s|$)/.test(className);
     if (!marked && name !== "time") return;
+    const modified = !marked && (itemprop.trim() === "datemodified" || /(?:^|\s)(?:updated|modified)(?:\s|$)/i.test(className));
     const value = readAttribute(html, from, to, "datetime") ?? (marked ? readAttribute(html, from, to, "content") ?? readAttribute(html, from, to, "title") : null);
-    if (value !== null && /\d{4}/.test(value)) this.facts.dates.push({ offset, value, marked });
+    if (value !== null && /\d{4}/.test(value)) this.facts.dates.push({ offset, value, marked, modified });
   }
+}
+
+/**
+ * A meta's key as metadata reads it: lower case, and Dublin Core's and Sailthru's dotted names written as RDFa
+ * writes them ("DC.creator" and "dc:creator" are one key, "DCTERMS.created" is "dcterms:created", "dcterm:" is "dcterms:").
+ */
+function metaKey(written: string): string {
+  return written.toLowerCase().replace(/\./g, ":").replace(/^dcterm:/, "dcterms:");
 }
 
 function isAsideName(name: string): boolean {

@@ -6,10 +6,11 @@
  * Graph, Twitter, parse.ly, Sailthru), then the page body, and <title> last.
  */
 import { analysePage } from "./analyse";
-import { readArticleShape } from "./metadata-article";
+import { readArticleShape, type KeptContent } from "./metadata-article";
+import { normaliseDate } from "./metadata-dates";
 import { parseMetaJson, readJsonLd, type JsonLdFacts } from "./metadata-json-ld";
 import { scanMetadata, type BylineCandidate, type DateCandidate, type HeadingFact, type MetadataFacts } from "./metadata-scan";
-import { cleanByline, hostKey, nameKey, normaliseDate, tidy, withoutSiteName } from "./metadata-values";
+import { cleanByline, hostKey, nameKey, TITLE_SEPARATOR, tidy, withoutSiteName } from "./metadata-values";
 import { isIdeograph } from "./text-marks";
 import type { PageModel } from "./types";
 
@@ -18,7 +19,7 @@ export interface PageMetadata {
   readonly title: string | null;
   /** Author name(s), joined by ", " when there are several. */
   readonly byline: string | null;
-  /** ISO 8601 when the date parses (a day, or a time with the offset the page wrote), else the text as written. */
+  /** ISO 8601 (a day, or a time with the offset the page wrote: metadata-dates.ts), null when no source gives a whole date. */
   readonly published: string | null;
   /** The page's description, else its first paragraph. */
   readonly excerpt: string | null;
@@ -26,7 +27,10 @@ export interface PageMetadata {
   /** Absolute URL when the page's URL is known. */
   readonly leadImage: string | null;
   readonly siteName: string | null;
-  /** The page reads as an article (a front page, a list of teasers or a page of links does not). */
+  /**
+   * The page reads as an article (a front page, a list of teasers or a page of links does not): judged on what the
+   * cleaning keeps when extractMetadata is given it (the article we extract), else on the whole page.
+   */
   readonly readerable: boolean;
 }
 
@@ -35,42 +39,50 @@ const NEAR_TITLE_CHARS = 6_000;
 /** How far from the byline a date is still its date, in source characters. */
 const NEAR_BYLINE_CHARS = 1_500;
 
-const EXCERPT_META_KEYS = ["description", "og:description", "twitter:description", "dc.description", "sailthru.description"];
-
-/** Meta keys naming the author, in the order they are tried (a profile URL in one passes to the next). */
-const BYLINE_META_KEYS = ["author", "article:author", "dc.creator", "dcterms.creator", "byl", "sailthru.author", "parsely-author"];
+/** Meta keys, as the scan writes them (metaKey: lower case, "DC.creator" as "dc:creator"), in the order they are tried. */
+const EXCERPT_META_KEYS = ["dc:description", "dcterms:description", "og:description", "description", "twitter:description", "sailthru:description"];
+const TITLE_META_KEYS = ["dc:title", "dcterms:title", "og:title", "twitter:title", "headline", "sailthru:title", "parsely-title"];
+/**
+ * Meta keys naming the author (a profile URL in one passes to the next). Dublin Core's creator first, as Readability
+ * reads them: `author` is as often the site's or the page's maker.
+ */
+const BYLINE_META_KEYS = ["dc:creator", "dcterms:creator", "author", "article:author", "byl", "sailthru:author", "parsely-author"];
+/** Meta keys of the publication date; modified dates (article:modified_time, dateModified) are never one. */
 const DATE_META_KEYS = [
-  "article:published_time", "datepublished", "og:published_time", "dc.date.issued", "dcterms.issued", "dcterms.created", "dc.date",
-  "date", "pubdate", "publishdate", "publish-date", "sailthru.date", "parsely-pub-date",
+  "article:published_time", "datepublished", "og:published_time", "dc:date:issued", "dcterms:issued", "dcterms:created", "dc:date",
+  "date", "pubdate", "publishdate", "publish-date", "sailthru:date", "parsely-pub-date",
 ];
 
-/** Metadata of a page: its HTML (analysed here) or the page model pass 1 made of it. */
-export function extractMetadata(input: string | PageModel, pageUrl?: string): PageMetadata {
+/**
+ * Metadata of a page: its HTML (analysed here) or the page model pass 1 made of it; `kept`, what the cleaning keeps
+ * of it (readerable is then judged on that).
+ */
+export function extractMetadata(input: string | PageModel, pageUrl?: string, kept?: KeptContent): PageMetadata {
   const page = typeof input === "string" ? analysePage(input, { metadata: true }) : input;
   const facts = page.metadataFacts ?? scanMetadata(page.source);
   const jsonLd = readJsonLd(facts.jsonLd);
   const meta = (...keys: string[]): string | null => firstMeta(facts.meta, keys);
   const parsely = parseMetaJson(meta("parsely-page") ?? "") ?? {};
   const host = hostOf(pageUrl) ?? hostOf(facts.canonical) ?? hostOf(meta("og:url")) ?? "";
-  const siteNames = [meta("og:site_name"), jsonLd.publisher, jsonLd.websiteName, meta("application-name", "apple-mobile-web-app-title", "dc.publisher")]
+  const siteNames = [meta("og:site_name"), jsonLd.publisher, jsonLd.websiteName, meta("application-name", "apple-mobile-web-app-title", "dc:publisher")]
     .filter((name): name is string => tidy(name) !== null);
   const anchor = titleHeading(facts.headings, facts.title);
   const title = readTitle(facts, jsonLd, meta, parsely, siteNames, host);
   const bodyByline = chooseByline(facts.bylines, anchor);
   const byline = cleanByline(notUrl(jsonLd.authors)) ?? firstByline(facts.meta, BYLINE_META_KEYS) ??
     cleanByline(parsely.author ?? null) ?? (bodyByline === null ? null : cleanByline(bodyByline.name) ?? cleanByline(bodyByline.text));
-  const published = jsonLd.datePublished ?? meta(...DATE_META_KEYS) ?? parsely.pub_date ?? chooseDate(facts.dates, bodyByline, anchor)?.value ?? null;
-  const shape = readArticleShape(page, anchor?.offset ?? -1);
+  const lang = nonEmpty(facts.htmlLang) ?? meta("content-language", "dc:language") ?? localeToLang(meta("og:locale")) ?? jsonLd.inLanguage;
+  const published = readPublished([jsonLd.datePublished, ...DATE_META_KEYS.map((key) => facts.meta.get(key)), parsely.pub_date], facts.dates, bodyByline, anchor, lang);
+  const shape = readArticleShape(page, anchor?.offset ?? -1, kept);
   const described = [...EXCERPT_META_KEYS.map((key) => facts.meta.get(key)), jsonLd.description].find((value) => describesPage(value, [...siteNames, title.siteName ?? ""]));
   const excerpt = described ?? shape.firstParagraph;
-  const lang = nonEmpty(facts.htmlLang) ?? meta("content-language", "dc.language") ?? localeToLang(meta("og:locale")) ?? jsonLd.inLanguage;
-  const image = jsonLd.image ?? meta("og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src", "sailthru.image.full") ??
+  const image = jsonLd.image ?? meta("og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src", "sailthru:image:full") ??
     parsely.image_url ?? nonEmpty(facts.imageLink);
   return {
     // A page without a title of its own (an empty <title>, none at all) is titled by its first heading.
     title: title.title ?? (facts.headings.find((heading) => heading.level === 1) ?? facts.headings[0])?.text ?? null,
     byline,
-    published: normaliseDate(published),
+    published,
     excerpt: tidy(excerpt),
     lang: tidy(lang),
     leadImage: absoluteUrl(image, pageUrl),
@@ -109,27 +121,71 @@ function readTitle(facts: MetadataFacts, jsonLd: JsonLdFacts, meta: (...keys: st
   const fromJsonLd = jsonLd.titles.length > 1 && pageTitle !== null
     ? jsonLd.titles.find((title) => nameKey(pageTitle).includes(nameKey(title))) ?? jsonLd.titles[0]
     : jsonLd.titles[0];
-  const title = ofPage(fromJsonLd) ?? ofPage(meta("dc.title", "dcterms.title", "og:title", "twitter:title", "headline", "sailthru.title")) ??
-    ofPage(parsely.title) ?? pageTitle;
+  const title = ofPage(fromJsonLd) ?? ofPage(meta(...TITLE_META_KEYS)) ?? ofPage(parsely.title) ?? pageTitle;
   if (title === null) return { title: null, siteName: null };
   if (title === pageTitle && pageParts !== null) {
-    return { title: headingTitle(facts.headings, pageTitle) ?? pageParts.title, siteName: tidy(pageParts.siteName) };
+    return { title: headingTitle(facts.headings, pageTitle, pageParts.title) ?? pageParts.title, siteName: tidy(pageParts.siteName) };
   }
   const parts = withoutSiteName(title, siteNames, hostName, headings);
   return { title: parts.title, siteName: tidy(parts.siteName ?? pageParts?.siteName) };
 }
 
 /**
- * A <title> that names no heading of the page (the site's or a section's name on every page: "News | Africa -
- * Reuters.com") gives way to the page's one h1, when it says more than a name does (saysMoreThanAName).
+ * The <title>, without the site's name (`ownTitle`), stays the title unless the page's one h1, saying more than a
+ * name does (saysMoreThanAName), states the page better: the <title> is only names, of the site or its sections, and
+ * names no heading of the page ("Cape Argus", "News | Africa - Reuters.com"); or the h1 states the <title>'s headline
+ * and goes on (continuesHeadline). A <title> that names the page otherwise stays, whatever the h1 says ("Daring
+ * Fireball: Colophon" over an h1 "About This Site").
  */
-function headingTitle(headings: readonly HeadingFact[], pageTitle: string): string | null {
-  const titleKey = nameKey(pageTitle);
-  if (headings.some((heading) => heading.level <= 3 && holdsHeading(titleKey, heading))) return null;
+function headingTitle(headings: readonly HeadingFact[], pageTitle: string, ownTitle: string): string | null {
   const h1 = headings.filter((heading) => heading.level === 1);
   if (h1.length !== 1) return null;
   const text = tidy(h1[0]!.text);
-  return text !== null && saysMoreThanAName(text) ? text : null;
+  if (text === null || !saysMoreThanAName(text)) return null;
+  const titleKey = nameKey(pageTitle);
+  if (isOnlyNames(ownTitle) && !headings.some((heading) => heading.level <= 3 && holdsHeading(titleKey, heading))) return text;
+  const headline = ownTitle.split(TITLE_SEPARATOR)[0]!.trim();
+  return continuesHeadline(ownTitle, text) || continuesHeadline(headline, text) ? text : null;
+}
+
+/** Most words of a name of a site or section ("The Anatolian Times", "Lifestyle & Entertainment"); a headline has more. */
+const MAX_TITLE_NAME_WORDS = 3;
+
+/**
+ * A title made only of names: each part between separators is MAX_TITLE_NAME_WORDS or fewer (in Chinese and Japanese, says
+ * no more than a name), and no colon joins a name to what the page is ("Daring Fireball: Colophon").
+ */
+function isOnlyNames(title: string): boolean {
+  if (/:\s/.test(title)) return false;
+  return title.split(TITLE_SEPARATOR).every((part) => {
+    const words = part.trim().split(/\s+/).length;
+    return words <= MAX_TITLE_NAME_WORDS && !(words === 1 && saysMoreThanAName(part));
+  });
+}
+
+/**
+ * The heading states the title's headline and goes on: its letters and digits start with the title's (10 or more),
+ * and more words follow (", Says Her …", "… of creative ways to kill" where the <title> was cut short), not a count
+ * ("… Start-Ups 199 Comments": a comment link inside the heading).
+ */
+function continuesHeadline(title: string, heading: string): boolean {
+  const key = headlineKey(title.replace(/(?:\.\.\.|…)$/, ""));
+  if (key.length < 10) return false;
+  let matched = 0;
+  let at = 0;
+  for (; at < heading.length && matched < key.length; at++) {
+    const letters = headlineKey(heading[at]!);
+    if (letters === "") continue;
+    if (letters !== key.slice(matched, matched + letters.length)) return false;
+    matched += letters.length;
+  }
+  const rest = heading.slice(at);
+  return matched === key.length && /^[^\p{L}\p{N}]*\p{L}/u.test(rest);
+}
+
+/** Letters and digits, lower case: a headline as two statements of it are compared ("Leyden’s" and "Leyden's" alike). */
+function headlineKey(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
 }
 
 /** Three words or more; or, in Chinese and Japanese, written without spaces, six kana or ideographs or more. */
@@ -165,6 +221,22 @@ function chooseByline(candidates: readonly BylineCandidate[], anchor: HeadingFac
     if (near.length > 0) return nearest(near, anchor.offset);
   }
   return usable.find((candidate) => candidate.inMain) ?? usable.find((candidate) => candidate.marked) ?? usable[0] ?? null;
+}
+
+/**
+ * The publication date as ISO 8601: from the first source that gives a whole date (one that does not parse passes to
+ * the next), the head's `written` first, then the body's; a date the body marks as modified only is the last resort
+ * ("Updated" is not when the page was published).
+ */
+function readPublished(written: readonly (string | null | undefined)[], dates: readonly DateCandidate[], byline: BylineCandidate | null,
+  anchor: HeadingFact | null, lang: string | null): string | null {
+  for (const value of written) {
+    const date = normaliseDate(value ?? null, lang);
+    if (date !== null) return date;
+  }
+  const published = chooseDate(dates.filter((date) => !date.modified), byline, anchor);
+  const modified = chooseDate(dates.filter((date) => date.modified), byline, anchor);
+  return normaliseDate(published?.value ?? null, lang) ?? normaliseDate(modified?.value ?? null, lang);
 }
 
 /** The date of the byline (inside it or next to it), else a marked publication date, else the <time> nearest the title. */

@@ -27,9 +27,12 @@ export interface MetadataOverride {
   readonly published?: string;
 }
 
-/** The page's reader metadata with the site's own findings over it: what every format that shows metadata shows. */
-export function readerMetadata(page: PageModel, url: string | undefined, override: MetadataOverride | undefined): PageMetadata {
-  return { ...extractMetadata(page, url), ...override };
+/**
+ * The page's reader metadata with the site's own findings over it: what every format that shows metadata shows.
+ * Given the plan, readerable says whether what the plan keeps reads as an article.
+ */
+export function readerMetadata(page: PageModel, url: string | undefined, override: MetadataOverride | undefined, plan?: NormalisedPlan): PageMetadata {
+  return { ...extractMetadata(page, url, plan), ...override };
 }
 
 export interface ArticleOptions {

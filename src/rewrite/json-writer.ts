@@ -22,7 +22,7 @@ export interface ReaderDocument {
   readonly excerpt: string | null;
   /** Words of the kept text (`text`). */
   readonly wordCount: number;
-  /** The page reads as an article (false for a front page, a list of teasers, a page of links). */
+  /** What the cleaning keeps reads as an article (false for a front page, a list of teasers, a page of links). */
   readonly readerable: boolean;
   readonly text: string;
   readonly markdown: string;
@@ -63,7 +63,8 @@ export interface WrittenFormats {
 }
 
 export function buildReaderDocument(page: PageModel, plan: NormalisedPlan, context: ReaderContext): ReaderDocument {
-  const metadata = readerMetadata(page, context.url, context.metadata);
+  // readerable agrees with what the cleaning decided: the page reads as an article when what it keeps does.
+  const metadata = readerMetadata(page, context.url, context.metadata, plan);
   const text = context.written?.text ?? writeText(page, plan, context.work);
   const markdown = context.written?.markdown ?? writeMarkdown(page, plan, { baseUrl: context.url, work: context.work });
   const content = context.written?.content ?? writeArticle(page, plan, { baseUrl: context.url, omitTitleHeading: true, metadata: context.metadata, work: context.work });
