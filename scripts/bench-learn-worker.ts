@@ -1,19 +1,83 @@
 /**
  * Bench-only Worker entry for `npm run bench:learn`, run in workerd by Miniflare with a local R2 bucket, KV
- * namespace and queue. Two requests:
- *   POST /mine   {site, pages, repeat}: the CPU of mining the pages (mineSampledSite, the queue consumer's own
- *                code) with the cross-site counts in memory, so nothing but computation is timed;
- *   POST /learn  {site, pages: [{url, html}], minPages}: the real loop on real bindings, every call counted —
- *                each page sampled (samplePage), then the site's job run (runMineJob) — and what it stored.
+ * namespace, queue and the two Durable Object classes (SQLite-backed). Requests:
+ *   POST /mine       {site, pages, repeat}: the CPU of mining the pages (mineSampledSite, the queue consumer's own
+ *                    code) with the cross-site counts in memory, so nothing but computation is timed;
+ *   POST /keys       {site, pages}: the n-gram keys a job of the site would send the cross-site table;
+ *   POST /learn      {site, pages: [{url, html}], minPages}: the real loop on real bindings, every call counted —
+ *                    each page sampled (samplePage), then the site's job run (runMineJob) — and what it stored;
+ *   POST /synthetic  {from, count, seed, profile}: adds synthetic sites' contributions to the cross-site table;
+ *   POST /sample     {site, pages}: samples a site's pages (for /jobs);
+ *   POST /jobs       {sites}: runs one job per site, all at once, each measured at the table.
  * Timing: a batch of runs between two awaited timers (I/O boundaries), so the clock is read fresh even where
  * workerd advances it only across I/O; the batch time divided by the runs.
  */
-import { mineSampledSite, runMineJob } from "../src/consumer/index";
-import { enqueueJob, readJobState, resolveLearningSettings, samplePage, storagePrefixes, type LearningBindings } from "../src/learning/index";
+import { applyContributions, mineSampledSite, ngramHash, runMineJob, type ConsumerBindings, type CrossSiteNamespace, type ShardAnswer } from "../src/consumer/index";
+import { enqueueJob, readJobState, resolveLearningSettings, samplePage, storagePrefixes } from "../src/learning/index";
 
-interface BenchEnv extends LearningBindings {
+export { CrossSiteShard } from "../src/consumer/index";
+export { SampleGate } from "../src/learning/index";
+
+interface BenchEnv extends ConsumerBindings {
   PAGES: R2Bucket;
   MINE_QUEUE: Queue;
+  CROSS_SITE: CrossSiteNamespace;
+}
+
+/** What a job's calls to the cross-site table cost, as seen from the job. */
+interface TableMeasure {
+  keys: number;
+  objects: Set<string>;
+  calls: number;
+  bytesSent: number;
+  bytesReceived: number;
+  rowsRead: number;
+  rowsWritten: number;
+  first: number;
+  last: number;
+}
+
+function newMeasure(): TableMeasure {
+  return { keys: 0, objects: new Set(), calls: 0, bytesSent: 0, bytesReceived: 0, rowsRead: 0, rowsWritten: 0, first: Number.POSITIVE_INFINITY, last: 0 };
+}
+
+const jsonBytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value) ?? "").length;
+
+/**
+ * The table's binding with every shard call measured: the object called, the keys and bytes of its arguments and
+ * answer (as JSON, the size they have on the wire give or take the encoding), the rows it reports, and the time
+ * from the job's first call to its last answer.
+ */
+function measuredTable(namespace: CrossSiteNamespace, measure: TableMeasure): CrossSiteNamespace {
+  return new Proxy(namespace, {
+    get(target, name) {
+      const value = Reflect.get(target, name) as unknown;
+      if (name !== "get") return typeof value === "function" ? (value as (...rest: unknown[]) => unknown).bind(target) : value;
+      return (id: DurableObjectId) => {
+        const stub = target.get(id);
+        return new Proxy(stub, {
+          get(stubTarget, method) {
+            const call = Reflect.get(stubTarget, method) as unknown;
+            if (typeof call !== "function") return call;
+            return async (...args: unknown[]) => {
+              measure.objects.add(id.toString());
+              measure.calls += 1;
+              measure.bytesSent += jsonBytes(args);
+              const keys = (args[0] as { keys?: unknown[] } | undefined)?.keys;
+              if (Array.isArray(keys)) measure.keys += keys.length;
+              measure.first = Math.min(measure.first, performance.now());
+              const answer = (await Reflect.apply(call as (...rest: unknown[]) => Promise<unknown>, stubTarget, args)) as ShardAnswer;
+              measure.last = Math.max(measure.last, performance.now());
+              measure.bytesReceived += jsonBytes(answer);
+              measure.rowsRead += answer.rowsRead ?? 0;
+              measure.rowsWritten += answer.rowsWritten ?? 0;
+              return answer;
+            };
+          },
+        });
+      };
+    },
+  });
 }
 
 /** Calls per binding method, e.g. "R2.put" → 3. */
@@ -32,7 +96,130 @@ function counted<T extends object>(binding: T, label: string, counts: Counts): T
       return (...args: unknown[]) => {
         const key = `${label}.${String(name)}`;
         counts[key] = (counts[key] ?? 0) + 1;
-        return (value as (...rest: unknown[]) => unknown).apply(target, args);
+        return Reflect.apply(value as (...rest: unknown[]) => unknown, target, args);
+      };
+    },
+  });
+}
+
+/** A small seeded generator (mulberry32): the same synthetic sites for the same seed. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let value = state;
+    value = Math.imul(value ^ (value >>> 15), value | 1);
+    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
+    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** How the dev sites' keys are spread: keys a site, and the keys on two dev sites or more with how many have each. */
+interface Profile {
+  readonly keyCounts: readonly number[];
+  readonly shared: readonly { readonly key: string; readonly sites: number }[];
+  /** Share of a site's keys that are on two dev sites or more (mean over the dev sites). */
+  readonly sharedShare: number;
+}
+
+/**
+ * Adds synthetic sites `from`…`from + count - 1`: each takes a dev site's number of keys, each key a shared one
+ * (drawn by how many dev sites have it) with the dev sites' share, else one of its own.
+ */
+async function addSynthetic(env: BenchEnv, from: number, count: number, seed: number, profile: Profile): Promise<Response> {
+  const random = seeded(seed + from);
+  const sharedHashes = await Promise.all(profile.shared.map((entry) => ngramHash(entry.key)));
+  const cumulative: number[] = [];
+  let total = 0;
+  for (const entry of profile.shared) cumulative.push((total += entry.sites));
+  const pick = (): number => {
+    const target = random() * total;
+    let low = 0;
+    let high = cumulative.length - 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (cumulative[middle]! > target) high = middle;
+      else low = middle + 1;
+    }
+    return sharedHashes[low]!;
+  };
+  const sites = new Map<string, number[]>();
+  let keys = 0;
+  for (let site = from; site < from + count; site++) {
+    const size = profile.keyCounts[Math.floor(random() * profile.keyCounts.length)]!;
+    const hashes = new Set<number>();
+    while (hashes.size < size) hashes.add(random() < profile.sharedShare && total > 0 ? pick() : Math.floor(random() * 2 ** 53));
+    const id = Math.floor(random() * 2 ** 48).toString(16).padStart(12, "0");
+    sites.set(id, [...hashes]);
+    keys += hashes.size;
+  }
+  await ioBoundary();
+  const start = performance.now();
+  // All the request's sites in one call a shard: the larger the batch, the more of its sorted keys share a page.
+  const rowsWritten = await applyContributions(env.CROSS_SITE, sites, 1, count);
+  await ioBoundary();
+  return Response.json({ sites: count, keys, rowsWritten, milliseconds: performance.now() - start });
+}
+
+/** The n-gram keys a job of the site sends the table. */
+async function siteKeys(site: string, pages: readonly string[]): Promise<Response> {
+  let keys: string[] = [];
+  await mineSampledSite(site, pages, async (sent) => ((keys = [...sent]), { countOf: () => 0, siteTotal: 0 }), new Date().toISOString());
+  return Response.json({ keys });
+}
+
+async function sampleSite(env: BenchEnv, site: string, pages: readonly { url: string; html: string }[]): Promise<Response> {
+  const vars = { ...env, LEARN_SITES: "*", LEARN_SAMPLE_RATE: "1", LEARN_MIN_PAGES: "1000" };
+  const settings = resolveLearningSettings(vars);
+  // Three hours apart, as /learn samples: past the sampling spacing, and over the span the evidence gate asks.
+  let time = Date.now() - pages.length * 3 * 3600_000;
+  for (const page of pages) await samplePage(vars, settings, { ...page, site, evidence: { kind: "fetched" } }, new Date((time += 3 * 3600_000)));
+  return Response.json({ sampled: pages.length });
+}
+
+/** One job per site, all started at once (one isolate, as a control Worker's concurrent invocations would share). */
+async function runJobs(env: BenchEnv, sites: readonly string[]): Promise<Response> {
+  const results = await Promise.all(sites.map(async (site) => {
+    const measure = newMeasure();
+    const jobEnv: BenchEnv = { ...env, LEARN_SITES: "*", CROSS_SITE: measuredTable(env.CROSS_SITE, measure) };
+    const settings = resolveLearningSettings(jobEnv);
+    const job = await enqueueJob(jobEnv, site, "admin", new Date());
+    const start = performance.now();
+    let state: { status: string; error?: string; rules?: number } = { status: "failed" };
+    try {
+      state = await runMineJob(jobEnv, settings, job, 1);
+    } catch (error) {
+      state = { status: "failed", error: error instanceof Error ? error.message : String(error) };
+    }
+    const jobMilliseconds = performance.now() - start;
+    return {
+      site, status: state.status, error: state.error, rules: state.rules, keys: measure.keys, objects: measure.objects.size, calls: measure.calls,
+      bytesSent: measure.bytesSent, bytesReceived: measure.bytesReceived, rowsRead: measure.rowsRead, rowsWritten: measure.rowsWritten,
+      retries: measure.calls - measure.objects.size, tableMilliseconds: measure.last - measure.first, jobMilliseconds,
+    };
+  }));
+  return Response.json({ jobs: results });
+}
+
+/** The table's binding with its shard calls counted under "DO.<method>". */
+function countedTable(namespace: CrossSiteNamespace, counts: Counts): CrossSiteNamespace {
+  const measure = newMeasure();
+  const table = measuredTable(namespace, measure);
+  return new Proxy(table, {
+    get(target, name) {
+      if (name !== "get") return Reflect.get(target, name) as unknown;
+      return (id: DurableObjectId) => {
+        const stub = target.get(id);
+        return new Proxy(stub, {
+          get(stubTarget, method) {
+            const call = Reflect.get(stubTarget, method) as unknown;
+            if (typeof call !== "function") return call;
+            return (...args: unknown[]) => {
+              counts[`DO.${String(method)}`] = (counts[`DO.${String(method)}`] ?? 0) + 1;
+              return Reflect.apply(call as (...rest: unknown[]) => unknown, stubTarget, args);
+            };
+          },
+        });
       };
     },
   });
@@ -61,6 +248,7 @@ async function learn(env: BenchEnv, site: string, pages: readonly { url: string;
     PAGES: counted(env.PAGES, "R2", counts),
     RULES: counted(env.RULES, "KV", counts),
     MINE_QUEUE: counted(env.MINE_QUEUE, "Queue", counts),
+    CROSS_SITE: countedTable(env.CROSS_SITE, counts),
   });
   const settings = resolveLearningSettings(learning(sampling));
   let time = Date.UTC(2026, 0, 1);
@@ -90,6 +278,22 @@ export default {
     if (request.method === "POST" && url.pathname === "/mine") {
       const body = (await request.json()) as { site: string; pages: string[]; repeat: number };
       return timeMining(body.site, body.pages, body.repeat);
+    }
+    if (request.method === "POST" && url.pathname === "/keys") {
+      const body = (await request.json()) as { site: string; pages: string[] };
+      return siteKeys(body.site, body.pages);
+    }
+    if (request.method === "POST" && url.pathname === "/synthetic") {
+      const body = (await request.json()) as { from: number; count: number; seed: number; profile: Profile };
+      return addSynthetic(env, body.from, body.count, body.seed, body.profile);
+    }
+    if (request.method === "POST" && url.pathname === "/sample") {
+      const body = (await request.json()) as { site: string; pages: { url: string; html: string }[] };
+      return sampleSite(env, body.site, body.pages);
+    }
+    if (request.method === "POST" && url.pathname === "/jobs") {
+      const body = (await request.json()) as { sites: string[] };
+      return runJobs(env, body.sites);
     }
     if (request.method === "POST" && url.pathname === "/learn") {
       const body = (await request.json()) as { site: string; pages: { url: string; html: string }[]; minPages: string };

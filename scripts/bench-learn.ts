@@ -1,38 +1,52 @@
 /**
- * npm run bench:learn [-- --runs N --sites N]
+ * npm run bench:learn [-- --runs N --dev-sites N --sites N[,N…] --jobs N]
  *
- * What learning one site costs, measured in workerd (Miniflare, local R2, KV and a queue) on the dev pages of
- * ../shared/data:
+ * What learning one site costs, measured in workerd (Miniflare, local R2, KV, a queue and SQLite-backed Durable
+ * Objects) on the dev pages of ../shared/data:
  *  1. mining CPU per site, in ms, for 10, 20 and 50 pages (the queue consumer's own code, mineSampledSite;
  *     median of N runs): the two dev sites with 20+ pages, and for 50 pages those two sites' pages together,
  *     since no dev site has 50;
- *  2. the R2, KV and queue operations of learning a site (10 pages sampled one by one, then its job), counted
- *     call by call on the real bindings, and the bytes it leaves in R2 and KV, for N dragnet sites learned one
- *     after the other (the cross-site table grows with each).
+ *  2. the R2, KV, queue and Durable Object operations of learning a site (10 pages sampled one by one, then its
+ *     job), counted call by call on the real bindings, and the bytes it leaves in R2 and KV, for N dev sites;
+ *  3. the cross-site table at scale: synthetic sites' contributions added (their n-grams drawn like the dev
+ *     sites') up to each N of --sites, then --jobs dev sites' jobs run at once, each measured at the table.
  * docs/learning.md turns these figures into the arithmetic for a million sites.
  */
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Miniflare } from "miniflare";
 import type { DatasetPage } from "../src/evaluation/index";
-import { integerOption, parseCommand, runCommand, type Command } from "./lib/cli";
+import { integerOption, parseCommand, runCommand, usageError, type Command } from "./lib/cli";
 
 const COMMAND: Command = {
   name: "bench:learn",
-  usage: `usage: npm run bench:learn -- [--runs N] [--sites N]
+  usage: `usage: npm run bench:learn -- [--runs N] [--dev-sites N] [--sites N[,N…]] [--jobs N]
 
-What learning one site costs, in workerd (Miniflare, local R2, KV and a queue) on the dev pages of
-../shared/data: mining CPU for 10, 20 and 50 pages, then the R2, KV and queue operations and the bytes of
-learning N dev sites one after the other. About half a minute.
+What learning one site costs, in workerd (Miniflare, local R2, KV, a queue and Durable Objects) on the dev
+pages of ../shared/data: mining CPU for 10, 20 and 50 pages; the R2, KV, queue and Durable Object operations
+and the bytes of learning dev sites one after the other; then the cross-site table with N synthetic sites
+added (n-grams drawn like the dev sites'), and jobs run at once against it, per job: keys sent, objects
+touched, bytes sent and received, rows read and written, milliseconds, retries. A few minutes at 10,000 sites;
+at 100,000, tens of minutes and a few GB in a temporary folder.
 
-  --runs N     mining runs per row, the median printed (default 3)
-  --sites N    dev sites learned for the operation counts (default 5)`,
+  --runs N        mining runs per row, the median printed (default 3; 0 leaves the section out)
+  --dev-sites N   dev sites learned for the operation counts (default 5; 0 leaves the section out)
+  --sites N,…     synthetic sites in the table before the jobs, in rising order (default 1000; 0 leaves the
+                  section out)
+  --jobs N        jobs run at once at each N (default 8)`,
 };
 
-const { values } = parseCommand(COMMAND, { options: { runs: { type: "string" }, sites: { type: "string" } } });
-const runs = integerOption(COMMAND, "runs", values.runs, 3);
-const siteCount = integerOption(COMMAND, "sites", values.sites, 5);
+const { values } = parseCommand(COMMAND, {
+  options: { runs: { type: "string" }, "dev-sites": { type: "string" }, sites: { type: "string" }, jobs: { type: "string" } },
+});
+const runs = integerOption(COMMAND, "runs", values.runs, 3, 0);
+const siteCount = integerOption(COMMAND, "dev-sites", values["dev-sites"], 5, 0);
+const jobCount = integerOption(COMMAND, "jobs", values.jobs, 8);
+const syntheticCounts = (values.sites ?? "1000").split(",").map((entry) => integerOption(COMMAND, "sites", entry.trim().replace(/_/g, ""), 1000, 0));
+if (syntheticCounts.some((count, index) => index > 0 && count < syntheticCounts[index - 1]!)) usageError(COMMAND, "--sites needs its counts in rising order");
 // Loaded after the arguments are read, so that --help and a mistyped option answer at once.
 const { build } = await import("esbuild");
 const { Miniflare: MiniflareClass } = await import("miniflare");
@@ -114,11 +128,12 @@ function total(counts: Record<string, number>, names: readonly string[]): number
   return names.reduce((sum, name) => sum + (counts[name] ?? 0), 0);
 }
 
-/** R2 class A (writes and lists) and class B (reads) operations, KV reads and writes, queue sends. */
+/** R2 class A (writes and lists) and class B (reads) operations, KV reads and writes, queue sends, Durable Object calls. */
 function operations(counts: Record<string, number>): string {
   const classA = total(counts, ["R2.put", "R2.list", "R2.delete", "R2.createMultipartUpload"]);
   const classB = total(counts, ["R2.get", "R2.head"]);
-  return `R2 A ${classA}, R2 B ${classB}, KV read ${total(counts, ["KV.get"])}, KV write ${total(counts, ["KV.put", "KV.delete"])}, queue ${total(counts, ["Queue.send", "Queue.sendBatch"])}`;
+  const objects = Object.entries(counts).filter(([name]) => name.startsWith("DO.")).reduce((sum, [, count]) => sum + count, 0);
+  return `R2 A ${classA}, R2 B ${classB}, KV read ${total(counts, ["KV.get"])}, KV write ${total(counts, ["KV.put", "KV.delete"])}, queue ${total(counts, ["Queue.send", "Queue.sendBatch"])}, DO calls ${objects}`;
 }
 
 async function benchOperations(miniflare: Miniflare, bySite: Map<string, DatasetPage[]>, siteCount: number): Promise<void> {
@@ -126,8 +141,6 @@ async function benchOperations(miniflare: Miniflare, bySite: Map<string, Dataset
   const withUrls = (pages: readonly DatasetPage[]) => [...new Map(pages.filter((page) => page.url !== "").map((page) => [page.url, page])).values()];
   const sites = [...bySite.entries()].map(([site, pages]) => [site, withUrls(pages)] as const).filter(([, pages]) => pages.length >= LEARNED_PAGES).slice(0, siteCount);
   console.log(`\nLearning one site on real local bindings: ${LEARNED_PAGES} pages sampled one by one (the 10th enqueues the job), then the job`);
-  let tableBefore = 0;
-  let learned = 0;
   for (const [label, pages] of sites) {
     const site = siteKeyOfLabel(label, pages.map((page) => page.url));
     const answer = await post<LearnAnswer>(miniflare, "/learn", {
@@ -137,11 +150,121 @@ async function benchOperations(miniflare: Miniflare, bySite: Map<string, Dataset
     console.log(`${site}: job ${answer.state.status}, ${answer.state.rules ?? 0} rules, revision ${answer.state.revision ?? "-"}${answer.state.error ? ` (${answer.state.error})` : ""}`);
     console.log(`  sampling ${LEARNED_PAGES} pages: ${operations(answer.sampling)}   (calls: ${JSON.stringify(answer.sampling)})`);
     console.log(`  the job:            ${operations(answer.job)}   (${JSON.stringify(answer.job)})`);
-    console.log(`  stored: pages ${stored.pages} B, history ${stored.history} B, job ${stored.job} B, contribution ${stored.contribution} B, KV value ${answer.kvBytes} B; cross-site table ${stored.crossSiteTable} B (+${stored.crossSiteTable - tableBefore} B)`);
-    tableBefore = stored.crossSiteTable;
-    if (answer.state.revision !== undefined) learned += 1;
+    console.log(`  stored: pages ${stored.pages} B, history ${stored.history} B, job ${stored.job} B, KV value ${answer.kvBytes} B`);
   }
-  console.log(`\ncross-site table after ${learned} learned sites: ${tableBefore} B in 16 shards, ${Math.round(tableBefore / Math.max(1, learned))} B a site (every job reads all of it)`);
+}
+
+interface JobMeasure {
+  readonly site: string;
+  readonly status: string;
+  readonly error?: string;
+  readonly keys: number;
+  readonly objects: number;
+  readonly calls: number;
+  readonly bytesSent: number;
+  readonly bytesReceived: number;
+  readonly rowsRead: number;
+  readonly rowsWritten: number;
+  readonly retries: number;
+  readonly tableMilliseconds: number;
+  readonly jobMilliseconds: number;
+}
+
+/** Sites a /synthetic request adds (about 10 M keys, built and applied in one invocation, one call a shard). */
+const SYNTHETIC_BATCH = 10_000;
+const SYNTHETIC_SEED = 20260101;
+
+/** Bytes of the files under a folder (the Durable Objects' SQLite files). */
+function folderBytes(folder: string): number {
+  let bytes = 0;
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    bytes += entry.isDirectory() ? folderBytes(path) : statSync(path).size;
+  }
+  return bytes;
+}
+
+/** The dev sites' keys as a profile: keys a site, and the keys on two dev sites or more with how many have each. */
+async function devProfile(miniflare: Miniflare, bySite: Map<string, DatasetPage[]>) {
+  const sites = [...bySite.entries()].filter(([, pages]) => pages.length >= 4);
+  const keyCounts: number[] = [];
+  const seen = new Map<string, number>();
+  const keysOf: Set<string>[] = [];
+  for (const [site, pages] of sites) {
+    const { keys } = await post<{ keys: string[] }>(miniflare, "/keys", { site, pages: pages.slice(0, LEARNED_PAGES).map((page) => page.html) });
+    keyCounts.push(keys.length);
+    keysOf.push(new Set(keys));
+    for (const key of keys) seen.set(key, (seen.get(key) ?? 0) + 1);
+  }
+  const shared = [...seen].filter(([, count]) => count >= 2).map(([key, count]) => ({ key, sites: count }));
+  const shares = keysOf.map((keys) => [...keys].filter((key) => (seen.get(key) ?? 0) >= 2).length / Math.max(1, keys.size));
+  const sharedShare = shares.reduce((sum, share) => sum + share, 0) / Math.max(1, shares.length);
+  const sorted = [...keyCounts].sort((a, b) => a - b);
+  console.log(`\nThe dev sites' n-grams (${sites.length} sites of 4+ pages, ${LEARNED_PAGES} pages each): keys a site median ${median(keyCounts)}, range ${sorted[0]}-${sorted.at(-1)}; ${shared.length} keys on 2+ dev sites, ${(100 * sharedShare).toFixed(1)} % of a site's keys`);
+  return { keyCounts, shared, sharedShare };
+}
+
+function summary(rows: readonly JobMeasure[]): Record<string, number> {
+  const pick = (value: (row: JobMeasure) => number) => median(rows.map(value));
+  return {
+    keys: pick((row) => row.keys), objects: pick((row) => row.objects), sentKB: pick((row) => row.bytesSent) / 1024, receivedKB: pick((row) => row.bytesReceived) / 1024,
+    rowsRead: pick((row) => row.rowsRead), rowsWritten: pick((row) => row.rowsWritten), tableMs: pick((row) => row.tableMilliseconds), jobMs: pick((row) => row.jobMilliseconds),
+    retries: rows.reduce((sum, row) => sum + row.retries, 0), failed: rows.filter((row) => row.status !== "done").length,
+  };
+}
+
+async function benchTable(miniflare: Miniflare, bySite: Map<string, DatasetPage[]>, persist: string): Promise<void> {
+  const profile = await devProfile(miniflare, bySite);
+  const withUrls = (pages: readonly DatasetPage[]) => [...new Map(pages.filter((page) => page.url !== "").map((page) => [page.url, page])).values()];
+  const jobSites = [...bySite.entries()].map(([site, pages]) => [site, withUrls(pages)] as const).filter(([, pages]) => pages.length >= LEARNED_PAGES).slice(0, jobCount);
+  console.log(`\nThe cross-site table at scale: synthetic sites added, then ${jobSites.length} dev sites' jobs (${LEARNED_PAGES} pages each) run at once, one isolate`);
+  console.log("(per job: keys sent to the table, objects touched, shard calls, KB sent and received, SQLite rows read and written, ms from its first table call to its last answer, ms of the whole job, retries)");
+  const summaries: [number, Record<string, number>][] = [];
+  const solos: JobMeasure[] = [];
+  let added = 0;
+  for (const target of syntheticCounts) {
+    const started = performance.now();
+    let rowsWritten = 0;
+    let applyMilliseconds = 0;
+    while (added < target) {
+      const count = Math.min(SYNTHETIC_BATCH, target - added);
+      const answer = await post<{ rowsWritten: number; milliseconds: number }>(miniflare, "/synthetic", { from: added, count, seed: SYNTHETIC_SEED, profile });
+      rowsWritten += answer.rowsWritten;
+      applyMilliseconds += answer.milliseconds;
+      added += count;
+      if (added % 10_000 === 0 || added === target) process.stderr.write(`  ${added.toLocaleString("en-US")} synthetic sites in the table\r`);
+    }
+    process.stderr.write("\n");
+    console.log(`\nN = ${target.toLocaleString("en-US")} synthetic sites (added in ${((performance.now() - started) / 1000).toFixed(0)} s, ${(applyMilliseconds / 1000).toFixed(0)} s of it in the objects' calls, ${rowsWritten.toLocaleString("en-US")} rows written); the objects' SQLite files ${(folderBytes(persist) / 2 ** 20).toFixed(0)} MB`);
+    // One job alone first (its milliseconds are the table's own), then all at once under new names (first contributions again).
+    const soloName = `alone.n${target}.${jobSites[0]![0]}`;
+    const names = jobSites.map(([site]) => `n${target}.${site}`);
+    for (const [name, pages] of [[soloName, jobSites[0]![1]] as const, ...jobSites.map(([, pages], index) => [names[index]!, pages] as const)]) {
+      await post(miniflare, "/sample", { site: name, pages: pages.slice(0, LEARNED_PAGES).map((page) => ({ url: page.url, html: page.html })) });
+    }
+    const solo = (await post<{ jobs: JobMeasure[] }>(miniflare, "/jobs", { sites: [soloName] })).jobs;
+    const { jobs } = await post<{ jobs: JobMeasure[] }>(miniflare, "/jobs", { sites: names });
+    solos.push(solo[0]!);
+    console.log("site                              status  keys objects calls  sent KB  recv KB  rows read  rows written  table ms  job ms  retries");
+    for (const job of [...solo, ...jobs]) {
+      const label = job.site.length > 33 ? `${job.site.slice(0, 32)}…` : job.site;
+      console.log(`${label.padEnd(33)} ${job.status.padEnd(6)} ${String(job.keys).padStart(5)} ${String(job.objects).padStart(7)} ${String(job.calls).padStart(5)} ${(job.bytesSent / 1024).toFixed(1).padStart(8)} ${(job.bytesReceived / 1024).toFixed(1).padStart(8)} ${String(job.rowsRead).padStart(10)} ${String(job.rowsWritten).padStart(13)} ${job.tableMilliseconds.toFixed(0).padStart(9)} ${job.jobMilliseconds.toFixed(0).padStart(7)} ${String(job.retries).padStart(8)}${job.error ? `  (${job.error})` : ""}`);
+    }
+    summaries.push([target, summary(jobs)]);
+  }
+  console.log("\nMedian per job at each N (all jobs at once); retries and failed jobs are totals");
+  console.log("        N   keys objects  sent KB  recv KB  rows read  rows written  table ms  job ms  retries  failed");
+  for (const [target, row] of summaries) {
+    console.log(`${target.toLocaleString("en-US").padStart(9)} ${String(row.keys).padStart(6)} ${String(row.objects).padStart(7)} ${row.sentKB.toFixed(1).padStart(8)} ${row.receivedKB.toFixed(1).padStart(8)} ${String(row.rowsRead).padStart(10)} ${String(row.rowsWritten).padStart(13)} ${row.tableMs.toFixed(0).padStart(9)} ${row.jobMs.toFixed(0).padStart(7)} ${String(row.retries).padStart(8)} ${String(row.failed).padStart(7)}`);
+  }
+  console.log(`one job alone, table ms at each N: ${solos.map((job, index) => `${syntheticCounts[index]!.toLocaleString("en-US")}: ${job.tableMilliseconds.toFixed(0)}`).join(", ")} (job ms ${solos.map((job) => job.jobMilliseconds.toFixed(0)).join(", ")})`);
+  if (summaries.length > 1) {
+    const ratio = (name: string) => {
+      const values = summaries.map(([, row]) => row[name]!);
+      return (Math.max(...values) / Math.max(1e-9, Math.min(...values))).toFixed(2);
+    };
+    console.log(`largest / smallest median over the Ns: sent KB ${ratio("sentKB")}, received KB ${ratio("receivedKB")}, rows read ${ratio("rowsRead")}, rows written ${ratio("rowsWritten")}, table ms ${ratio("tableMs")}, job ms ${ratio("jobMs")}`);
+  }
 }
 
 async function main(): Promise<number> {
@@ -151,6 +274,8 @@ async function main(): Promise<number> {
   }
   const bySite = new Map<string, DatasetPage[]>();
   for (const set of ["dragnet", "cleanportaleval"]) for (const [site, pages] of groupBySite(loadDataset(set).pages)) bySite.set(site, pages);
+  // The objects' SQLite files on disk (at 100,000 sites a few GB), in a folder removed at the end.
+  const persist = mkdtempSync(join(tmpdir(), "bench-learn-"));
   const miniflare = new MiniflareClass({
     modules: true,
     script: await bundle("scripts/bench-learn-worker.ts"),
@@ -158,13 +283,17 @@ async function main(): Promise<number> {
     r2Buckets: ["PAGES"],
     kvNamespaces: ["RULES"],
     queueProducers: { MINE_QUEUE: "edge-cleaner-mine" },
+    durableObjects: { CROSS_SITE: { className: "CrossSiteShard", useSQLite: true }, SAMPLE_GATE: { className: "SampleGate", useSQLite: true } },
+    durableObjectsPersist: persist,
   });
   try {
     await miniflare.ready;
-    await benchMining(miniflare, bySite, runs);
-    await benchOperations(miniflare, bySite, siteCount);
+    if (runs > 0) await benchMining(miniflare, bySite, runs);
+    if (siteCount > 0) await benchOperations(miniflare, bySite, siteCount);
+    if (syntheticCounts.some((count) => count > 0)) await benchTable(miniflare, bySite, persist);
   } finally {
     await miniflare.dispose();
+    rmSync(persist, { recursive: true, force: true });
   }
   return 0;
 }

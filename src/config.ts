@@ -178,6 +178,12 @@ export const MINING_MIN_RULE_LITERAL_WORDS = 0;
 export const MINING_MAX_RULES_PER_SITE = 1000;
 /** Sites with fewer pages are not mined by default (too few pages for a bimodal histogram). */
 export const MINING_MIN_PAGES_PER_SITE = 4;
+/** Shards of the learned cross-site table (src/consumer), in Durable Objects; every job calls each once. 32: at a
+ * million sites the table is about 13 GB (docs/learning.md, from `npm run bench:learn`), 0.4 GB a shard, far below an
+ * object's 10 GB, and a queue batch of 4 jobs makes 128 calls, far below an invocation's 1,000 subrequests. */
+export const CROSS_SITE_SHARDS = 32;
+/** Attempts of one shard call that the runtime marks retryable (an object reset or overloaded), in calls. */
+export const CROSS_SITE_MAX_ATTEMPTS = 4;
 
 // ── HTTP (src/http) ─────────────────────────────────────────────────────────────────────────────────
 

@@ -32,3 +32,5 @@ app.route("/v1/mcp", mcpRoutes);
 // The Hono app is the default export (tests call app.request()). Mining jobs and the cron are the control
 // Worker's (src/control.ts, wrangler.control.toml): this Worker only samples pages and enqueues jobs.
 export default app satisfies ExportedHandler<Env>;
+/** The Durable Object that bounds each site's samples a period, across isolates (wrangler.toml SAMPLE_GATE). */
+export { SampleGate } from "./learning";

@@ -2,13 +2,15 @@
  * The queue() side: a mining job reads the site's sampled pages from R2, mines them (mine-sampled.ts),
  * merges the site's phrases into the cross-site table and publishes the set as the site's next revision.
  *
- * Redelivery is harmless: a job already done is acknowledged without work, the cross-site table holds sets
- * of sites (adding a site twice adds nothing), and the publisher skips a job that published already.
+ * Redelivery is harmless: a job already done is acknowledged without work, the cross-site table replaces a
+ * site's contribution (the same job's twice changes nothing, an older job's after a newer one is ignored), and
+ * the publisher skips a job that published already.
  * A job that throws is retried after a doubling delay; past max_retries (wrangler.toml) Queues moves it to
  * the dead-letter queue, whose batches this module records as "dead" in the site's job state.
  */
 import { MINING_MIN_PAGES_PER_SITE } from "../config";
-import { mergeContribution } from "./cross-site-table";
+import { mergeContribution, type CrossSiteNamespace } from "./cross-site-table";
+import { migrateLegacyTable } from "./legacy-table";
 import {
   DEAD_LETTER_QUEUE, dropPendingReview, listSampledPages, MAX_RETRY_SECONDS, parseMineJob, publishRuleSet, readJobState, requireBindings, resolveLearningSettings, writeJobState,
   writePendingReview, type JobState, type LearningBindings, type LearningSettings, type MineJob, type SampledPage,
@@ -20,8 +22,28 @@ import { mineSampledSite } from "./mine-sampled";
 /** Longest error text kept in a job state. */
 const MAX_ERROR_CHARACTERS = 500;
 
+/** The control Worker's bindings: the learning loop's, and the cross-site table's shards. */
+export interface ConsumerBindings extends LearningBindings {
+  /** wrangler.control.toml [[durable_objects.bindings]]. */
+  CROSS_SITE?: CrossSiteNamespace;
+}
+
+/** Whether this isolate has seen that no R2 table of an earlier version is left (checked once an isolate). */
+let legacyTableGone = false;
+
+/**
+ * Moves an earlier version's R2 cross-site table into the shards, if one is left: the cron runs it, and the
+ * first batch an isolate takes, so that jobs after an upgrade filter with the learned sites' counts.
+ */
+export async function migrateCrossSiteTable(env: ConsumerBindings): Promise<void> {
+  if (legacyTableGone || env.PAGES === undefined || env.CROSS_SITE === undefined) return;
+  const moved = await migrateLegacyTable(env.PAGES, env.CROSS_SITE);
+  if (moved !== null) console.log(`cross-site table: ${moved.sites} sites (${moved.pairs} n-gram pairs) moved from R2 to the shards`);
+  legacyTableGone = true;
+}
+
 /** The queue() handler's work: jobs from MINE_QUEUE, dead jobs from the dead-letter queue. */
-export async function consumeBatch(batch: MessageBatch<unknown>, env: LearningBindings, now: () => Date = () => new Date()): Promise<void> {
+export async function consumeBatch(batch: MessageBatch<unknown>, env: ConsumerBindings, now: () => Date = () => new Date()): Promise<void> {
   const settings = resolveLearningSettings(env);
   if (batch.queue === DEAD_LETTER_QUEUE) {
     for (const message of batch.messages) {
@@ -30,6 +52,7 @@ export async function consumeBatch(batch: MessageBatch<unknown>, env: LearningBi
     }
     return;
   }
+  await migrateCrossSiteTable(env);
   // One job at a time: each is CPU-bound, and running them side by side would only share one isolate's CPU.
   for (const message of batch.messages) {
     const job = parseMineJob(message.body);
@@ -55,13 +78,15 @@ export async function consumeBatch(batch: MessageBatch<unknown>, env: LearningBi
  * the same site has replaced, returns the state as it is without mining.
  */
 export async function runMineJob(
-  env: LearningBindings,
+  env: ConsumerBindings,
   settings: LearningSettings,
   job: MineJob,
   attempts: number,
   now: () => Date = () => new Date(),
 ): Promise<JobState> {
   const { bucket } = requireBindings(env);
+  const table = env.CROSS_SITE;
+  if (table === undefined) throw new Error("mining needs the cross-site table's Durable Objects CROSS_SITE (wrangler.control.toml)");
   const previous = await readJobState(bucket, job.site);
   if (previous !== null && previous.jobId === job.jobId && previous.status === "done") return previous;
   if (previous !== null && previous.jobId !== job.jobId && Date.parse(previous.enqueuedAt) > Date.parse(job.enqueuedAt)) return previous;
@@ -76,7 +101,7 @@ export async function runMineJob(
     return state;
   }
   const minedAt = now().toISOString();
-  const mining = await mineSampledSite(job.site, pages, (keys) => mergeContribution(bucket, job.site, keys), minedAt);
+  const mining = await mineSampledSite(job.site, pages, (keys) => mergeContribution(table, job.site, keys, Date.parse(job.enqueuedAt)), minedAt);
   if (mining.ruleSet === null) throw new Error(`the mined rule set fails validation: ${mining.problems.slice(0, 5).join("; ")}`);
   const miningMilliseconds = Math.round(mining.milliseconds.analyse + mining.milliseconds.mine + mining.milliseconds.rules);
   const summary = { pages: mining.pages, rules: mining.ruleSet.rules.length, droppedAcrossSites: mining.droppedAcrossSites, miningMilliseconds };

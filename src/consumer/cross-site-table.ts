@@ -1,139 +1,153 @@
 /**
- * The cross-site filter at scale (paper 002, 3.3): a global table of n-gram → the sites whose template
- * candidates hold it, merged one site at a time as jobs finish (the reduce step of mining many sites),
- * and read by the filter. `npm run mine` counts the same keys over one machine's sites at once.
+ * The cross-site filter at scale (paper 002, 3.3): a global table of n-gram → the number of sites whose template
+ * candidates hold it, merged one site at a time as jobs finish (the reduce step of mining many sites), and read
+ * by the filter. `npm run mine` counts the same keys over one machine's sites at once.
  *
- * Layout: SHARD_COUNT R2 objects, an n-gram in the shard of its hash. Each holds, per n-gram, the ids of
- * the sites that have it (a set, so a job delivered twice adds nothing), and the ids of the sites whose
- * home shard it is (their number over all shards is the number of sites). Updates are read-modify-write with
- * an ETag condition, retried on a conflict, so concurrent jobs never lose each other's counts. A site's
- * last contribution is kept, so a re-mined site replaces its keys rather than adding them again.
+ * Layout: CROSS_SITE_SHARDS Durable Objects (cross-site-shard.ts), an n-gram in the shard of its hash. A job
+ * sends each shard, in one call, the site's n-grams that fall in it (every shard, so that a key the site no
+ * longer has is removed, and so that each shard's count of its home sites adds up to the number of sites), and
+ * gets back the counts of those keys. What a job reads and writes is its own keys, whatever the number of sites.
  */
-import { hexDigest } from "../digest";
-import { contributionKey, crossSiteShardKey } from "../learning";
+import { CROSS_SITE_MAX_ATTEMPTS, CROSS_SITE_SHARDS } from "../config";
+import { hexDigest, sha256 } from "../digest";
+import type { CrossSiteShard, ShardAnswer, ShardContribution } from "./cross-site-shard";
 
-/** Shards of the table: each job reads all of them and writes those its change touches. */
-export const SHARD_COUNT = 16;
 /** Hex digits of a site id (48 bits: collisions stay unlikely up to tens of millions of sites). */
 const SITE_ID_DIGITS = 12;
-/** Attempts of one shard update against concurrent writers. */
-const MAX_SHARD_ATTEMPTS = 8;
 
-interface ShardData {
-  readonly version: 1;
-  /** Ids of the sites whose home is this shard. */
-  sites: string[];
-  /** n-gram key → ids of the sites that have it among their candidates. */
-  keys: Record<string, string[]>;
-}
+/** The table's binding (wrangler.control.toml [[durable_objects.bindings]] CROSS_SITE). */
+export type CrossSiteNamespace = DurableObjectNamespace<CrossSiteShard>;
 
 export interface CrossSiteCounts {
-  /** Sites holding an n-gram. */
+  /** Sites holding an n-gram (of those sent). */
   countOf(key: string): number;
   /** Sites that have contributed. */
   readonly siteTotal: number;
+  /** What the call cost. */
+  readonly cost: TableCost;
 }
 
-/** Replaces the site's contribution with `keys` and returns the merged counts. */
-export async function mergeContribution(bucket: R2Bucket, site: string, keys: ReadonlySet<string>): Promise<CrossSiteCounts> {
-  const siteId = await hexDigest(site, SITE_ID_DIGITS);
-  const previous = await readContribution(bucket, site);
-  const home = shardOf(siteId);
-  const added = new Map<number, string[]>();
-  const removed = new Map<number, string[]>();
-  for (const key of keys) if (!previous.has(key)) push(added, shardOf(key), key);
-  for (const key of previous) if (!keys.has(key)) push(removed, shardOf(key), key);
-  // Recorded first as the union: if this job stops half-way, the next one still removes what it added.
-  if (added.size > 0 && previous.size > 0) await writeContribution(bucket, site, new Set([...previous, ...keys]));
-  const shards = await Promise.all(
-    Array.from({ length: SHARD_COUNT }, (_unused, shard) =>
-      updateShard(bucket, shard, (data) => {
-        let changed = false;
-        if (shard === home && !data.sites.includes(siteId)) {
-          data.sites.push(siteId);
-          changed = true;
-        }
-        for (const key of added.get(shard) ?? []) changed = addSite(data, key, siteId) || changed;
-        for (const key of removed.get(shard) ?? []) changed = removeSite(data, key, siteId) || changed;
-        return changed;
-      }),
-    ),
-  );
-  await writeContribution(bucket, site, keys);
-  const siteTotal = shards.reduce((sum, data) => sum + data.sites.length, 0);
-  return { countOf: (key) => shards[shardOf(key)]!.keys[key]?.length ?? 0, siteTotal };
+/** The cost of one job's call to the table, summed over the shards. */
+export interface TableCost {
+  readonly keys: number;
+  readonly shards: number;
+  readonly rowsRead: number;
+  readonly rowsWritten: number;
+  /** Shard calls made again after a retryable failure. */
+  readonly retries: number;
 }
 
-/** The table as it stands, without changing it (for reading the counts of a site's keys). */
-export async function readCounts(bucket: R2Bucket): Promise<CrossSiteCounts> {
-  const shards = await Promise.all(Array.from({ length: SHARD_COUNT }, async (_unused, shard) => (await readShard(bucket, shard)).data));
-  return { countOf: (key) => shards[shardOf(key)]!.keys[key]?.length ?? 0, siteTotal: shards.reduce((sum, data) => sum + data.sites.length, 0) };
+/** The site's id in the table: as the R2 table had it, so that a migrated site is the same site. */
+export function crossSiteSiteId(site: string): Promise<string> {
+  return hexDigest(site, SITE_ID_DIGITS);
 }
 
-async function readContribution(bucket: R2Bucket, site: string): Promise<Set<string>> {
-  const object = await bucket.get(contributionKey(site));
-  if (object === null) return new Set();
-  const value = (await object.json()) as { keys?: unknown };
-  return new Set(Array.isArray(value.keys) ? value.keys.filter((key): key is string => typeof key === "string") : []);
+/** An n-gram's 53-bit hash (SHA-256's first bits: no one picks a key that lands on another's count). */
+export async function ngramHash(key: string): Promise<number> {
+  const digest = await sha256(key);
+  return ((digest[0]! << 13) | (digest[1]! << 5) | (digest[2]! >>> 3)) * 2 ** 32 + ((digest[3]! << 24) >>> 0) + (digest[4]! << 16) + (digest[5]! << 8) + digest[6]!;
 }
 
-async function writeContribution(bucket: R2Bucket, site: string, keys: ReadonlySet<string>): Promise<void> {
-  await bucket.put(contributionKey(site), JSON.stringify({ site, keys: [...keys] }), { httpMetadata: { contentType: "application/json" } });
+/** The shard of a hash (and of a site id's home). */
+export function shardOfHash(hash: number): number {
+  return hash % CROSS_SITE_SHARDS;
 }
 
-/** Applies `change` to a shard and writes it if it changed, retrying when another job wrote it in between. */
-async function updateShard(bucket: R2Bucket, shard: number, change: (data: ShardData) => boolean): Promise<ShardData> {
-  for (let attempt = 1; attempt <= MAX_SHARD_ATTEMPTS; attempt++) {
-    const { data, etag } = await readShard(bucket, shard);
-    if (!change(data)) return data;
-    const written = await bucket.put(crossSiteShardKey(shard), JSON.stringify(data), {
-      httpMetadata: { contentType: "application/json" },
-      // Written only if nobody wrote it since it was read (a new shard: only if it still does not exist).
-      onlyIf: etag === null ? { etagDoesNotMatch: "*" } : { etagMatches: etag },
+export function homeShard(siteId: string): number {
+  return Number.parseInt(siteId.slice(0, 8), 16) % CROSS_SITE_SHARDS;
+}
+
+export function shardStub(namespace: CrossSiteNamespace, shard: number): DurableObjectStub<CrossSiteShard> {
+  return namespace.get(namespace.idFromName(`shard-${shard}`));
+}
+
+/**
+ * Replaces the site's contribution with `keys` (stamp: the job's enqueue time, so that an older job's late
+ * delivery cannot undo a newer one) and returns the merged counts of those keys.
+ */
+export async function mergeContribution(namespace: CrossSiteNamespace, site: string, keys: ReadonlySet<string>, stamp: number): Promise<CrossSiteCounts> {
+  const siteId = await crossSiteSiteId(site);
+  const listed = [...keys];
+  const hashes = await Promise.all(listed.map(ngramHash));
+  const byShard = partition(hashes);
+  const home = homeShard(siteId);
+  const calls = byShard.map((shardKeys, shard) => {
+    const contribution: ShardContribution = { site: siteId, stamp, home: shard === home, keys: shardKeys };
+    return withRetries(() => shardStub(namespace, shard).merge(contribution));
+  });
+  return countsFrom(listed, hashes, byShard, await Promise.all(calls));
+}
+
+/** Sites a bulk call carries by default (a call of about 200 KB: well under an RPC's 32 MiB). */
+const SITES_PER_BULK_CALL = 500;
+
+/**
+ * Many sites' contributions at once (site id → its n-gram hashes), a few calls a shard: the migration from R2,
+ * and the bench's synthetic sites. More sites a call write faster into a large table (a page of the table takes
+ * several of a call's sorted keys at once). Returns the rows written.
+ */
+export async function applyContributions(namespace: CrossSiteNamespace, sites: ReadonlyMap<string, readonly number[]>, stamp: number, sitesPerCall = SITES_PER_BULK_CALL): Promise<number> {
+  const byShard = Array.from({ length: CROSS_SITE_SHARDS }, () => [] as ShardContribution[]);
+  for (const [site, hashes] of sites) {
+    const home = homeShard(site);
+    partition(hashes).forEach((keys, shard) => {
+      if (keys.length > 0 || shard === home) byShard[shard]!.push({ site, stamp, home: shard === home, keys });
     });
-    if (written !== null) return data;
   }
-  throw new Error(`cross-site shard ${shard}: still changing after ${MAX_SHARD_ATTEMPTS} attempts`);
+  const written = await Promise.all(byShard.map(async (contributions, shard) => {
+    let rows = 0;
+    for (let start = 0; start < contributions.length; start += sitesPerCall) {
+      const batch = contributions.slice(start, start + sitesPerCall);
+      rows += (await withRetries(() => shardStub(namespace, shard).mergeMany(batch))).answer.rowsWritten;
+    }
+    return rows;
+  }));
+  return written.reduce((sum, rows) => sum + rows, 0);
 }
 
-async function readShard(bucket: R2Bucket, shard: number): Promise<{ data: ShardData; etag: string | null }> {
-  const object = await bucket.get(crossSiteShardKey(shard));
-  if (object === null) return { data: { version: 1, sites: [], keys: {} }, etag: null };
-  return { data: (await object.json()) as ShardData, etag: object.etag };
+/** Removes a site's contribution from the table (a site no longer learned). */
+export async function removeContribution(namespace: CrossSiteNamespace, site: string, stamp: number): Promise<void> {
+  const siteId = await crossSiteSiteId(site);
+  await Promise.all(Array.from({ length: CROSS_SITE_SHARDS }, (_unused, shard) => withRetries(() => shardStub(namespace, shard).remove(siteId, stamp))));
 }
 
-function addSite(data: ShardData, key: string, siteId: string): boolean {
-  const sites = data.keys[key];
-  if (sites === undefined) {
-    data.keys[key] = [siteId];
-    return true;
+/** The counts of `keys` and the number of sites as the table stands, changing nothing. */
+export async function readCounts(namespace: CrossSiteNamespace, keys: Iterable<string> = []): Promise<CrossSiteCounts> {
+  const listed = [...new Set(keys)];
+  const hashes = await Promise.all(listed.map(ngramHash));
+  const byShard = partition(hashes);
+  const answers = await Promise.all(byShard.map((shardKeys, shard) => withRetries(() => shardStub(namespace, shard).read(shardKeys))));
+  return countsFrom(listed, hashes, byShard, answers);
+}
+
+/** Shard → the distinct hashes that fall in it, in the order first met. */
+export function partition(hashes: readonly number[]): number[][] {
+  const byShard = Array.from({ length: CROSS_SITE_SHARDS }, () => new Set<number>());
+  for (const hash of hashes) byShard[shardOfHash(hash)]!.add(hash);
+  return byShard.map((shardKeys) => [...shardKeys]);
+}
+
+function countsFrom(listed: readonly string[], hashes: readonly number[], byShard: readonly number[][], answers: readonly { answer: ShardAnswer; retries: number }[]): CrossSiteCounts {
+  // Each shard answers the counts of its keys in the order they were sent.
+  const countOfHash = new Map<number, number>();
+  byShard.forEach((shardKeys, shard) => shardKeys.forEach((hash, index) => countOfHash.set(hash, answers[shard]!.answer.counts[index] ?? 0)));
+  const countOfKey = new Map(listed.map((key, index) => [key, countOfHash.get(hashes[index]!) ?? 0]));
+  const sum = (value: (entry: { answer: ShardAnswer; retries: number }) => number) => answers.reduce((total, entry) => total + value(entry), 0);
+  return {
+    countOf: (key) => countOfKey.get(key) ?? 0,
+    siteTotal: sum((entry) => entry.answer.homeSites),
+    cost: { keys: listed.length, shards: answers.length, rowsRead: sum((entry) => entry.answer.rowsRead), rowsWritten: sum((entry) => entry.answer.rowsWritten), retries: sum((entry) => entry.retries) },
+  };
+}
+
+/** A shard call, made again (up to CROSS_SITE_MAX_ATTEMPTS) when the runtime says the failure is retryable. */
+export async function withRetries<T>(call: () => Promise<T>): Promise<{ answer: T; retries: number }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return { answer: await call(), retries: attempt - 1 };
+    } catch (error) {
+      const retryable = (error as { retryable?: boolean } | null)?.retryable === true;
+      if (!retryable || attempt >= CROSS_SITE_MAX_ATTEMPTS) throw error;
+    }
   }
-  if (sites.includes(siteId)) return false;
-  sites.push(siteId);
-  return true;
-}
-
-function removeSite(data: ShardData, key: string, siteId: string): boolean {
-  const sites = data.keys[key];
-  const index = sites === undefined ? -1 : sites.indexOf(siteId);
-  if (index < 0) return false;
-  sites!.splice(index, 1);
-  if (sites!.length === 0) delete data.keys[key];
-  return true;
-}
-
-function push(map: Map<number, string[]>, shard: number, key: string): void {
-  const list = map.get(shard);
-  if (list === undefined) map.set(shard, [key]);
-  else list.push(key);
-}
-
-/** FNV-1a of the key's UTF-16 units, mod SHARD_COUNT. */
-function shardOf(key: string): number {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < key.length; index++) {
-    hash ^= key.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0) % SHARD_COUNT;
 }

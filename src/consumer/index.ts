@@ -3,7 +3,11 @@
  * mine them (src/mining), merge the site's phrases into the cross-site table and publish the set as the site's
  * next revision; dead jobs are recorded. The edge Worker never imports this module (test/node/architecture.test.ts).
  */
-export { consumeBatch, retryDelay, runMineJob } from "./consume";
-export { mergeContribution, readCounts, SHARD_COUNT, type CrossSiteCounts } from "./cross-site-table";
+export { consumeBatch, migrateCrossSiteTable, retryDelay, runMineJob, type ConsumerBindings } from "./consume";
+export { CrossSiteShard, type ShardAnswer, type ShardContribution } from "./cross-site-shard";
+export {
+  applyContributions, crossSiteSiteId, homeShard, mergeContribution, ngramHash, partition, readCounts, removeContribution, shardStub, type CrossSiteCounts, type CrossSiteNamespace, type TableCost,
+} from "./cross-site-table";
+export { migrateLegacyTable, type MigrationResult } from "./legacy-table";
 export { mineSampledSite, type SampledMining } from "./mine-sampled";
 export { gateLearnedSet, type GateOutcome, type GatePage } from "./evidence-gate";

@@ -25,7 +25,7 @@ export interface SampledMining {
 export async function mineSampledSite(
   site: string,
   htmlPages: readonly string[],
-  contribute: (keys: ReadonlySet<string>) => Promise<CrossSiteCounts>,
+  contribute: (keys: ReadonlySet<string>) => Promise<Pick<CrossSiteCounts, "countOf" | "siteTotal">>,
   minedAt: string,
   options: MiningOptions = DEFAULT_MINING_OPTIONS,
 ): Promise<SampledMining> {

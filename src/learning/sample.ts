@@ -12,6 +12,7 @@ import { siteKeyCandidates, siteOfHost } from "../rules";
 import { coversSite, readPostingKey } from "./posting-keys";
 import { listWithMetadata, pageKey, sitePagesPrefix } from "./storage-keys";
 import { considerJob } from "./jobs";
+import { admitSample, samplePeriod } from "./sample-gate";
 import { FRESH_SHARE, learnsSite, MAX_SAMPLED_PAGE_CHARACTERS, resolveLearningSettings, type LearningBindings, type LearningSettings } from "./settings";
 
 /** A cleaned page, as the HTTP layer hands it over. */
@@ -53,10 +54,9 @@ export interface SampledPage {
 export type PageSampler = (page: CleanedPage) => void;
 
 /**
- * Per isolate: sites whose sample this isolate has seen full (LEARN_MAX_PAGES pages, all sampled after the
- * site's rules were mined), keyed by site, valued by that minedAt ("" for no rules). Until the rules change,
- * the site is not sampled again here: the next mining has its pages, and a busy site's writes stay bounded by
- * its isolates rather than its traffic. Oldest entries go past FULL_SITES_LIMIT.
+ * Per isolate, a cache of the global gate's "full" answers (sample-gate.ts): site → the period in which the gate
+ * let no more samples through. Until the period changes, the isolate asks the gate no more for that site, so a
+ * busy site costs one gate call an isolate once its period's samples are in. Oldest entries go past FULL_SITES_LIMIT.
  */
 const fullSites = new Map<string, string>();
 const FULL_SITES_LIMIT = 10_000;
@@ -65,26 +65,33 @@ const lastSampled = new Map<string, number>();
 
 /**
  * What the HTTP layer calls after a page is cleaned: decides at once (no I/O) whether to sample it, and
- * if so hands the write to `waitUntil`. `credentialed`: the page was fetched or sent with credentials.
+ * if so hands the gate's check and the write to `waitUntil`. `credentialed`: the page was fetched or sent with credentials.
  */
 export function pageSampler(
   env: LearningBindings, waitUntil: (promise: Promise<unknown>) => unknown, credentialed: boolean, evidence: PageEvidence, random: () => number = Math.random,
 ): PageSampler {
   return (cleaned) => {
     const page: EvidencedPage = { ...cleaned, evidence };
-    if (credentialed || env.PAGES === undefined) return;
+    const gate = env.SAMPLE_GATE;
+    if (credentialed || env.PAGES === undefined || gate === undefined) return;
     const settings = resolveLearningSettings(env);
     if (!learnsSite(settings, page.site) || page.html.length > MAX_SAMPLED_PAGE_CHARACTERS) return;
-    if (rulesAreFresh(settings, page.rulesMinedAt, Date.now())) return;
-    if (fullSites.get(page.site) === (page.rulesMinedAt ?? "")) return;
+    const now = Date.now();
+    if (rulesAreFresh(settings, page.rulesMinedAt, now)) return;
+    const period = samplePeriod(page.rulesMinedAt, settings.staleMilliseconds, now);
+    if (fullSites.get(page.site) === period) return;
     if (page.evidence.kind === "fetched" && !isOwnSite(page.site, page.url)) return;
     if (settings.sampleRate < 1 && random() >= settings.sampleRate) return;
-    const now = Date.now();
     if (now - (lastSampled.get(page.site) ?? -Infinity) < settings.sampleSpacingMilliseconds) return;
     // A post is checked against its key's sites in samplePage: one that is refused there must not hold the site's turn here.
     if (page.evidence.kind !== "posted") remember(lastSampled, page.site, now);
+    const admit = async () => {
+      const { admitted } = await admitSample(gate, page.site, period, settings.maxPages);
+      if (!admitted) remember(fullSites, page.site, period);
+      return admitted;
+    };
     waitUntil(
-      samplePage(env, settings, page, new Date()).catch((error: unknown) => {
+      samplePage(env, settings, page, new Date(), admit).catch((error: unknown) => {
         console.error("sampling failed", page.site, error);
       }),
     );
@@ -131,13 +138,12 @@ export function sentWithCredentials(headers: Headers): boolean {
 
 /**
  * Keeps one page: stored under its URL's digest (one copy per URL, the newest), then the site's oldest
- * pages past the limit removed; with enough pages, a mining job may be enqueued. A sample found full of pages
- * newer than the site's rules is remembered (fullSites), and the isolate stops sampling the site until they change.
- * A posted page is kept only for a site its key is allowed; a page within LEARN_SAMPLE_SPACING_MINUTES of the site's
- * newest is not kept. Returns the pages the site's sample holds.
+ * pages past the limit removed; with enough pages, a mining job may be enqueued. A posted page is kept only for a site
+ * its key is allowed; a page within LEARN_SAMPLE_SPACING_MINUTES of the site's newest is not kept; then `admit` (the
+ * site's global gate, from pageSampler) lets it through or not. Returns the pages the site's sample holds.
  * R2: (1 get for a posted page) 1 list + 1 put (+ 1 delete past the limit); then considerJob.
  */
-export async function samplePage(env: LearningBindings, settings: LearningSettings, page: EvidencedPage, now: Date): Promise<number> {
+export async function samplePage(env: LearningBindings, settings: LearningSettings, page: EvidencedPage, now: Date, admit?: () => Promise<boolean>): Promise<number> {
   const bucket = requireBucket(env);
   if (page.evidence.kind === "posted") {
     const allowed = await readPostingKey(bucket, page.evidence.keyId);
@@ -146,6 +152,7 @@ export async function samplePage(env: LearningBindings, settings: LearningSettin
   const key = pageKey(page.site, await hexDigest(page.url, 32));
   const before = await listSampledPages(bucket, page.site);
   if (before.length > 0 && now.getTime() - Date.parse(before[0].sampledAt) < settings.sampleSpacingMilliseconds) return before.length;
+  if (admit !== undefined && !(await admit())) return before.length;
   const evidence: Record<string, string> = page.evidence.kind === "posted" ? { evidence: "posted", keyId: page.evidence.keyId } : { evidence: page.evidence.kind };
   await bucket.put(key, page.html, {
     httpMetadata: { contentType: "text/html; charset=utf-8" },
@@ -155,18 +162,8 @@ export async function samplePage(env: LearningBindings, settings: LearningSettin
   const pages = [sampled, ...before.filter((entry) => entry.key !== key)];
   if (pages.length > settings.maxPages) await bucket.delete(pages.slice(settings.maxPages).map((entry) => entry.key));
   const kept = Math.min(pages.length, settings.maxPages);
-  if (kept === settings.maxPages && sampledSince(pages[kept - 1].sampledAt, page.rulesMinedAt)) rememberFull(page.site, page.rulesMinedAt ?? "");
   if (kept >= settings.minPages) await considerJob(env, settings, page.site, now, "sampled");
   return kept;
-}
-
-/** Whether a page sampled at `sampledAt` is newer than the rules (always, when there are none). */
-function sampledSince(sampledAt: string, rulesMinedAt: string | undefined): boolean {
-  return rulesMinedAt === undefined || Date.parse(sampledAt) > Date.parse(rulesMinedAt);
-}
-
-function rememberFull(site: string, rulesMinedAt: string): void {
-  remember(fullSites, site, rulesMinedAt);
 }
 
 /** Sets a site's entry as the newest; the oldest goes past FULL_SITES_LIMIT. */

@@ -4,6 +4,7 @@
  */
 import { LEARNING_MIN_SPAN_HOURS, LEARNING_REVIEW_MARGIN, LEARNING_SAMPLE_SPACING_MINUTES } from "../config";
 import { parseSiteKey } from "../rules";
+import type { SampleGateNamespace } from "./sample-gate";
 
 /** What the learning loop reads from the Worker's env (wrangler.toml; vars as decimal strings). */
 export interface LearningBindings {
@@ -11,6 +12,8 @@ export interface LearningBindings {
   RULES: KVNamespace;
   /** Sampled pages, job states, earlier rule set versions and the cross-site table. */
   PAGES?: R2Bucket;
+  /** The global count of each site's samples a period (sample-gate.ts); without it nothing is sampled. */
+  SAMPLE_GATE?: SampleGateNamespace;
   /** Mining jobs: the edge Worker and the cron send them, the control Worker's queue() handler consumes them. */
   MINE_QUEUE?: Queue;
   /** Sites whose pages are sampled: "*" for all, or comma-separated site keys; absent or "": none. */

@@ -63,14 +63,11 @@ export function reviewKey(site: string): string {
   return `${REVIEW_PREFIX}${encodeURIComponent(site)}.json`;
 }
 
-export function crossSiteShardKey(shard: number): string {
-  return `${CROSS_SITE_PREFIX}shard-${String(shard).padStart(3, "0")}.json`;
-}
-
-/** A site's last contribution to the cross-site table (its n-gram keys), to replace rather than add on a re-mine. */
-export function contributionKey(site: string): string {
-  return `${CROSS_SITE_PREFIX}sites/${encodeURIComponent(site)}.json`;
-}
+/**
+ * The cross-site table of earlier versions, in R2 (now Durable Objects, src/consumer): its 16 shard objects and
+ * each site's last contribution, read once by the migration and then removed.
+ */
+export const LEGACY_CROSS_SITE_PREFIXES = { shards: `${CROSS_SITE_PREFIX}shard-`, contributions: `${CROSS_SITE_PREFIX}sites/` } as const;
 
 /** Where the cron's walk over the sampled sites stopped (its list cursor). */
 export const CRON_CURSOR_KEY = "cron/cursor.json";
@@ -83,7 +80,7 @@ export function listWithMetadata(options: R2ListOptions): R2ListOptions {
   return { ...options, include: ["customMetadata"] } as R2ListOptions;
 }
 
-/** The key prefixes of what learning stores for a site, by kind, and of the shared cross-site table (for reports). */
-export function storagePrefixes(site: string): Readonly<Record<"pages" | "history" | "job" | "contribution" | "crossSiteTable", string>> {
-  return { pages: sitePagesPrefix(site), history: historyPrefix(site), job: jobKey(site), contribution: contributionKey(site), crossSiteTable: `${CROSS_SITE_PREFIX}shard-` };
+/** The key prefixes of what learning stores in R2 for a site, by kind (for reports). */
+export function storagePrefixes(site: string): Readonly<Record<"pages" | "history" | "job", string>> {
+  return { pages: sitePagesPrefix(site), history: historyPrefix(site), job: jobKey(site) };
 }

@@ -3,7 +3,8 @@
  * today: `wrangler types` run again gives the same file, so a binding added to the config without regenerating
  * fails here rather than in production. The control Worker (wrangler.control.toml) binds some of the edge's
  * bindings, by the same names and of the same types, and its code is typed with exactly those (ControlEnv in
- * src/control.ts, a Pick of the edge's types): a binding of its own would fail here. And `wrangler dev` of both
+ * src/control.ts, a Pick of the edge's types): a binding of its own would fail here, but for Durable Object
+ * namespaces of classes that src/control.ts exports (a class is typed by the script that exports it). And `wrangler dev` of both
  * Workers (npm start, npm run dev) finds no types file it would call out of date.
  */
 import { spawnSync } from "node:child_process";
@@ -22,6 +23,9 @@ function envBindings(text: string): Map<string, string> {
   const block = /interface Env \{\n([^}]*)\}/.exec(text)?.[1] ?? "";
   return new Map([...block.matchAll(/^\s*(\w+)\??: ([^;]+);$/gm)].map((match) => [match[1], match[2]]));
 }
+
+/** A Durable Object namespace's type with the exporting script left out: `DurableObjectNamespace<SampleGate>`. */
+const withoutScript = (type: string): string => type.replace(/DurableObjectNamespace<import\("[^"]+"\)\.(\w+)>/, "DurableObjectNamespace<$1>");
 
 /** `wrangler types` of a config into a file beside the checked-in one (so that its import of the entry reads the same). */
 function generate(name: string, options: readonly string[]): string {
@@ -53,9 +57,13 @@ describe("npm run cf-typegen", () => {
     const control = envBindings(generate("src/.control-configuration.check.d.ts", ["-c", "wrangler.control.toml", ...typegenOptions]));
     const edge = envBindings(readFileSync(join(REPO_ROOT, typesPath!), "utf8"));
     expect(control.size).toBeGreaterThanOrEqual(3);
-    for (const [name, type] of control) expect(edge.get(name), `${name} of wrangler.control.toml is not the edge's`).toBe(type);
-    const picked = /type ControlEnv = Pick<Cloudflare\.Env, ([^>]+)>/.exec(readFileSync(join(REPO_ROOT, "src/control.ts"), "utf8"))?.[1];
-    expect(picked?.split("|").map((name) => name.trim().replace(/"/g, "")).sort()).toEqual([...control.keys()].sort());
+    const controlSource = readFileSync(join(REPO_ROOT, "src/control.ts"), "utf8");
+    const own = [...control].filter(([name, type]) => !edge.has(name) && /^DurableObjectNamespace<import\("[^"]*\/control"\)\.\w+>$/.test(type)).map(([name]) => name);
+    for (const name of own) expect(controlSource, `${name}'s class is exported by src/control.ts`).toMatch(new RegExp(`export \\{[^}]*\\b${/<import\("[^"]+"\)\.(\w+)>/.exec(control.get(name)!)![1]}\\b`));
+    for (const [name, type] of control) if (!own.includes(name)) expect(withoutScript(edge.get(name) ?? ""), `${name} of wrangler.control.toml is not the edge's`).toBe(withoutScript(type));
+    const picked = /type ControlEnv = Pick<Cloudflare\.Env, ([^>]+)>/.exec(controlSource)?.[1];
+    const durableObjects = [...control].filter(([, type]) => type.startsWith("DurableObjectNamespace<")).map(([name]) => name);
+    expect(picked?.split("|").map((name) => name.trim().replace(/"/g, "")).sort()).toEqual([...control.keys()].filter((name) => !durableObjects.includes(name)).sort());
   });
 
   // wrangler dev checks ./worker-configuration.d.ts against each Worker of the session, and prints "Your types might be

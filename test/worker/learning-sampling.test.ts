@@ -1,11 +1,12 @@
 // Sampling for the learning loop inside workerd, with the real local R2 bucket: which cleaned pages are kept
 // (proxy, GET /v1/clean under the URL's own site, POST /v1/clean only from a key allowed for the site; never one
 // sent or fetched with credentials), that the answer never waits for the write, and that a site's sample stays
-// bounded (newest kept, one object per URL, one page per spacing).
+// bounded (newest kept, one object per URL, one page per spacing),
+// and its samples a period too, across isolates (the SAMPLE_GATE Durable Object).
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { refreshSiteRules } from "../../src/http";
-import { listSampledPages, resolveLearningSettings, samplePage } from "../../src/learning";
+import { admitSample, listSampledPages, resolveLearningSettings, samplePage, samplePeriod } from "../../src/learning";
 import worker from "../../src/worker";
 import { allowPosting, API_KEY, callWorker, dataSites, learningEnv, postPage, readPage, sampledKeys, servedSite, type DataPage } from "../support/learning";
 
@@ -117,7 +118,7 @@ describe.skipIf(!HAS_DATA)("which cleaned pages are sampled", () => {
     expect(await sampledKeys("fresh.sampling.example")).toHaveLength(1);
   });
 
-  it("stops sampling a site once its sample is full of pages newer than its rules, until the rules change", async () => {
+  it("stops sampling a site once its period's samples are in, until the rules change", async () => {
     const site = "full.sampling.example";
     await allowPosting([site]);
     const vars = { LEARN_MAX_PAGES: "2" };
@@ -132,8 +133,41 @@ describe.skipIf(!HAS_DATA)("which cleaned pages are sampled", () => {
     await postPage(ORIGIN, PAGES[3], site, vars);
     expect(await urls()).toContain(PAGES[3].url);
     await postPage(ORIGIN, PAGES[4], site, vars);
-    expect(await urls()).toHaveLength(2);
-    expect(await urls()).not.toContain(PAGES[4].url);
+    expect(await urls()).toEqual([PAGES[3].url, PAGES[4].url].sort());
+    await postPage(ORIGIN, PAGES[5], site, vars);
+    expect(await urls()).toEqual([PAGES[3].url, PAGES[4].url].sort());
+  });
+
+  it("counts a site's samples across isolates: once other isolates have taken the period's, this one writes none", async () => {
+    const site = "busy.sampling.example";
+    await allowPosting([site]);
+    const vars = { LEARN_MAX_PAGES: "3" };
+    const gate = env.SAMPLE_GATE;
+    // Other isolates served the site first and took this period's three samples, which the site's gate counted.
+    const period = samplePeriod(undefined, resolveLearningSettings(learningEnv(vars)).staleMilliseconds, Date.now());
+    for (let taken = 1; taken <= 3; taken++) expect(await admitSample(gate, site, period, 3)).toEqual({ admitted: true, count: taken });
+    // This isolate has not seen the site before: it asks the gate, which lets nothing more through.
+    let puts = 0;
+    const bucket = env.PAGES!;
+    const counting = new Proxy(bucket, {
+      get(target, name) {
+        if (name === "put") return (...args: Parameters<R2Bucket["put"]>) => ((puts += 1), target.put(...args));
+        const value = Reflect.get(target, name) as unknown;
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    for (const page of PAGES.slice(0, 4)) {
+      const body = await (await fetch(`${ORIGIN}${page.path}`)).arrayBuffer();
+      const context = createExecutionContext();
+      const request = new Request(`https://cleaner.test/v1/clean?${new URLSearchParams({ url: page.url, site, format: "text" })}`, {
+        method: "POST", body, headers: { "x-api-key": API_KEY, "content-type": "text/html" },
+      });
+      expect((await worker.fetch(request, { ...learningEnv(vars), PAGES: counting }, context)).status).toBe(200);
+      await waitOnExecutionContext(context);
+    }
+    expect(puts).toBe(0);
+    expect(await sampledKeys(site)).toEqual([]);
+    expect(await admitSample(gate, site, period, 3)).toEqual({ admitted: false, count: 3 });
   });
 
   it("samples only the sites in LEARN_SITES, and none at a rate of 0", async () => {
