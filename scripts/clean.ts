@@ -195,12 +195,13 @@ function assignIds(pages: PageEntry[]): void {
  * guard and, for names, by their resolved addresses; bounded waits and size), or a one-line refusal.
  */
 async function fetchPage(url: string, allowPrivate: boolean): Promise<PageEntry> {
-  const { fetchOrigin, readBodyLimited, resolveSettings } = await import("../src/http/index");
+  const { fetchOrigin, readFetchedBody, resolveSettings } = await import("../src/http/index");
   // resolveSettings reads only these string vars; the CLI has no other bindings.
   const vars = {
     ALLOW_PRIVATE_TARGETS: allowPrivate ? "true" : "false",
     RESOLVE_TARGETS: process.env.RESOLVE_TARGETS,
     DNS_RESOLVER_URL: process.env.DNS_RESOLVER_URL,
+    PIN_TARGETS: process.env.PIN_TARGETS,
     FETCH_TIMEOUT_MS: process.env.FETCH_TIMEOUT_MS,
     FETCH_BODY_TIMEOUT_MS: process.env.FETCH_BODY_TIMEOUT_MS,
     MAX_BODY_BYTES: process.env.MAX_BODY_BYTES,
@@ -213,7 +214,8 @@ async function fetchPage(url: string, allowPrivate: boolean): Promise<PageEntry>
     fail(COMMAND, `${fetched.message}${hint}`, fetched.code === "origin-error" ? 1 : 2);
   }
   const { response } = fetched;
-  const body = await readBodyLimited(response.body, settings.maxBodyBytes, settings.fetchBodyTimeoutMs);
+  const body = await readFetchedBody(response, settings.maxBodyBytes, settings.fetchBodyTimeoutMs);
+  if (body.kind === "bad-encoding") fail(COMMAND, `${fetched.url.host}: ${body.message}`, 1);
   if (body.kind === "timeout") fail(COMMAND, `${fetched.url.host} did not send the whole page within ${settings.fetchBodyTimeoutMs} ms`);
   if (body.kind === "too-large") {
     await body.stream.cancel();

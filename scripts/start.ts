@@ -116,6 +116,8 @@ function startWorker(origins: readonly string[], wranglerPort: number): ChildPro
     "--var", `LEARN_SAMPLE_SPACING_MINUTES:${DEV_LEARNING_VARS.LEARN_SAMPLE_SPACING_MINUTES}`,
     "--var", `LEARN_MIN_SPAN_HOURS:${DEV_LEARNING_VARS.LEARN_MIN_SPAN_HOURS}`,
     "--var", `ALLOWED_TARGET_ORIGINS:${origins.join(",")}`,
+    // One resolution per fetch: a name is fetched at the address its check resolved (local workerd resolves again otherwise).
+    "--var", "PIN_TARGETS:on",
     "--var", `PROXY_ORIGINS:${proxyOrigins}`,
     // Browser apps allowed to call the API (CORS): the sample site's origin, plus DEV_CORS_ALLOWED_ORIGINS (comma-separated).
     "--var", `CORS_ALLOWED_ORIGINS:${[`http://${HOST}:${samplesPort}`, ...(process.env.DEV_CORS_ALLOWED_ORIGINS ?? "").split(",").map((entry) => entry.trim()).filter((entry) => entry !== "")].join(",")}`,

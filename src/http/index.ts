@@ -13,7 +13,7 @@ export { estimateMarkdownTokens } from "./shared/tokens";
 export { refreshSiteRules } from "./shared/rules-store";
 export { resolveSettings, type HttpSettings } from "./shared/settings";
 export { checkTarget, type TargetCheck } from "./shared/target";
-export { readBodyLimited, isHtmlBody, type BodyRead } from "./shared/body";
+export { readBodyLimited, readFetchedBody, isHtmlBody, type BodyRead, type FetchedBodyRead } from "./shared/body";
 export { feedRoutes } from "./feed/routes";
 export { proxyRoutes } from "./proxy/routes";
 export { demoRoutes } from "./api/demo";

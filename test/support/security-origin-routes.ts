@@ -21,6 +21,16 @@ export const STUB_RECORDS: Readonly<Record<string, ReadonlyArray<{ readonly type
   "alias.guard.test": [{ type: "CNAME", data: "loopback.guard.test" }],
 };
 
+/**
+ * Names that answer a different address each time they are asked (DNS rebinding): the n-th A query gets the n-th
+ * address, the last one from then on. The first is loopback (allowed where the tests allow private targets, and the
+ * test origin listens there), the later ones a metadata address, refused in every configuration.
+ */
+export const REBINDING_RECORDS: Readonly<Record<string, readonly string[]>> = {
+  "rebind.guard.test": ["127.0.0.1", "169.254.169.254"],
+  "rebind-hop.guard.test": ["127.0.0.1", "169.254.169.254"],
+};
+
 const TYPE_CODES = { A: 1, CNAME: 5, AAAA: 28 } as const;
 /** Queries the stub answered, by "name type": the tests read them to see the cache at work. */
 const queries = new Map<string, number>();
@@ -56,7 +66,9 @@ function dnsAnswer(query: Buffer): Buffer {
   if (question === null) return Buffer.from([0, 0, 0x81, 0x81, 0, 0, 0, 0, 0, 0, 0, 0]); // FORMERR
   const key = `${question.name} ${question.type}`;
   queries.set(key, (queries.get(key) ?? 0) + 1);
-  const records = STUB_RECORDS[question.name];
+  const rebinding = REBINDING_RECORDS[question.name];
+  const asked = queries.get(key) ?? 1;
+  const records = rebinding === undefined ? STUB_RECORDS[question.name] : [{ type: "A" as const, data: rebinding[Math.min(asked, rebinding.length) - 1] }];
   const matching = (records ?? []).filter((record) => TYPE_CODES[record.type] === question.type || record.type === "CNAME");
   const header = Buffer.from([0, 0, 0x81, records === undefined ? 0x83 : 0x80, 0, 1, 0, matching.length, 0, 0, 0, 0]);
   const answers = matching.map((record) => {
@@ -153,6 +165,7 @@ export const SECURITY_ORIGIN_ROUTES: OriginRoutes = {
       authorization: request.headers.authorization ?? null,
       apiKey: request.headers["x-api-key"] ?? null,
       hop: request.headers["x-clean-hop"] ?? null,
+      host: request.headers.host ?? null,
       query: new URL(request.url ?? "/", "http://origin").search,
       served: servedCount,
     };
@@ -165,7 +178,7 @@ export const SECURITY_ORIGIN_ROUTES: OriginRoutes = {
 };
 
 /** The JSON the echo page holds (what the origin saw), read back from any format of it. */
-export function readEcho(text: string): { cookie: string | null; authorization: string | null; apiKey: string | null; hop: string | null; query: string; served: number } {
+export function readEcho(text: string): { cookie: string | null; authorization: string | null; apiKey: string | null; hop: string | null; host: string | null; query: string; served: number } {
   const match = /SEEN (.*?) END/.exec(text.replace(/&quot;/g, '"'));
   if (match === null) throw new Error("no echo in the page");
   return JSON.parse(match[1]);

@@ -110,3 +110,41 @@ describe("calls back into the service", () => {
     expect(toProxy).toMatchObject({ status: 403, code: "forbidden-target" });
   });
 });
+
+describe("one resolution per fetch (PIN_TARGETS, local and self-hosted modes)", () => {
+  const PINNED = { ALLOW_PRIVATE_TARGETS: "true", DNS_RESOLVER_URL: RESOLVER.url, PIN_TARGETS: "on" };
+  const queried = async (name: string): Promise<number> =>
+    ((await (await fetch(`${origin}/dns-queries?name=${name}&type=1`)).json()) as { count: number }).count;
+
+  it("fetches a name at the address its check resolved, so a rebinding name cannot answer the fetch with another", async () => {
+    // rebind.guard.test answers loopback (allowed here) to its first query and a metadata address to every later one.
+    const before = await queried("rebind.guard.test");
+    const first = await call(cleanUrl(`http://rebind.guard.test:${port}/security/echo?t=rebind-${Date.now()}`), PINNED);
+    expect(first.status).toBe(200);
+    // Reached at the checked address (workerd names the address in Host: it does not send a Host header of ours).
+    expect(readEcho(await first.text()).host).toBe(`127.0.0.1:${port}`);
+    expect((await queried("rebind.guard.test")) - before).toBe(1); // one lookup: the check's, none by the fetch
+    clearResolveCache();
+    const later = await errorOf(await call(cleanUrl(`http://rebind.guard.test:${port}/security/echo?t=rebind2-${Date.now()}`), PINNED));
+    expect(later).toMatchObject({ status: 403, code: "forbidden-target" });
+    expect(later.message).toContain("a link-local or cloud metadata address");
+  });
+
+  it("pins a redirect hop too", async () => {
+    clearResolveCache();
+    const before = await queried("rebind-hop.guard.test");
+    const hop = `http://rebind-hop.guard.test:${port}/security/echo?t=hop-${Date.now()}`;
+    const response = await call(cleanUrl(`${origin}/security/redirect?to=${encodeURIComponent(hop)}`), PINNED);
+    expect(response.status).toBe(200);
+    expect(readEcho(await response.text()).host).toBe(`127.0.0.1:${port}`);
+    expect((await queried("rebind-hop.guard.test")) - before).toBe(1);
+  });
+
+  it("refuses an https URL by name, which cannot be fetched at an address, before resolving it", async () => {
+    const before = await queried("public.guard.test");
+    const error = await errorOf(await call(cleanUrl("https://public.guard.test/page.html"), PINNED));
+    expect(error).toMatchObject({ status: 403, code: "forbidden-target" });
+    expect(error.message).toContain("cannot be fetched at its checked address");
+    expect(await queried("public.guard.test")).toBe(before);
+  });
+});

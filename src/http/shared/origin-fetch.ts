@@ -22,8 +22,8 @@ export async function fetchOrigin(target: URL, settings: HttpSettings, headers?:
   let url = target;
   for (let hop = 0; hop <= settings.maxRedirects; hop++) {
     const guard = await guardHop(url, settings);
-    if (guard !== null) return hop === 0 ? guard : { ...guard, message: `redirect to ${url.href}: ${guard.message}` };
-    const step = await fetchOnce(url, settings, headers);
+    if (!guard.ok) return hop === 0 ? guard : { ...guard, message: `redirect to ${url.href}: ${guard.message}` };
+    const step = await fetchOnce(url, guard.address, settings, headers);
     if (!step.ok) return step;
     const location = step.response.headers.get("location");
     if (!REDIRECT_STATUSES.has(step.response.status) || location === null) return step.response.ok ? step : originError(step.response, url);
@@ -43,30 +43,50 @@ async function originError(response: Response, url: URL): Promise<Refusal> {
   return { ok: false, code: "origin-error", message: `${url.host} answered ${response.status} for ${url.pathname}` };
 }
 
-/** Checks one hop's URL before it is fetched: its spelling, this Worker's own hosts, and what its name resolves to. */
-export async function guardHop(url: URL, settings: HttpSettings): Promise<Refusal | null> {
+/** A hop that passed the guard, with the address its name was checked at when it is to be fetched there (pinned). */
+type Passed = { readonly ok: true; readonly address: string | null };
+
+/**
+ * Checks one hop's URL before it is fetched: its spelling, this Worker's own hosts, and what its name resolves to.
+ * Where addresses are pinned (PIN_TARGETS), the checked address is the one fetched, so a name that answers one
+ * address to the check and another to the fetch (DNS rebinding) cannot reach what the check refused; an https URL
+ * by name cannot be fetched at an address (its certificate names the host), so there it is refused.
+ */
+export async function guardHop(url: URL, settings: HttpSettings): Promise<Passed | Refusal> {
   const spelled = checkTarget(url.href, settings);
   if (!spelled.ok) return { ok: false, code: spelled.code, message: spelled.message };
   // The service's own address would have it fetch itself, request after request.
   if (settings.ownHosts.has(url.host.toLowerCase())) return { ok: false, code: "forbidden-target", message: `${url.host} is this service itself; not fetched` };
-  if (settings.resolver === null || isAddressLiteral(url.hostname) || settings.allowedOrigins.has(url.origin)) return null;
+  if (settings.resolver === null || isAddressLiteral(url.hostname) || settings.allowedOrigins.has(url.origin)) return { ok: true, address: null };
+  if (settings.pinAddresses && url.protocol === "https:") {
+    return { ok: false, code: "forbidden-target", message: `${url.host}: an https URL by name cannot be fetched at its checked address in this mode (PIN_TARGETS); not fetched` };
+  }
   const resolved = await resolveAndCheck(url.hostname, settings.resolver);
-  if (resolved.ok) return null;
+  if (resolved.ok) return { ok: true, address: settings.pinAddresses ? resolved.addresses[0] : null };
   // Unresolvable names answer as unreachable origins do, so a lookup reveals no more than a connection.
   if (resolved.kind === "unresolved") return unreachable(url);
-  if (isExempt(resolved.verdict, url, settings)) return null;
+  if (isExempt(resolved.verdict, url, settings)) return { ok: true, address: settings.pinAddresses ? resolved.address : null };
   return { ok: false, code: "forbidden-target", message: `target ${url.hostname} resolves to ${resolved.verdict.reason}; not fetched` };
 }
 
-async function fetchOnce(url: URL, settings: HttpSettings, headers?: HeadersInit): Promise<OriginFetch> {
+/** The URL fetched for `url` at a pinned address (its Host header then names the host), or `url` itself. */
+function pinnedUrl(url: URL, address: string | null): URL {
+  if (address === null) return url;
+  const pinned = new URL(url.href);
+  pinned.hostname = address.includes(":") ? `[${address}]` : address;
+  return pinned;
+}
+
+async function fetchOnce(url: URL, address: string | null, settings: HttpSettings, headers?: HeadersInit): Promise<OriginFetch> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), settings.fetchTimeoutMs);
   const requestHeaders = new Headers(headers);
   if (!requestHeaders.has("accept")) requestHeaders.set("accept", ACCEPT_HTML);
   if (!requestHeaders.has("user-agent")) requestHeaders.set("user-agent", USER_AGENT);
   requestHeaders.set(HOP_HEADER, String(settings.outgoingHop));
+  if (address !== null) requestHeaders.set("host", url.host);
   try {
-    const response = await fetch(url.href, { redirect: "manual", signal: controller.signal, headers: requestHeaders });
+    const response = await fetch(pinnedUrl(url, address).href, { redirect: "manual", signal: controller.signal, headers: requestHeaders });
     return { ok: true, response, url };
   } catch (error) {
     if (controller.signal.aborted) {

@@ -18,6 +18,10 @@ export interface GuardBindings {
   RESOLVE_TARGETS?: string;
   /** The DNS-over-HTTPS endpoint (RFC 8484) names are resolved with. */
   DNS_RESOLVER_URL?: string;
+  /** "off": the runtime's fetch resolves a checked name again (deployed on Cloudflare, whose fetch cannot reach
+   * private networks); anything else, or absent: the checked address is the one fetched, and what cannot be pinned
+   * (https by name) is refused (local and self-hosted modes: wrangler dev, workerd, Node). */
+  PIN_TARGETS?: string;
   /** The proxy's map (proxy/config.ts): its host keys are this Worker's own hosts. */
   PROXY_ORIGINS?: string;
 }
@@ -30,6 +34,8 @@ export interface HttpSettings {
   readonly allowedOrigins: ReadonlySet<string>;
   /** Where names are resolved before each fetch and redirect hop; null: not resolved (RESOLVE_TARGETS=off). */
   readonly resolver: ResolverSettings | null;
+  /** One resolution per fetch: a name is fetched at the address its check resolved (PIN_TARGETS, default on). */
+  readonly pinAddresses: boolean;
   /** Hosts (with port) of this Worker: never fetched, on any hop. */
   readonly ownHosts: ReadonlySet<string>;
   /** The x-clean-hop value our own fetches send (the request's plus one). */
@@ -58,6 +64,7 @@ export function resolveSettings(env: Env & GuardBindings, request?: Request): Ht
     allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS === "true",
     allowedOrigins: parseOrigins(env.ALLOWED_TARGET_ORIGINS),
     resolver: env.RESOLVE_TARGETS === "off" ? null : { url: env.DNS_RESOLVER_URL || DEFAULT_RESOLVER_URL, timeoutMs: Math.min(fetchTimeoutMs, RESOLVER_TIMEOUT_MS) },
+    pinAddresses: env.PIN_TARGETS !== "off",
     ownHosts: ownHosts(request, env.PROXY_ORIGINS),
     outgoingHop: hop + 1,
     maxBodyBytes: positiveNumber(env.MAX_BODY_BYTES, HTTP_MAX_BODY_BYTES),
