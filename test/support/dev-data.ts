@@ -9,9 +9,14 @@
 export function devDataPresent(present: boolean, what: string, required: boolean, file: string): boolean {
   if (present) return true;
   if (required) throw new Error(`${what} is missing but REQUIRE_DEV_DATA=1 (${file})`);
-  console.log(`skipped: ${file} needs ${what}, which is absent`);
+  const line = `skipped: ${file} needs ${what}, which is absent`;
+  if (!told.has(line)) console.log(line);
+  told.add(line);
   return false;
 }
+
+/** Lines said already: a file that asks twice is told once. */
+const told = new Set<string>();
 
 /**
  * Checks that read every dev page of a set (minutes each) are gates: `npm run test:gates` runs them (vitest.config.ts
@@ -21,9 +26,8 @@ export function devDataPresent(present: boolean, what: string, required: boolean
 export function everyDevPage(present: boolean, file: string): boolean {
   if (!devDataPresent(present, "../shared/data", process.env.REQUIRE_DEV_DATA === "1", file)) return false;
   if (process.env.TEST_GATES === "1") return true;
-  if (!toldLeftOut.has(file)) console.log(`left out: ${file}'s checks on every dev page run with npm run test:gates`);
-  toldLeftOut.add(file);
+  const line = `left out: ${file}'s checks on every dev page run with npm run test:gates`;
+  if (!told.has(line)) console.log(line);
+  told.add(line);
   return false;
 }
-
-const toldLeftOut = new Set<string>();
