@@ -170,8 +170,8 @@ interface JobMeasure {
   readonly jobMilliseconds: number;
 }
 
-/** Sites a /synthetic request adds (about 10 M keys, built and applied in one invocation, one call a shard). */
-const SYNTHETIC_BATCH = 10_000;
+/** Sites a /synthetic request adds (about 2 M keys, built and applied in one invocation). */
+const SYNTHETIC_BATCH = 2000;
 const SYNTHETIC_SEED = 20260101;
 
 /** Bytes of the files under a folder (the Durable Objects' SQLite files). */
