@@ -250,7 +250,7 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   // 6 rewrite
   let html = page.source;
   if ((input.format === "html" || input.format === "json") && (removed.blocks + removed.chars > 0 || plan.removedElements !== undefined || declaresOtherCharset(page))) {
-    const rewritten = await rewriteHtml(page, plan, input.rewriter);
+    const rewritten = await rewriteHtml(page, plan, input.rewriter, { cutClosedBlocks: true });
     if (!rewritten.ok) return { ok: false, bailout: "rewrite-failed", detail: `${rewritten.reason}: ${rewritten.detail}` };
     html = rewritten.html;
   }

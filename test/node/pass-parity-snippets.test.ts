@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { analysePage, type PageModel } from "../../src/page/index";
 import { normalisePlan, type RemovalPlan } from "../../src/plan/index";
 import { rewriteHtml } from "../../src/rewrite/index";
-import { createWasmBackend } from "../../src/runtime/index";
+import { createWasmBackend, type HtmlRewriterBackend } from "../../src/runtime/index";
 import { keptText, topRemovedCount, words } from "./pass-parity-plans";
 
 const backend = createWasmBackend(HTMLRewriter);
@@ -58,6 +58,9 @@ async function checkPlan(page: PageModel, plan: RemovalPlan, label: string): Pro
   if (!result.ok) return;
   expect(words(analysePage(result.html).text), `${label}: ${result.html}`).toEqual(words(keptText(page, plan)));
   expect(result.removedElements, label).toBe(topRemovedCount(page, plan));
+  // Blocks cut from the source before HTMLRewriter (what clean() does) give the bytes HTMLRewriter's removal gives.
+  const cut = await rewriteHtml(page, normalisePlan(page, plan), backend, { cutClosedBlocks: true });
+  expect(cut.ok && cut.html, `${label}, cut`).toBe(result.html);
 }
 
 describe("pass 2 removes exactly what pass 1 decided, on malformed snippets", () => {
@@ -71,4 +74,18 @@ describe("pass 2 removes exactly what pass 1 decided, on malformed snippets", ()
       await checkPlan(page, planOf(page, (b) => b % 2 === 0), `even blocks of ${snippet}`);
     });
   }
+});
+
+describe("pass 2 cuts removed blocks closed by their own end tag from the source", () => {
+  it("hands HTMLRewriter no handler for them, and one for a block an ancestor's end tag closes", async () => {
+    const handlerCounts: number[] = [];
+    const counting: HtmlRewriterBackend = { name: backend.name, rewrite: (input, handlers) => (handlerCounts.push(handlers.length), backend.rewrite(input, handlers)) };
+    const page = analysePage("<div><p>keep</p><ul><li>gone</li></ul><section><div>also gone</section><p>end</p></div>");
+    const removed = (tag: string): RemovalPlan => planOf(page, (block) => page.source.startsWith(tag, page.blocks.sourceStart[block]));
+    const closed = await rewriteHtml(page, normalisePlan(page, removed("<ul")), counting, { cutClosedBlocks: true });
+    expect(closed.ok && closed.html).toBe("<div><p>keep</p> <section><div>also gone</section><p>end</p></div>");
+    const byAncestor = await rewriteHtml(page, normalisePlan(page, removed("<div>also")), counting, { cutClosedBlocks: true });
+    expect(byAncestor.ok && byAncestor.html).toBe("<div><p>keep</p><ul><li>gone</li></ul><section> </section><p>end</p></div>");
+    expect(handlerCounts).toEqual([0, 1]);
+  });
 });
