@@ -15,8 +15,7 @@
 import { applyContributions, mineSampledSite, ngramHash, runMineJob, type ConsumerBindings, type CrossSiteNamespace, type ShardAnswer } from "../src/consumer/index";
 import { enqueueJob, readJobState, resolveLearningSettings, samplePage, storagePrefixes } from "../src/learning/index";
 
-export { CrossSiteShard } from "../src/consumer/index";
-export { SampleGate } from "../src/learning/index";
+export { CrossSiteShard, SampleGate } from "../src/durable-objects/index";
 
 interface BenchEnv extends ConsumerBindings {
   PAGES: R2Bucket;

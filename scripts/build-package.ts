@@ -9,7 +9,7 @@
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { build, type Plugin } from "esbuild";
+import { build } from "esbuild";
 import { parseCommand, runCommand, usageText, type Command } from "./lib/cli";
 import { REPO_ROOT } from "./lib/paths";
 
@@ -19,22 +19,6 @@ parseCommand(COMMAND, { options: {} });
 const DIST = join(REPO_ROOT, "dist");
 const TYPES = join(DIST, "types");
 
-/**
- * The command fetches a URL through src/http, whose index also exports the Durable Object classes of the learning
- * loop (`extends DurableObject` from "cloudflare:workers", a module only workerd has). The command never creates
- * one; it needs only that the class definitions evaluate in Node, so the bin gets the base class as a plain class.
- */
-const WORKERS_MODULE_OUTSIDE_WORKERD: Plugin = {
-  name: "cloudflare-workers-outside-workerd",
-  setup(builder) {
-    builder.onResolve({ filter: /^cloudflare:workers$/ }, () => ({ path: "cloudflare:workers", namespace: "outside-workerd" }));
-    builder.onLoad({ filter: /.*/, namespace: "outside-workerd" }, () => ({
-      contents: "export class DurableObject { constructor(ctx, env) { this.ctx = ctx; this.env = env; } }",
-      loader: "js",
-    }));
-  },
-};
-
 async function main(): Promise<void> {
   rmSync(DIST, { recursive: true, force: true });
   const common = { bundle: true, format: "esm", target: "es2022", logLevel: "warning", legalComments: "none", absWorkingDir: REPO_ROOT } as const;
@@ -43,7 +27,7 @@ async function main(): Promise<void> {
   // html-rewriter-wasm reads its .wasm beside itself, so it stays a dependency; wrangler is only run as a command (--kv-local).
   await build({
     ...common, entryPoints: { "scripts/clean": "scripts/clean.ts" }, outdir: DIST, platform: "node", external: ["html-rewriter-wasm"],
-    banner: { js: "#!/usr/bin/env node" }, plugins: [WORKERS_MODULE_OUTSIDE_WORKERD],
+    banner: { js: "#!/usr/bin/env node" },
   });
   // The bin's usage text, where scripts/lib/cli.ts looks for it (../usage/ from the script).
   mkdirSync(join(DIST, "usage"), { recursive: true });

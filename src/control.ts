@@ -25,5 +25,4 @@ async function scheduled(_controller: ScheduledController, env: ControlEnv, cont
 
 export default { queue, scheduled } satisfies ExportedHandler<ControlEnv>;
 /** The cross-site table's shards (CROSS_SITE); the sample gate's class is bound here only for the tests' edge code. */
-export { CrossSiteShard } from "./consumer";
-export { SampleGate } from "./learning";
+export { CrossSiteShard, SampleGate } from "./durable-objects";

@@ -33,4 +33,4 @@ app.route("/v1/mcp", mcpRoutes);
 // Worker's (src/control.ts, wrangler.control.toml): this Worker only samples pages and enqueues jobs.
 export default app satisfies ExportedHandler<Env>;
 /** The Durable Object that bounds each site's samples a period, across isolates (wrangler.toml SAMPLE_GATE). */
-export { SampleGate } from "./learning";
+export { SampleGate } from "./durable-objects";

@@ -3,14 +3,14 @@
  * candidates hold it, merged one site at a time as jobs finish (the reduce step of mining many sites), and read
  * by the filter. `npm run mine` counts the same keys over one machine's sites at once.
  *
- * Layout: CROSS_SITE_SHARDS Durable Objects (cross-site-shard.ts), an n-gram in the shard of its hash. A job
+ * Layout: CROSS_SITE_SHARDS Durable Objects (src/durable-objects/cross-site-shard.ts), an n-gram in the shard of its hash. A job
  * sends each shard, in one call, the site's n-grams that fall in it (every shard, so that a key the site no
  * longer has is removed, and so that each shard's count of its home sites adds up to the number of sites), and
  * gets back the counts of those keys. What a job reads and writes is its own keys, whatever the number of sites.
  */
 import { CROSS_SITE_MAX_ATTEMPTS, CROSS_SITE_SHARDS } from "../config";
 import { hexDigest, sha256 } from "../digest";
-import type { CrossSiteShard, ShardAnswer, ShardContribution } from "./cross-site-shard";
+import type { CrossSiteShard, ShardAnswer, ShardContribution } from "../durable-objects";
 
 /** Hex digits of a site id (48 bits: collisions stay unlikely up to tens of millions of sites). */
 const SITE_ID_DIGITS = 12;

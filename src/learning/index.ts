@@ -13,7 +13,7 @@ export {
 } from "./sample";
 export { coversSite, deletePostingKey, isKeyId, keyIdOf, listPostingKeys, readPostingKey, writePostingKey, KEY_ID_DIGITS, type PostingKey } from "./posting-keys";
 export { approvePendingReview, dropPendingReview, readPendingReview, writePendingReview, type PendingReview, type RemovalMeasure } from "./review";
-export { admitSample, SampleGate, samplePeriod, type SampleGateNamespace } from "./sample-gate";
+export { admitSample, samplePeriod, type SampleGateNamespace } from "./sample-gate";
 export { LEGACY_CROSS_SITE_PREFIXES, storagePrefixes } from "./storage-keys";
 export {
   DEAD_LETTER_QUEUE,

@@ -6,28 +6,9 @@
  * The period: the rules the page was cleaned with (a new set starts a new sample) and the staleness period since
  * them (a site whose mining found nothing, or whose rules were not replaced, gets a new allowance a period later).
  */
-import { DurableObject } from "cloudflare:workers";
+import type { SampleGate } from "../durable-objects";
 
 export type SampleGateNamespace = DurableObjectNamespace<SampleGate>;
-
-interface GateState {
-  readonly period: string;
-  readonly admitted: number;
-}
-
-const STATE_KEY = "gate";
-
-export class SampleGate extends DurableObject {
-  /** Lets one sample through unless `limit` have been in `period`; answers whether it did and the count after. */
-  async admit(period: string, limit: number): Promise<{ admitted: boolean; count: number }> {
-    // One call at a time: the storage read and write of a call are not interleaved with another's (input gates).
-    const stored = await this.ctx.storage.get<GateState>(STATE_KEY);
-    const admitted = stored === undefined || stored.period !== period ? 0 : stored.admitted;
-    if (admitted >= limit) return { admitted: false, count: admitted };
-    await this.ctx.storage.put<GateState>(STATE_KEY, { period, admitted: admitted + 1 });
-    return { admitted: true, count: admitted + 1 };
-  }
-}
 
 /**
  * The period a page of a site belongs to: its rules' minedAt ("none" without rules) and the number of whole

@@ -1,4 +1,4 @@
-// The cross-site table in Durable Objects (src/consumer/cross-site-table.ts, cross-site-shard.ts), inside workerd
+// The cross-site table in Durable Objects (src/consumer/cross-site-table.ts, src/durable-objects/cross-site-shard.ts), inside workerd
 // with the control Worker's real SQLite-backed objects: a job's contribution applied idempotently, replaced and
 // removed; its cost counted in rows, whatever the number of sites; the filter's decisions on every dev site the
 // same as with the R2 table it replaces; and that R2 table of an earlier deployment moved with its counts.
