@@ -219,35 +219,82 @@ function treeProblems(json: ModelJson, width: number): string[] {
   return problems;
 }
 
-/** Block ordinal → template probability in [0, 1]. */
+/**
+ * Block ordinal → template probability in [0, 1].
+ *
+ * The feature matrix is copied column by column first, and each part is summed one column or one tree at a time over
+ * all blocks: a tree's splits are then loop constants, and consecutive blocks' walks do not wait on each other (block by
+ * block, each level's load waited on the one before). Every block's sums add the same terms in the same order as before.
+ */
 export function scoreBlocks(features: FeatureMatrix, model: ClassifierModel): Float32Array {
   const { json, linear, forest } = model;
-  const scores = new Float32Array(features.blockCount);
-  const { data, featureCount } = features;
-  const base = json.boosted?.base ?? 0;
-  for (let b = 0; b < features.blockCount; b++) {
-    const row = b * featureCount;
-    const logOdds =
-      json.kind === "logistic" ? linearLogOdds(linear!, data, row)
-      : json.kind === "boosted-trees" ? base + forestLogOdds(forest, data, row)
-      : (linearLogOdds(linear!, data, row) + base + forestLogOdds(forest, data, row)) / 2;
-    scores[b] = 1 / (1 + Math.exp(-logOdds));
+  const count = features.blockCount;
+  const columns = transpose(features);
+  const logOdds = new Float64Array(count);
+  if (json.kind === "logistic") addLinear(linear!, columns, count, logOdds);
+  else {
+    const trees = new Float64Array(count);
+    addForest(forest, columns, count, trees);
+    const base = json.boosted?.base ?? 0;
+    if (json.kind === "boosted-trees") for (let b = 0; b < count; b++) logOdds[b] = base + trees[b];
+    else {
+      addLinear(linear!, columns, count, logOdds);
+      for (let b = 0; b < count; b++) logOdds[b] = (logOdds[b] + base + trees[b]) / 2;
+    }
   }
+  const scores = new Float32Array(count);
+  for (let b = 0; b < count; b++) scores[b] = 1 / (1 + Math.exp(-logOdds[b]));
   return scores;
 }
 
-function linearLogOdds({ columns, weights, bias }: Linear, data: Float32Array, row: number): number {
-  let sum = bias;
-  for (let f = 0; f < weights.length; f++) sum += weights[f] * data[row + columns[f]];
-  return sum;
+/** The feature matrix column-major: feature f of block b at f * blockCount + b. */
+function transpose({ blockCount, featureCount, data }: FeatureMatrix): Float32Array {
+  const columns = new Float32Array(blockCount * featureCount);
+  for (let b = 0, row = 0; b < blockCount; b++, row += featureCount) {
+    for (let f = 0, at = b; f < featureCount; f++, at += blockCount) columns[at] = data[row + f];
+  }
+  return columns;
 }
 
-function forestLogOdds({ trees, depth, nodes, column, threshold, value }: Forest, data: Float32Array, row: number): number {
-  let sum = 0;
-  for (let t = 0, offset = 0; t < trees; t++, offset += nodes) {
-    let node = 0;
-    for (let level = 0; level < depth; level++) node = 2 * node + 2 - +(data[row + column[offset + node]] <= threshold[offset + node]);
-    sum += value[offset + node];
+/** Sets sums[b] to the linear part's log-odds of block b (the bias, then each weighted feature in model order). */
+function addLinear({ columns: tested, weights, bias }: Linear, columns: Float32Array, count: number, sums: Float64Array): void {
+  sums.fill(bias);
+  for (let f = 0; f < weights.length; f++) {
+    const weight = weights[f];
+    const at = tested[f] * count;
+    for (let b = 0; b < count; b++) sums[b] += weight * columns[at + b];
   }
-  return sum;
+}
+
+/** Adds each tree's leaf value to sums[b], tree after tree. */
+function addForest({ trees, depth, nodes, column, threshold, value }: Forest, columns: Float32Array, count: number, sums: Float64Array): void {
+  if (depth === 3) return addForestOfDepth3(trees, nodes, column, threshold, value, columns, count, sums);
+  const node = new Int32Array(count);
+  for (let t = 0, offset = 0; t < trees; t++, offset += nodes) {
+    node.fill(0);
+    for (let level = 0; level < depth; level++) {
+      for (let b = 0; b < count; b++) {
+        const at = offset + node[b];
+        node[b] = 2 * node[b] + 2 - +(columns[column[at] * count + b] <= threshold[at]);
+      }
+    }
+    for (let b = 0; b < count; b++) sums[b] += value[offset + node[b]];
+  }
+}
+
+/** addForest unrolled for trees of depth 3 (the shipped model's): a tree's seven splits and eight leaves are locals. */
+function addForestOfDepth3(
+  trees: number, nodes: number, column: Int32Array, threshold: Float64Array, value: Float64Array, columns: Float32Array, count: number, sums: Float64Array,
+): void {
+  for (let t = 0, o = 0; t < trees; t++, o += nodes) {
+    const c0 = column[o] * count, c1 = column[o + 1] * count, c2 = column[o + 2] * count, c3 = column[o + 3] * count;
+    const c4 = column[o + 4] * count, c5 = column[o + 5] * count, c6 = column[o + 6] * count;
+    const t0 = threshold[o], t1 = threshold[o + 1], t2 = threshold[o + 2], t3 = threshold[o + 3], t4 = threshold[o + 4], t5 = threshold[o + 5], t6 = threshold[o + 6];
+    const v7 = value[o + 7], v8 = value[o + 8], v9 = value[o + 9], v10 = value[o + 10], v11 = value[o + 11], v12 = value[o + 12], v13 = value[o + 13], v14 = value[o + 14];
+    for (let b = 0; b < count; b++) {
+      sums[b] += columns[c0 + b] <= t0
+        ? columns[c1 + b] <= t1 ? (columns[c3 + b] <= t3 ? v7 : v8) : (columns[c4 + b] <= t4 ? v9 : v10)
+        : columns[c2 + b] <= t2 ? (columns[c5 + b] <= t5 ? v11 : v12) : (columns[c6 + b] <= t6 ? v13 : v14);
+    }
+  }
 }

@@ -131,6 +131,45 @@ describe("boosted trees that do not fill their last level", () => {
   });
 });
 
+describe("scoring over the feature columns", () => {
+  it("gives every block the log-odds of its trees walked node by node from the model file, for depths 1 to 4 (3 is unrolled)", () => {
+    const random = seededRandom(30);
+    const width = 6;
+    const blocks = 57;
+    const data = new Float32Array(blocks * FEATURE_COUNT);
+    // Values on a coarse grid, so that some equal a split exactly (x <= threshold goes left).
+    for (let i = 0; i < data.length; i++) data[i] = Math.round(random() * 8) / 4;
+    for (const kind of ["boosted-trees", "ensemble"] as const) {
+      for (let depth = 1; depth <= 4; depth++) {
+        const inner = 2 ** depth - 1;
+        const nodes = 2 * inner + 1;
+        const trees = 5;
+        // Some inner nodes are leaves (-1): their value holds for everything below them.
+        const feature = Array.from({ length: trees * inner }, () => (random() < 0.2 ? -1 : Math.floor(random() * width)));
+        const value = Array.from({ length: trees * nodes }, () => Math.round(random() * 8) / 4 - 1);
+        const normalisation = { mean: Array.from({ length: width }, () => random() - 0.5), scale: Array.from({ length: width }, () => 0.5 + random()) };
+        const logistic = { weights: Array.from({ length: width }, () => random() - 0.5), bias: 0.25 };
+        const json = { ...MODEL_JSON, kind, features: width, normalisation, logistic, boosted: { base: -0.5, learningRate: 0.3, depth, feature, value } };
+        const parsed = parseModel(json);
+        if (!parsed.ok) throw new Error(parsed.problems.join("; "));
+        const scores = scoreBlocks({ blockCount: blocks, featureCount: FEATURE_COUNT, data }, parsed.model);
+        for (let b = 0; b < blocks; b++) {
+          const x = (f: number): number => (data[b * FEATURE_COUNT + f] - normalisation.mean[f]) / normalisation.scale[f];
+          let forest = -0.5;
+          for (let tree = 0; tree < trees; tree++) {
+            let node = 0;
+            while (node < inner && feature[tree * inner + node] >= 0) node = x(feature[tree * inner + node]) <= value[tree * nodes + node] ? 2 * node + 1 : 2 * node + 2;
+            forest += 0.3 * value[tree * nodes + node];
+          }
+          const linear = logistic.weights.reduce((sum, weight, f) => sum + weight * x(f), logistic.bias);
+          const logOdds = kind === "ensemble" ? (forest + linear) / 2 : forest;
+          expect(scores[b], `${kind} depth ${depth} block ${b}`).toBeCloseTo(1 / (1 + Math.exp(-logOdds)), 5);
+        }
+      }
+    }
+  });
+});
+
 describe("the classifier on degenerate pages", () => {
   it("plans for empty, text-only, block-free and deeply nested pages without failing", () => {
     const model = shippedModel();
