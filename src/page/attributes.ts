@@ -40,11 +40,23 @@ export function findAttribute(source: string, from: number, to: number, lowercas
         valueEnd = i;
       }
     }
-    if (nameEnd - nameStart === lowercaseName.length && source.slice(nameStart, nameEnd).toLowerCase() === lowercaseName) {
-      return [valueStart, valueEnd];
-    }
+    if (nameEnd - nameStart === lowercaseName.length && namesMatch(source, nameStart, lowercaseName)) return [valueStart, valueEnd];
   }
   return null;
+}
+
+/**
+ * Whether the name at source[start, start + name length), lower-cased, is `lowercaseName`: compared code by code, with
+ * no string made (every tag's names are tested), except where the name holds a non-ASCII character, which toLowerCase
+ * may map to ASCII (the Kelvin sign to "k").
+ */
+function namesMatch(source: string, start: number, lowercaseName: string): boolean {
+  for (let i = 0; i < lowercaseName.length; i++) {
+    const code = source.charCodeAt(start + i);
+    if (code >= 0x80) return source.slice(start, start + lowercaseName.length).toLowerCase() === lowercaseName;
+    if ((code >= 65 && code <= 90 ? code | 0x20 : code) !== lowercaseName.charCodeAt(i)) return false;
+  }
+  return true;
 }
 
 /** Decoded value of an attribute (HTML5's attribute-value rule for references), or null when absent. */

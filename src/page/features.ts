@@ -116,8 +116,7 @@ interface BlockCounts {
 export function computeFeatures(page: PageModel): FeatureMatrix {
   const count = page.blockCount;
   const counts = emptyCounts(count);
-  const wordTable = countPageWords(page);
-  countText(page, counts, wordTable);
+  countText(page, counts);
   readMarkup(page, counts);
   for (let b = count - 1; b > 0; b--) addIntoParent(counts, b, page.blocks.parent[b]);
   const data = new Float32Array(count * FEATURE_COUNT);
@@ -263,31 +262,54 @@ function forEachWord(text: string, word: (hash: number) => void): void {
   }
 }
 
-function countPageWords(page: PageModel): WordTable {
+/**
+ * One pass over every text node: character classes, words, sentence ends; then the word statistics, once the page's
+ * word counts are known. The page's words are counted in the same pass: they are the text nodes' words, except
+ * that a word runs on across two text nodes that touch (no separator between them in the page text, as in
+ * "foo<b>bar</b>"). Each node's word hashes are kept in order, so that the statistics add the same terms in the
+ * same order as a second walk of the text would.
+ */
+function countText(page: PageModel, counts: BlockCounts): void {
+  const { text, textNodes } = page;
   // Pages average about one word in six characters; the table grows if there are more.
-  const table = emptyWordTable(page.text.length / 6 + 16);
-  forEachWord(page.text, (hash) => {
+  const table = emptyWordTable(text.length / 6 + 16);
+  let nodeWords = new Uint32Array(Math.max(64, text.length >> 3)); // the nodes' word hashes, in order
+  let wordCount = 0;
+  const nodeWordEnd = new Int32Array(page.textNodeCount); // text node ordinal → end of its words in nodeWords
+  const addNodeWord = (hash: number): void => {
+    if (wordCount === nodeWords.length) {
+      const grown = new Uint32Array(2 * nodeWords.length);
+      grown.set(nodeWords);
+      nodeWords = grown;
+    }
+    nodeWords[wordCount++] = hash;
+  };
+  const addPageWord = (hash: number): void => {
     table.counts[claimSlot(table, hash)]++;
     table.total++;
-  });
-  forEachWord(page.title, (hash) => {
-    table.inTitle[claimSlot(table, hash)] = 1;
-  });
-  return table;
-}
-
-/** One pass over every text node: character classes, words, sentence ends, word statistics. */
-function countText(page: PageModel, counts: BlockCounts, table: WordTable): void {
-  const { text, textNodes } = page;
-  const logTotal = Math.log(table.total + 1);
+  };
+  let pageHash = HASH_SEED;
+  let inPageWord = false;
+  let previousEnd = -1;
   for (let t = 0; t < page.textNodeCount; t++) {
     const block = textNodes.block[t];
     const start = textNodes.textStart[t];
     const end = textNodes.textEnd[t];
     const linked = textNodes.inLink[t] === 1;
+    // A separator between this node and the last (a space or a line break) ends the page's word.
+    if (inPageWord && start !== previousEnd) {
+      addPageWord(pageHash);
+      inPageWord = false;
+    }
+    previousEnd = end;
     let words = 0;
     let commas = 0;
     let shortWords = 0;
+    let digits = 0;
+    let letters = 0;
+    let capitals = 0;
+    let punctuation = 0;
+    let sentences = 0;
     let wordStart = start;
     let hash = HASH_SEED;
     let inWord = false;
@@ -297,33 +319,48 @@ function countText(page: PageModel, counts: BlockCounts, table: WordTable): void
       if (!ideograph && isWordCode(code)) {
         if (!inWord) wordStart = i;
         hash = hashStep(inWord ? hash : HASH_SEED, code);
+        pageHash = hashStep(inPageWord ? pageHash : HASH_SEED, code);
         inWord = true;
-        if (code >= 48 && code <= 57) counts.digits[block]++;
+        inPageWord = true;
+        if (code >= 48 && code <= 57) digits++;
         else {
-          counts.letters[block]++;
-          if (code >= 65 && code <= 90) counts.capitals[block]++;
+          letters++;
+          if (code >= 65 && code <= 90) capitals++;
         }
         continue;
       }
       if (inWord) {
         words++;
         if (i - wordStart <= SHORT_WORD_LETTERS) shortWords++;
-        countWordStatistics(counts, table, block, hash, logTotal);
+        addNodeWord(hash);
         inWord = false;
+      }
+      if (i === end) continue; // the node's end: the page's word may run on into the next node
+      if (inPageWord) {
+        addPageWord(pageHash);
+        inPageWord = false;
       }
       if (ideograph) {
         words++;
         shortWords++;
-        counts.letters[block]++;
-        countWordStatistics(counts, table, block, hashStep(HASH_SEED, code), logTotal);
+        letters++;
+        const single = hashStep(HASH_SEED, code);
+        addNodeWord(single);
+        addPageWord(single);
         continue;
       }
-      if (i === end || code === 32) continue;
-      counts.punctuation[block]++;
+      if (code === 32) continue;
+      punctuation++;
       if (isComma(code)) commas++;
-      if ((code === 46 || code === 33 || code === 63) && (i + 1 >= end || text.charCodeAt(i + 1) === 32)) counts.sentences[block]++;
-      else if (isScriptSentenceEnd(code)) counts.sentences[block]++;
+      if ((code === 46 || code === 33 || code === 63) && (i + 1 >= end || text.charCodeAt(i + 1) === 32)) sentences++;
+      else if (isScriptSentenceEnd(code)) sentences++;
     }
+    nodeWordEnd[t] = wordCount;
+    counts.digits[block] += digits;
+    counts.letters[block] += letters;
+    counts.capitals[block] += capitals;
+    counts.punctuation[block] += punctuation;
+    counts.sentences[block] += sentences;
     counts.chars[block] += end - start;
     counts.ownChars[block] += end - start;
     counts.words[block] += words;
@@ -336,13 +373,30 @@ function countText(page: PageModel, counts: BlockCounts, table: WordTable): void
       counts.paragraphCredit[block] += 1 + commas + Math.min(PARAGRAPH_MAX_LENGTH_CREDIT, (end - start) / PARAGRAPH_LENGTH_UNIT);
     }
   }
+  if (inPageWord) addPageWord(pageHash);
+  forEachWord(page.title, (hash) => {
+    table.inTitle[claimSlot(table, hash)] = 1;
+  });
+  countWordStatistics(page, counts, table, nodeWords, nodeWordEnd);
 }
 
-/** How unexpected a word is on its page (its share of the page's words), and whether the title has it. */
-function countWordStatistics(counts: BlockCounts, table: WordTable, block: number, hash: number, logTotal: number): void {
-  const slot = slotOf(table, hash);
-  counts.crossEntropy[block] += logTotal - Math.log(Math.max(1, table.counts[slot]));
-  counts.titleWords[block] += table.inTitle[slot];
+/**
+ * How unexpected each word is on its page (its share of the page's words), summed per block, and the block's words
+ * that the title has. The term of a word depends on its slot only: computed once per slot, not per word.
+ */
+function countWordStatistics(page: PageModel, counts: BlockCounts, table: WordTable, nodeWords: Uint32Array, nodeWordEnd: Int32Array): void {
+  const logTotal = Math.log(table.total + 1);
+  const surprise = new Float64Array(table.mask + 1); // slot → logTotal - log of its count (a word not on the page: count 1)
+  for (let slot = 0; slot <= table.mask; slot++) surprise[slot] = logTotal - Math.log(Math.max(1, table.counts[slot]));
+  let word = 0;
+  for (let t = 0; t < page.textNodeCount; t++) {
+    const block = page.textNodes.block[t];
+    for (const end = nodeWordEnd[t]; word < end; word++) {
+      const slot = slotOf(table, nodeWords[word]);
+      counts.crossEntropy[block] += surprise[slot];
+      counts.titleWords[block] += table.inTitle[slot];
+    }
+  }
 }
 
 // ── markup ───────────────────────────────────────────────────────────────────────────────────────────
