@@ -9,40 +9,69 @@ export function isTagSpace(code: number): boolean {
   return code === 32 || code === 9 || code === 10 || code === 12 || code === 13;
 }
 
-/** Value range [start, end) of the attribute `lowercaseName` in source[from, to), or null when absent. */
-export function findAttribute(source: string, from: number, to: number, lowercaseName: string): [number, number] | null {
-  let i = from;
+/** The attribute last read by readNextAttribute: its name's range and its value's (empty for a bare name). */
+let nameStart = 0;
+let nameEnd = 0;
+let valueStart = 0;
+let valueEnd = 0;
+
+/** Reads the attribute at or after `i` in source[i, to): sets the ranges above; returns where the next one may start, or -1 when none is left. */
+function readNextAttribute(source: string, i: number, to: number): number {
   while (i < to) {
     const code = source.charCodeAt(i);
-    if (isTagSpace(code) || code === 47 || code === 62) {
-      i++;
-      continue;
-    }
-    const nameStart = i;
-    i++; // the first character of a name may be "="
-    while (i < to && !isTagSpace(source.charCodeAt(i)) && source.charCodeAt(i) !== 47 && source.charCodeAt(i) !== 61 && source.charCodeAt(i) !== 62) i++;
-    const nameEnd = i;
+    if (!isTagSpace(code) && code !== 47 && code !== 62) break;
+    i++;
+  }
+  if (i >= to) return -1;
+  nameStart = i;
+  i++; // the first character of a name may be "="
+  while (i < to && !isTagSpace(source.charCodeAt(i)) && source.charCodeAt(i) !== 47 && source.charCodeAt(i) !== 61 && source.charCodeAt(i) !== 62) i++;
+  nameEnd = i;
+  while (i < to && isTagSpace(source.charCodeAt(i))) i++;
+  valueStart = i;
+  valueEnd = i;
+  if (i < to && source.charCodeAt(i) === 61) {
+    i++;
     while (i < to && isTagSpace(source.charCodeAt(i))) i++;
-    let valueStart = i;
-    let valueEnd = i;
-    if (i < to && source.charCodeAt(i) === 61) {
-      i++;
-      while (i < to && isTagSpace(source.charCodeAt(i))) i++;
-      const quote = source.charCodeAt(i);
-      if (quote === 34 || quote === 39) {
-        const close = source.indexOf(quote === 34 ? '"' : "'", i + 1);
-        valueStart = i + 1;
-        valueEnd = close < 0 || close > to ? to : close;
-        i = valueEnd + 1;
-      } else {
-        valueStart = i;
-        while (i < to && !isTagSpace(source.charCodeAt(i)) && source.charCodeAt(i) !== 62) i++;
-        valueEnd = i;
-      }
+    const quote = source.charCodeAt(i);
+    if (quote === 34 || quote === 39) {
+      const close = source.indexOf(quote === 34 ? '"' : "'", i + 1);
+      valueStart = i + 1;
+      valueEnd = close < 0 || close > to ? to : close;
+      i = valueEnd + 1;
+    } else {
+      valueStart = i;
+      while (i < to && !isTagSpace(source.charCodeAt(i)) && source.charCodeAt(i) !== 62) i++;
+      valueEnd = i;
     }
+  }
+  return i;
+}
+
+/** Value range [start, end) of the attribute `lowercaseName` in source[from, to), or null when absent. */
+export function findAttribute(source: string, from: number, to: number, lowercaseName: string): [number, number] | null {
+  for (let i = readNextAttribute(source, from, to); i >= 0; i = readNextAttribute(source, i, to)) {
     if (nameEnd - nameStart === lowercaseName.length && namesMatch(source, nameStart, lowercaseName)) return [valueStart, valueEnd];
   }
   return null;
+}
+
+/**
+ * The value ranges of several attributes in one reading of the tag: ranges[2n] and ranges[2n + 1] become the range
+ * of lowercaseNames[n] (its first occurrence, as findAttribute gives it), or -1 and -1 when absent.
+ */
+export function findAttributes(source: string, from: number, to: number, lowercaseNames: readonly string[], ranges: Int32Array): void {
+  ranges.fill(-1, 0, 2 * lowercaseNames.length);
+  let missing = lowercaseNames.length;
+  for (let i = readNextAttribute(source, from, to); i >= 0 && missing > 0; i = readNextAttribute(source, i, to)) {
+    for (let n = 0; n < lowercaseNames.length; n++) {
+      const name = lowercaseNames[n];
+      if (ranges[2 * n] >= 0 || nameEnd - nameStart !== name.length || !namesMatch(source, nameStart, name)) continue;
+      ranges[2 * n] = valueStart;
+      ranges[2 * n + 1] = valueEnd;
+      missing--;
+    }
+  }
 }
 
 /**

@@ -9,7 +9,7 @@
 import { PROSE_MIN_CHARS } from "../config";
 import { isComma, isIdeograph, isScriptSentenceEnd } from "./text-marks";
 import { MARKUP_COUNTERS, MARKUP_IMAGES, MARKUP_INPUTS, MARKUP_LINKS, MARKUP_TAGS, type PageModel } from "./types";
-import { findAttribute } from "./attributes";
+import { findAttributes } from "./attributes";
 import { TAG_NAMES, TAG_OTHER, TAG_SELECT } from "./tags";
 
 /** Feature names, in column order of the feature matrix. Append only: a model names its features by how many of these it uses. */
@@ -116,11 +116,11 @@ interface BlockCounts {
 export function computeFeatures(page: PageModel): FeatureMatrix {
   const count = page.blockCount;
   const counts = emptyCounts(count);
-  countText(page, counts);
+  const prefixHashes = countText(page, counts);
   readMarkup(page, counts);
   for (let b = count - 1; b > 0; b--) addIntoParent(counts, b, page.blocks.parent[b]);
   const data = new Float32Array(count * FEATURE_COUNT);
-  const repeats = textRepeats(page);
+  const repeats = textRepeats(page, prefixHashes);
   const tagGroup = new Uint8Array(count); // block ordinal → tag group
   const containers = new Uint32Array(count); // block ordinal → container bits of the block and its ancestors
   const hints = new Uint32Array(count); // block ordinal → hint bits of the block's own class/id
@@ -267,10 +267,12 @@ function forEachWord(text: string, word: (hash: number) => void): void {
  * word counts are known. The page's words are counted in the same pass: they are the text nodes' words, except
  * that a word runs on across two text nodes that touch (no separator between them in the page text, as in
  * "foo<b>bar</b>"). Each node's word hashes are kept in order, so that the statistics add the same terms in the
- * same order as a second walk of the text would.
+ * same order as a second walk of the text would. Returns the page text's prefix hashes (textRepeats), taken in the
+ * same walk.
  */
-function countText(page: PageModel, counts: BlockCounts): void {
+function countText(page: PageModel, counts: BlockCounts): Uint32Array {
   const { text, textNodes } = page;
+  const prefix = new Uint32Array(text.length + 1); // offset → rolling hash of text[0, offset) (textRepeats)
   // Pages average about one word in six characters; the table grows if there are more.
   const table = emptyWordTable(text.length / 6 + 16);
   let nodeWords = new Uint32Array(Math.max(64, text.length >> 3)); // the nodes' word hashes, in order
@@ -301,6 +303,8 @@ function countText(page: PageModel, counts: BlockCounts): void {
       addPageWord(pageHash);
       inPageWord = false;
     }
+    // The separator before the node (text nodes and their separators make the whole page text).
+    for (let i = Math.max(0, previousEnd); i < start; i++) prefix[i + 1] = (Math.imul(prefix[i], HASH_BASE) + text.charCodeAt(i)) >>> 0;
     previousEnd = end;
     let words = 0;
     let commas = 0;
@@ -314,7 +318,11 @@ function countText(page: PageModel, counts: BlockCounts): void {
     let hash = HASH_SEED;
     let inWord = false;
     for (let i = start; i <= end; i++) {
-      const code = i < end ? text.charCodeAt(i) : 32;
+      let code = 32;
+      if (i < end) {
+        code = text.charCodeAt(i);
+        prefix[i + 1] = (Math.imul(prefix[i], HASH_BASE) + code) >>> 0;
+      }
       const ideograph = isIdeograph(code);
       if (!ideograph && isWordCode(code)) {
         if (!inWord) wordStart = i;
@@ -374,10 +382,12 @@ function countText(page: PageModel, counts: BlockCounts): void {
     }
   }
   if (inPageWord) addPageWord(pageHash);
+  for (let i = Math.max(0, previousEnd); i < text.length; i++) prefix[i + 1] = (Math.imul(prefix[i], HASH_BASE) + text.charCodeAt(i)) >>> 0;
   forEachWord(page.title, (hash) => {
     table.inTitle[claimSlot(table, hash)] = 1;
   });
   countWordStatistics(page, counts, table, nodeWords, nodeWordEnd);
+  return prefix;
 }
 
 /**
@@ -447,14 +457,19 @@ const HINT_PATTERNS: readonly RegExp[] = HINT_GROUPS.map(({ stems, exact }) => {
   return new RegExp(alternatives.join("|"));
 });
 
+/** The value ranges of HINT_ATTRIBUTES in the start tag being read (findAttributes). */
+const hintRanges = new Int32Array(2 * HINT_ATTRIBUTES.length);
+
 /** Hint bits of a start tag's class and id values (attributes in source[from, to)); `cache` maps a value to its bits. */
 function hintBits(source: string, from: number, to: number, cache: Map<string, number>): number {
   if (to - from < 4) return 0;
   let bits = 0;
-  for (const name of HINT_ATTRIBUTES) {
-    const range = findAttribute(source, from, to, name);
-    if (range === null || range[1] <= range[0]) continue;
-    const value = source.slice(range[0], range[1]).toLowerCase();
+  findAttributes(source, from, to, HINT_ATTRIBUTES, hintRanges);
+  for (let n = 0; n < HINT_ATTRIBUTES.length; n++) {
+    const start = hintRanges[2 * n];
+    const end = hintRanges[2 * n + 1];
+    if (end <= start) continue;
+    const value = source.slice(start, end).toLowerCase();
     let valueBits = cache.get(value);
     if (valueBits === undefined) {
       valueBits = 0;
@@ -481,12 +496,10 @@ function basePower(exponent: number): number {
 /**
  * Block ordinal → how many other blocks on the page have exactly the same text (blocks whose text range
  * equals their parent's are the same text seen twice and are not counted). Polynomial prefix hashes
- * (mod 2^32) give each block's text hash in constant time.
+ * (mod 2^32, `prefix`: offset → hash of text[0, offset), from countText) give each block's text hash in constant time.
  */
-function textRepeats(page: PageModel): Float64Array {
-  const { text, blocks } = page;
-  const prefix = new Uint32Array(text.length + 1); // offset → hash of text[0, offset)
-  for (let i = 0; i < text.length; i++) prefix[i + 1] = (Math.imul(prefix[i], HASH_BASE) + text.charCodeAt(i)) >>> 0;
+function textRepeats(page: PageModel, prefix: Uint32Array): Float64Array {
+  const { blocks } = page;
   const keys = new Float64Array(page.blockCount).fill(-1); // block ordinal → hash and length of its text; -1 if empty
   const seen = new Map<number, number>(); // key → blocks with that text, nested same-text blocks once
   for (let b = 1; b < page.blockCount; b++) {
