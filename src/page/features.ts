@@ -427,8 +427,6 @@ function readMarkup(page: PageModel, counts: BlockCounts): void {
 /** Tag group, container bits and class/id hint bits of every block, from its own start tag and ancestors. */
 function describeStartTags(page: PageModel, tagGroup: Uint8Array, containers: Uint32Array, hints: Uint32Array, inheritedHints: Uint32Array): void {
   const { source, blocks } = page;
-  // Pages repeat their class and id values block after block: each distinct value is tested once.
-  const hintCache = new Map<string, number>();
   tagGroup[0] = GROUP_OTHER;
   for (let b = 1; b < page.blockCount; b++) {
     const tag = blocks.tag[b];
@@ -436,7 +434,7 @@ function describeStartTags(page: PageModel, tagGroup: Uint8Array, containers: Ui
     tagGroup[b] = name === null ? TAG_GROUP_BY_ID[tag] : TAG_GROUP_OF.get(name) ?? GROUP_OTHER;
     const parent = blocks.parent[b];
     containers[b] = containers[parent] | (name === null ? CONTAINER_BIT_BY_ID[tag] : CONTAINER_BIT_OF.get(name) ?? 0);
-    hints[b] = hintBits(source, blocks.sourceNameEnd[b], blocks.startTagEnd[b], hintCache);
+    hints[b] = hintBits(source, blocks.sourceNameEnd[b], blocks.startTagEnd[b]);
     inheritedHints[b] = inheritedHints[parent] | hints[b];
     if ((containers[parent] & HIDDEN_BIT) !== 0 || mayHide(source, blocks.sourceNameEnd[b], blocks.startTagEnd[b])) containers[b] |= HIDDEN_BIT;
   }
@@ -460,8 +458,16 @@ const HINT_PATTERNS: readonly RegExp[] = HINT_GROUPS.map(({ stems, exact }) => {
 /** The value ranges of HINT_ATTRIBUTES in the start tag being read (findAttributes). */
 const hintRanges = new Int32Array(2 * HINT_ATTRIBUTES.length);
 
-/** Hint bits of a start tag's class and id values (attributes in source[from, to)); `cache` maps a value to its bits. */
-function hintBits(source: string, from: number, to: number, cache: Map<string, number>): number {
+/**
+ * Class or id value (as written) → its hint bits. Pages repeat their values block after block, and a site's pages
+ * (and the web's themes) repeat them page after page: each value is tested once while it stays in the cache.
+ */
+const hintCache = new Map<string, number>();
+/** Values the cache holds at most (it is emptied when full): a few hundred kilobytes. */
+const HINT_CACHE_ENTRIES = 4096;
+
+/** Hint bits of a start tag's class and id values (attributes in source[from, to)). */
+function hintBits(source: string, from: number, to: number): number {
   if (to - from < 4) return 0;
   let bits = 0;
   findAttributes(source, from, to, HINT_ATTRIBUTES, hintRanges);
@@ -469,12 +475,14 @@ function hintBits(source: string, from: number, to: number, cache: Map<string, n
     const start = hintRanges[2 * n];
     const end = hintRanges[2 * n + 1];
     if (end <= start) continue;
-    const value = source.slice(start, end).toLowerCase();
-    let valueBits = cache.get(value);
+    const written = source.slice(start, end);
+    let valueBits = hintCache.get(written);
     if (valueBits === undefined) {
+      const value = written.toLowerCase();
       valueBits = 0;
       for (let group = 0; group < HINT_PATTERNS.length; group++) if (HINT_PATTERNS[group].test(value)) valueBits |= 1 << group;
-      cache.set(value, valueBits);
+      if (hintCache.size >= HINT_CACHE_ENTRIES) hintCache.clear();
+      hintCache.set(written, valueBits);
     }
     bits |= valueBits;
   }
