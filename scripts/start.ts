@@ -26,10 +26,10 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseCommand, usageText, type Command } from "./lib/cli";
+import { freePort } from "./lib/free-port";
 import { bulkPut, collectRuleSets, type KvEntry } from "./publish";
 import { demoSamples } from "./demo-samples";
 import { startFrontDoor, type FrontDoor } from "./front-door";
@@ -261,7 +261,7 @@ async function startLocalServers(): Promise<LocalServers | null> {
     return null;
   });
   if (samples === null) return null;
-  const wranglerPort = await freePort();
+  const wranglerPort = await freePort(HOST);
   const front = await startFrontDoor({ host: HOST, port: workerPort, upstreamPort: wranglerPort, maxInFlight: MAX_IN_FLIGHT }).catch((error: NodeJS.ErrnoException) => {
     console.error(`cannot listen on ${HOST}:${workerPort} (${error.code ?? error.message}); set WORKER_PORT to another port`);
     return null;
@@ -271,19 +271,6 @@ async function startLocalServers(): Promise<LocalServers | null> {
     return null;
   }
   return { samples, front, wranglerPort };
-}
-
-/** A port free on HOST just now (the system's pick), for wrangler dev. */
-function freePort(): Promise<number> {
-  return new Promise((found, failed) => {
-    const probe = createServer();
-    probe.once("error", failed);
-    probe.listen(0, HOST, () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      probe.close(() => found(port));
-    });
-  });
 }
 
 await main();

@@ -9,6 +9,7 @@ import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ANNOTATE_REMOVED_ATTRIBUTE } from "../../src/rewrite/annotate";
 import { demoSamples } from "../../scripts/demo-samples";
+import { freePort } from "../../scripts/lib/free-port";
 import { startStaticServer, type StaticServer } from "../../scripts/static-server";
 import { REPO_ROOT, startWorkerd, type WorkerdHandle } from "../support/workerd";
 
@@ -37,15 +38,6 @@ if (!hasChromium) console.warn(`demo browser test skipped: ${CHROMIUM} is absent
 /** The one browser global used in a function run in the page (this Node project has no DOM types). */
 interface BrowserGlobals {
   getComputedStyle(element: unknown): { readonly outlineColor: string };
-}
-
-/** A free loopback port (the sample server wants a fixed one). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
 }
 
 /** A loopback HTTP server that hands every request to the Worker (Miniflare dispatches in-process). */

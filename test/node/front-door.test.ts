@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFrontDoor, type FrontDoor } from "../../scripts/front-door";
+import { freePort } from "../../scripts/lib/free-port";
 
 const HOST = "127.0.0.1";
 const MAX_IN_FLIGHT = 3;
@@ -64,10 +65,7 @@ describe("front door", () => {
   });
 
   it("answers 502 when wrangler dev is not listening", async () => {
-    const probe = createServer();
-    await new Promise<void>((listening) => probe.listen(0, HOST, listening));
-    const closedPort = (probe.address() as AddressInfo).port;
-    await new Promise((closed) => probe.close(closed));
+    const closedPort = await freePort(HOST);
     const orphan = await startFrontDoor({ host: HOST, port: 0, upstreamPort: closedPort, maxInFlight: 1 });
     try {
       const response = await fetch(`${orphan.url}/healthz`);

@@ -6,9 +6,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../scripts/lib/free-port";
 import { REPO_ROOT } from "../../scripts/lib/paths";
 
 const HOST = "127.0.0.1";
@@ -17,18 +17,6 @@ const SAMPLE_SITE = "wrenmouth-gazette.example";
 const SAMPLE_FOLDER = resolve(REPO_ROOT, "samples", SAMPLE_SITE);
 /** How long `npm start` may take to answer /healthz (wrangler dev's first start on a loaded machine), in ms. */
 const START_TIMEOUT_MS = 240_000;
-
-async function freePort(): Promise<number> {
-  return new Promise((found, failed) => {
-    const probe = createServer();
-    probe.once("error", failed);
-    probe.listen(0, HOST, () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      probe.close(() => found(port));
-    });
-  });
-}
 
 async function waitForHealth(url: string, service: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + START_TIMEOUT_MS;
