@@ -14,6 +14,7 @@
  */
 import { applyContributions, mineSampledSite, ngramHash, runMineJob, type ConsumerBindings, type CrossSiteNamespace, type ShardAnswer } from "../src/consumer/index";
 import { enqueueJob, readJobState, resolveLearningSettings, samplePage, storagePrefixes } from "../src/learning/index";
+import { seededRandom } from "./lib/seeded-random";
 
 export { CrossSiteShard, SampleGate } from "../src/durable-objects/index";
 
@@ -101,18 +102,6 @@ function counted<T extends object>(binding: T, label: string, counts: Counts): T
   });
 }
 
-/** A small seeded generator (mulberry32): the same synthetic sites for the same seed. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** How the dev sites' keys are spread: keys a site, and the keys on two dev sites or more with how many have each. */
 interface Profile {
   readonly keyCounts: readonly number[];
@@ -126,7 +115,7 @@ interface Profile {
  * (drawn by how many dev sites have it) with the dev sites' share, else one of its own.
  */
 async function addSynthetic(env: BenchEnv, from: number, count: number, seed: number, profile: Profile): Promise<Response> {
-  const random = seeded(seed + from);
+  const random = seededRandom(seed + from); // the same synthetic sites for the same seed
   const sharedHashes = await Promise.all(profile.shared.map((entry) => ngramHash(entry.key)));
   const cumulative: number[] = [];
   let total = 0;

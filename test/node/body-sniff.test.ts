@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { isHtmlBody } from "../../src/http/index";
-import { seededRandom } from "../support/seeded-random";
+import { seededRandom } from "../../scripts/lib/seeded-random";
 
 const encoder = new TextEncoder();
 const PAGE = `<!doctype html><html><head><title>Tide tables</title></head><body><p>${"High water at the quay is at seven. ".repeat(40)}</p></body></html>`;

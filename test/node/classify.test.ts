@@ -9,7 +9,7 @@ import { keptText } from "../../src/training/index";
 import { HTMLRewriter } from "html-rewriter-wasm";
 import { clean } from "../../src/clean";
 import { createWasmBackend } from "../../src/runtime/index";
-import { seededRandom } from "../support/seeded-random";
+import { seededRandom } from "../../scripts/lib/seeded-random";
 
 const MODEL_JSON = JSON.parse(readFileSync(resolve(import.meta.dirname, "../../rules/model.json"), "utf8")) as Record<string, unknown>;
 

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { checkedReferences, tableSource, type NamedReference } from "../../scripts/generate-entities";
 import { decodeEntities, decodeEntityAt, entityEnd } from "../../src/page/entities";
 import * as table from "../../src/page/entity-table";
-import { seededRandom } from "../support/seeded-random";
+import { seededRandom } from "../../scripts/lib/seeded-random";
 
 /** The package's decoder on source[start + 1, limit): [decoded, end offset], or null. */
 function oracleAt(source: string, start: number, limit: number, inAttribute: boolean): [string, number] | null {

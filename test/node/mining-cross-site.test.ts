@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { filterAcrossSites, mineSites, type SiteInput } from "../../src/mining/index";
-import { seededRandom } from "../support/seeded-random";
+import { seededRandom } from "../../scripts/lib/seeded-random";
 
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 

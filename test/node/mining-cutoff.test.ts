@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { binOfDocuments, documentHistogram, findCutoff } from "../../src/mining/index";
-import { seededRandom } from "../support/seeded-random";
+import { seededRandom } from "../../scripts/lib/seeded-random";
 
 const OPTIONS = { bins: 100, energyTolerance: 0.1 };
 

@@ -13,7 +13,7 @@ import {
   writePatterns,
 } from "../../src/mining/index";
 import { checkPatternSafety, RULE_FLAGS } from "../../src/rules/index";
-import { seededRandom } from "../support/seeded-random";
+import { seededRandom } from "../../scripts/lib/seeded-random";
 
 /** The tokens of a text as literal texts, or "<class>" for class tokens. */
 function tokensOf(text: string): string[] {

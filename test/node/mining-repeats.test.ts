@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildLcpArray, buildSuffixArray, findMaximalRepeats } from "../../src/mining/index";
-import { seededRandom } from "../support/seeded-random";
+import { seededRandom } from "../../scripts/lib/seeded-random";
 
 /** Documents of token ids ≥ 0 → corpus with separator ids 0..D-1 and token ids shifted past them. */
 function buildCorpus(documents: number[][]) {

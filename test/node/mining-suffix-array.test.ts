@@ -5,7 +5,7 @@ import {
   buildSuffixArray,
   sortSuffixesByComparison,
 } from "../../src/mining/index";
-import { seededRandom } from "../support/seeded-random";
+import { seededRandom } from "../../scripts/lib/seeded-random";
 
 type Generator = (random: () => number, length: number) => { symbols: Int32Array; maxSymbol: number };
 

@@ -14,7 +14,7 @@ import { analysePage, computeFeatures } from "../../src/page/index";
 import { compactModel, modelText } from "../../scripts/lib/model-text";
 import { shortestIn } from "../../src/training/index";
 import { everyDevPage } from "../support/dev-data";
-import { seededRandom } from "../support/seeded-random";
+import { seededRandom } from "../../scripts/lib/seeded-random";
 
 const REPO_ROOT = resolve(import.meta.dirname, "../..");
 const SHIPPED = readFileSync(join(REPO_ROOT, "rules", "model.json"), "utf8");

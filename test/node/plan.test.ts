@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { analysePage, type PageModel } from "../../src/page/index";
 import { emptyPlan, keepWhole, mergePlans, normalisePlan, type NormalisedPlan, type RemovalPlan } from "../../src/plan/index";
-import { seededRandom } from "../support/seeded-random";
+import { seededRandom } from "../../scripts/lib/seeded-random";
 
 const SEEDS = 40;
 

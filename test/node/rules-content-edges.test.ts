@@ -14,7 +14,7 @@ import { createWasmBackend } from "../../src/runtime/index";
 import {
   compileRuleSet, contentEdgeIntervals, findRuleIntervals, parseRuleSetText, ruleSetFileName, RULESET_VERSION, siteKeyOfLabel, type CompiledRuleSet, type Rule,
 } from "../../src/rules/index";
-import { seededRandom as random } from "../support/seeded-random";
+import { seededRandom as random } from "../../scripts/lib/seeded-random";
 import { everyDevPage } from "../support/dev-data";
 
 const REPOSITORY_ROOT = resolve(import.meta.dirname, "../..");

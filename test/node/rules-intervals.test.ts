@@ -17,7 +17,7 @@ import {
 import { planFromIntervals } from "../../src/plan/index";
 import { RULES_MERGE_GAP_MAX_CHARACTERS } from "../../src/config";
 import { checkPlanShape, referenceMarks, removedCharacters, textNodeMarks } from "./rules-support";
-import { seededRandom as random } from "../support/seeded-random";
+import { seededRandom as random } from "../../scripts/lib/seeded-random";
 
 const pick = <T>(next: () => number, items: readonly T[]): T => items[Math.floor(next() * items.length)];
 

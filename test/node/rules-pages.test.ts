@@ -19,7 +19,7 @@ import {
 } from "../../src/rules/index";
 import { planFromIntervals } from "../../src/plan/index";
 import { checkPlanShape, referenceMarks, removedCharacters, textNodeMarks } from "./rules-support";
-import { seededRandom as random } from "../support/seeded-random";
+import { seededRandom as random } from "../../scripts/lib/seeded-random";
 
 const REPOSITORY_ROOT = resolve(import.meta.dirname, "../..");
 const SAMPLE_SITE = "wrenmouth-gazette.example";

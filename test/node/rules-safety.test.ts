@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { checkPatternSafety, RULE_FLAGS } from "../../src/rules/index";
 import { areDisjoint, complement, contains, fromRanges, union } from "../../src/rules/char-set";
 import { parsePattern, type PatternElement } from "../../src/rules/pattern-syntax";
-import { seededRandom as random } from "../support/seeded-random";
+import { seededRandom as random } from "../../scripts/lib/seeded-random";
 
 // ── reference backtracking matcher with a step counter ───────────────────────────────────────────
 

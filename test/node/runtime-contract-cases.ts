@@ -120,7 +120,7 @@ export const CONTRACT_CASES: readonly ContractCase[] = [
   },
 ];
 
-export { seededRandom } from "../support/seeded-random";
+export { seededRandom } from "../../scripts/lib/seeded-random";
 
 /** Splits the UTF-8 bytes of `html` into chunks of random sizes (1 to maxSize bytes; multi-byte characters may be cut). */
 export function randomChunks(html: string, random: () => number, maxSize: number): Uint8Array[] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isMonotone, isotonicSmooth, smoothingCost, type SmoothingProblem } from "../../src/classify/index";
-import { seededRandom as randomSource } from "../support/seeded-random";
+import { seededRandom as randomSource } from "../../scripts/lib/seeded-random";
 
 function randomProblem(random: () => number, count: number, scoreLevels: number): SmoothingProblem {
   const parent = new Int32Array(count);

@@ -3,7 +3,7 @@ import { DATA_SETS, hasData, loadDataset } from "../../src/evaluation/index";
 import { analysePage, type PageModel } from "../../src/page/index";
 import { normalisePlan, type RemovalPlan } from "../../src/plan/index";
 import { keepsText, writeText } from "../../src/rewrite/text-writer";
-import { seededRandom as random } from "../support/seeded-random";
+import { seededRandom as random } from "../../scripts/lib/seeded-random";
 import { everyDevPage } from "../support/dev-data";
 
 const dataPresent = hasData();

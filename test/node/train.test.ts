@@ -7,7 +7,7 @@ import {
 } from "../../src/training/index";
 import { scoreBlocks } from "../../src/classify/index";
 import { normalisePlan } from "../../src/plan/index";
-import { seededRandom } from "../support/seeded-random";
+import { seededRandom } from "../../scripts/lib/seeded-random";
 
 const SETTINGS: DecisionSettings = { threshold: 0.5, penaltyScale: 0.003, charsPerUnit: 100, keepChars: 0, keepMargin: 0, mainOnly: 0, keepProse: 0 };
 

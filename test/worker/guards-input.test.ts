@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import app from "../../src/worker";
-import { seededRandom as random } from "../support/seeded-random";
+import { seededRandom as random } from "../../scripts/lib/seeded-random";
 
 // Every guard of issue 2 point 7, sent to the Worker in workerd (real local KV, real fetches to the test origin).
 const origin = inject("originUrl");

@@ -1,6 +1,7 @@
 /**
  * Seeded pseudo-random numbers in [0, 1) (mulberry32): tests that draw random inputs print their seed, and
- * the same seed replays the same inputs. No Node API, so Worker tests use it too.
+ * the same seed replays the same inputs; the benchmarks' synthetic inputs are the same for the same seed. No Node
+ * API, so Worker tests and bench Workers use it too.
  */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
