@@ -43,40 +43,40 @@ function newMeasure(): TableMeasure {
 
 const jsonBytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value) ?? "").length;
 
+/** `target` with every call of one of its methods handed to `hook`: the method's name, its arguments, and the call itself. */
+function intercepted<T extends object>(target: T, hook: (name: string | symbol, args: unknown[], call: () => unknown) => unknown): T {
+  return new Proxy(target, {
+    get(object, name) {
+      const value = Reflect.get(object, name) as unknown;
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => hook(name, args, () => Reflect.apply(value as (...rest: unknown[]) => unknown, object, args));
+    },
+  });
+}
+
 /**
  * The table's binding with every shard call measured: the object called, the keys and bytes of its arguments and
  * answer (as JSON, the size they have on the wire give or take the encoding), the rows it reports, and the time
  * from the job's first call to its last answer.
  */
 function measuredTable(namespace: CrossSiteNamespace, measure: TableMeasure): CrossSiteNamespace {
-  return new Proxy(namespace, {
-    get(target, name) {
-      const value = Reflect.get(target, name) as unknown;
-      if (name !== "get") return typeof value === "function" ? (value as (...rest: unknown[]) => unknown).bind(target) : value;
-      return (id: DurableObjectId) => {
-        const stub = target.get(id);
-        return new Proxy(stub, {
-          get(stubTarget, method) {
-            const call = Reflect.get(stubTarget, method) as unknown;
-            if (typeof call !== "function") return call;
-            return async (...args: unknown[]) => {
-              measure.objects.add(id.toString());
-              measure.calls += 1;
-              measure.bytesSent += jsonBytes(args);
-              const keys = (args[0] as { keys?: unknown[] } | undefined)?.keys;
-              if (Array.isArray(keys)) measure.keys += keys.length;
-              measure.first = Math.min(measure.first, performance.now());
-              const answer = (await Reflect.apply(call as (...rest: unknown[]) => Promise<unknown>, stubTarget, args)) as ShardAnswer;
-              measure.last = Math.max(measure.last, performance.now());
-              measure.bytesReceived += jsonBytes(answer);
-              measure.rowsRead += answer.rowsRead ?? 0;
-              measure.rowsWritten += answer.rowsWritten ?? 0;
-              return answer;
-            };
-          },
-        });
-      };
-    },
+  return intercepted(namespace, (name, args, call) => {
+    if (name !== "get") return call();
+    const id = args[0] as DurableObjectId;
+    return intercepted(call() as object, async (_method, shardArgs, shardCall) => {
+      measure.objects.add(id.toString());
+      measure.calls += 1;
+      measure.bytesSent += jsonBytes(shardArgs);
+      const keys = (shardArgs[0] as { keys?: unknown[] } | undefined)?.keys;
+      if (Array.isArray(keys)) measure.keys += keys.length;
+      measure.first = Math.min(measure.first, performance.now());
+      const answer = (await shardCall()) as ShardAnswer;
+      measure.last = Math.max(measure.last, performance.now());
+      measure.bytesReceived += jsonBytes(answer);
+      measure.rowsRead += answer.rowsRead ?? 0;
+      measure.rowsWritten += answer.rowsWritten ?? 0;
+      return answer;
+    });
   });
 }
 
@@ -89,16 +89,10 @@ function ioBoundary(): Promise<void> {
 
 /** The binding with every method call counted under `label.method`. */
 function counted<T extends object>(binding: T, label: string, counts: Counts): T {
-  return new Proxy(binding, {
-    get(target, name) {
-      const value = Reflect.get(target, name) as unknown;
-      if (typeof value !== "function") return value;
-      return (...args: unknown[]) => {
-        const key = `${label}.${String(name)}`;
-        counts[key] = (counts[key] ?? 0) + 1;
-        return Reflect.apply(value as (...rest: unknown[]) => unknown, target, args);
-      };
-    },
+  return intercepted(binding, (name, _args, call) => {
+    const key = `${label}.${String(name)}`;
+    counts[key] = (counts[key] ?? 0) + 1;
+    return call();
   });
 }
 
