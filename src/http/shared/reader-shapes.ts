@@ -5,27 +5,18 @@
  * site name) is the document's own: this module renames and selects, it extracts nothing.
  */
 import { readAttribute } from "../../page";
+import type { ReaderDocument } from "../../rewrite";
 import { estimateMarkdownTokens } from "./tokens";
 
-/** The reader document's fields these shapes read (null text fields: a page passed through, `bailout` set). */
-export interface ReaderJson {
-  readonly url: string | null;
-  readonly site: string;
-  readonly title: string | null;
-  readonly lang: string | null;
-  readonly byline: string | null;
-  readonly published: string | null;
-  readonly siteName: string | null;
-  readonly excerpt: string | null;
-  readonly leadImage: string | null;
-  readonly text: string | null;
-  readonly markdown: string | null;
-  readonly html: string | null;
-  readonly content: string | null;
-  readonly comments?: string;
-  readonly mode: string;
-  readonly bailout?: string;
-}
+/**
+ * The reader document's fields these shapes read, as the json format sends them: a cleaned page's, or a page passed
+ * through (clean-page.ts passThrough), whose written formats are null but for its html, with no comments and
+ * `bailout` set.
+ */
+export type ReaderJson = Pick<ReaderDocument, "url" | "site" | "title" | "lang" | "byline" | "published" | "siteName" | "excerpt" | "leadImage" | "mode">
+  & Partial<Pick<ReaderDocument, "comments">>
+  & { readonly [Field in "text" | "markdown" | "html" | "content"]: ReaderDocument[Field] | null }
+  & { readonly bailout?: string };
 
 /** How the answer of a read is shaped: our own format (`document`), or another reader's. */
 export type AnswerShape = "document" | "jina-text" | "jina-json" | "readability";
