@@ -79,7 +79,7 @@ function build(config: string): Build | null {
 async function main(): Promise<number> {
   const { values } = parseCommand(COMMAND, { options: { top: { type: "string" }, runs: { type: "string" } } });
   const top = integerOption(COMMAND, "top", values.top, 20);
-  const runs = integerOption(COMMAND, "runs", values.runs, 7);
+  const runs = integerOption(COMMAND, "runs", values.runs, 7, 0); // 0: no cold start
   const edge = build("wrangler.toml");
   const control = build("wrangler.control.toml");
   if (edge === null || control === null) return 1;

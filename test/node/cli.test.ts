@@ -82,6 +82,18 @@ describe("every script", () => {
       expect(result.stdout, name).toBe("");
     }
   });
+
+  it("takes 0 for a count its usage says 0 leaves out, and refuses one below 0", () => {
+    const usages = readdirSync(join(REPO_ROOT, "scripts", "usage")).map((file) => [file.replace(/\.txt$/, ""), readFileSync(join(REPO_ROOT, "scripts", "usage", file), "utf8")] as const);
+    const offered = usages.flatMap(([file, usage]) => [...usage.matchAll(/^\s+--([\w-]+) N\b.*\b0 leaves\b/gm)].map((match) => [file, match[1]!] as const));
+    expect(offered).toContainEqual(["size", "runs"]);
+    for (const [file, option] of offered) {
+      const name = SCRIPT_COMMANDS.find(([, command]) => command.endsWith(` ${file}`))![0];
+      const result = run(name, [`--${option}=-1`]);
+      expect(result.status, `${name} --${option}`).toBe(2);
+      expect(result.stderr, `${name} --${option}`).toContain(`--${option} needs a whole number of at least 0, not "-1"`);
+    }
+  });
 });
 
 describe("npm run mine", () => {
