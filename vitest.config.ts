@@ -1,6 +1,7 @@
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { readdirSync, readFileSync } from "node:fs";
 import { defineConfig } from "vitest/config";
+import { unstable_getMiniflareWorkerOptions } from "wrangler";
 
 /**
  * The slow gates, apart from `npm test` so that it stays a few minutes: `npm run test:gates` (vitest --mode gates)
@@ -25,17 +26,29 @@ const filesCalling = (folder: string, call: string): string[] =>
 // Names are resolved before fetching: at a closed loopback port, so no test ever asks a real resolver
 // (tests of resolution point DNS_RESOLVER_URL at the origin server's stub).
 // Failed mining jobs are retried at once (LEARN_RETRY_SECONDS 0), so a job reaches the dead-letter queue within a test.
+// An isolate keeps a site's rule set 1 s (RULES_CACHE_TTL; 60 deployed), so a test sees a published set applied soon.
 // A test's pages are sampled and learned from seconds apart (LEARN_SAMPLE_SPACING_MINUTES and LEARN_MIN_SPAN_HOURS 0,
 // here for the jobs the real queue hands the control Worker); the tests of the spacing and the span set their own.
 const TEST_BINDINGS = {
   ALLOW_PRIVATE_TARGETS: "true", API_KEYS: "test-key", DNS_RESOLVER_URL: "http://127.0.0.1:9/dns-query", LEARN_RETRY_SECONDS: "0",
-  LEARN_SAMPLE_SPACING_MINUTES: "0", LEARN_MIN_SPAN_HOURS: "0",
+  LEARN_SAMPLE_SPACING_MINUTES: "0", LEARN_MIN_SPAN_HOURS: "0", RULES_CACHE_TTL: "1",
 };
+
+/**
+ * The queue consumers of a Worker's config as declared (batch size, retries, dead-letter queue), but each batch
+ * delivered as soon as it has a message: a deployment waits up to max_batch_timeout (5 s) to fill a batch, which
+ * a test would wait out at every delivery and retry.
+ */
+function consumersDeliveringAtOnce(configPath: string) {
+  const { queueConsumers } = unstable_getMiniflareWorkerOptions(configPath).workerOptions;
+  if (queueConsumers === undefined || Array.isArray(queueConsumers)) return {};
+  return Object.fromEntries(Object.entries(queueConsumers).map(([queue, consumer]) => [queue, { ...(consumer as object), maxBatchTimeout: 0 }]));
+}
 
 /** A project of tests inside workerd, with the real local KV, R2 and Queues of a Worker's config. */
 function workerProject(name: string, configPath: string, include: readonly string[], exclude: readonly string[] = []) {
   return {
-    plugins: [cloudflareTest({ wrangler: { configPath }, miniflare: { bindings: TEST_BINDINGS } })],
+    plugins: [cloudflareTest({ wrangler: { configPath }, miniflare: { bindings: TEST_BINDINGS, queueConsumers: consumersDeliveringAtOnce(configPath) } })],
     test: {
       name,
       globalSetup: ["test/support/global-setup.ts"],

@@ -28,8 +28,10 @@ export const RULES_MAX_SCAN_CHARACTERS = 150_000_000;
  * UTF-16 code units long (paper 002, 3.4.1: "separated by less than a user-defined number of characters").
  * 32 covers separators such as " | ", " · ", "\n\n" and runs of dashes; a gap holding a letter or digit never merges. */
 export const RULES_MERGE_GAP_MAX_CHARACTERS = 32;
-/** How long an isolate keeps a compiled rule set before reading KV again, in milliseconds (KV itself caches 60 s). */
-export const RULES_CACHE_TTL_MILLISECONDS = 60_000;
+/** How long an isolate keeps a compiled rule set before reading KV again, in seconds (KV itself caches 60 s): the
+ * delay before a newly published set is applied, against a KV read per site a minute. The Worker var RULES_CACHE_TTL
+ * overrides it (0: KV is read on every request). */
+export const RULES_CACHE_TTL_SECONDS = 60;
 /** Most compiled rule sets one isolate keeps; the oldest is dropped first. */
 export const RULES_CACHE_MAX_ENTRIES = 256;
 /** Most path segments in a site key (`bbc.co.uk/news` has 1): a URL looks up this many longer keys before its host,

@@ -10,7 +10,7 @@ export { fetchOrigin, type OriginFetch } from "./shared/origin-fetch";
 export { rulesRoutes } from "./api/rules-routes";
 export { mcpRoutes } from "./mcp/routes";
 export { estimateMarkdownTokens } from "./shared/tokens";
-export { refreshSiteRules } from "./shared/rules-store";
+export { refreshSiteRules, rulesCacheTtlMilliseconds } from "./shared/rules-store";
 export { resolveSettings, type HttpSettings } from "./shared/settings";
 export { checkTarget, type TargetCheck } from "./shared/target";
 export { readBodyLimited, readFetchedBody, isHtmlBody, type BodyRead, type FetchedBodyRead } from "./shared/body";

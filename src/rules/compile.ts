@@ -3,7 +3,7 @@
  */
 import {
   RULES_CACHE_MAX_ENTRIES,
-  RULES_CACHE_TTL_MILLISECONDS,
+  RULES_CACHE_TTL_SECONDS,
   RULES_MAX_PATTERN_LENGTH,
   RULES_MAX_RULE_COUNT,
 } from "../config";
@@ -103,6 +103,7 @@ export type RuleSetLoad =
   | { readonly status: "invalid"; readonly problems: readonly string[] };
 
 export interface RuleSetCacheOptions {
+  /** How long an entry is served, unless a lookup gives its own TTL. */
   readonly ttlMilliseconds: number;
   readonly maxEntries: number;
   /** Milliseconds since some fixed origin (Date.now in production; a test clock in tests). */
@@ -110,44 +111,44 @@ export interface RuleSetCacheOptions {
 }
 
 export interface RuleSetCache {
-  /** The site's entry if it is younger than the TTL. */
-  lookup(site: string): RuleSetLoad | undefined;
+  /** The site's entry if it is younger than the TTL (`ttlMilliseconds`, else the cache's: a deployment's var wins). */
+  lookup(site: string, ttlMilliseconds?: number): RuleSetLoad | undefined;
   /** Records the stored text of a site's rule set (null: none); recompiles only if site, version or minedAt changed. */
   store(site: string, text: string | null): RuleSetLoad;
   /** lookup, else read (e.g. from KV) and store. */
-  load(site: string, read: () => Promise<string | null>): Promise<RuleSetLoad>;
+  load(site: string, read: () => Promise<string | null>, ttlMilliseconds?: number): Promise<RuleSetLoad>;
   readonly size: number;
 }
 
 interface CacheEntry {
   readonly load: RuleSetLoad;
-  readonly expiresAt: number;
+  readonly storedAt: number;
 }
 
 export function createRuleSetCache(options: Partial<RuleSetCacheOptions> = {}): RuleSetCache {
   const resolved: RuleSetCacheOptions = {
-    ttlMilliseconds: RULES_CACHE_TTL_MILLISECONDS,
+    ttlMilliseconds: RULES_CACHE_TTL_SECONDS * 1000,
     maxEntries: RULES_CACHE_MAX_ENTRIES,
     now: Date.now,
     ...options,
   };
   const entries = new Map<string, CacheEntry>();
-  const lookup = (site: string): RuleSetLoad | undefined => {
+  const lookup = (site: string, ttlMilliseconds = resolved.ttlMilliseconds): RuleSetLoad | undefined => {
     const entry = entries.get(site);
-    return entry !== undefined && entry.expiresAt > resolved.now() ? entry.load : undefined;
+    return entry !== undefined && entry.storedAt + ttlMilliseconds > resolved.now() ? entry.load : undefined;
   };
   const store = (site: string, text: string | null): RuleSetLoad => {
     const load = toLoad(text, entries.get(site)?.load);
     entries.delete(site);
-    entries.set(site, { load, expiresAt: resolved.now() + resolved.ttlMilliseconds });
+    entries.set(site, { load, storedAt: resolved.now() });
     while (entries.size > resolved.maxEntries) entries.delete(entries.keys().next().value as string);
     return load;
   };
   return {
     lookup,
     store,
-    async load(site, read) {
-      return lookup(site) ?? store(site, await read());
+    async load(site, read, ttlMilliseconds) {
+      return lookup(site, ttlMilliseconds) ?? store(site, await read());
     },
     get size() {
       return entries.size;

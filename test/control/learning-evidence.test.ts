@@ -5,9 +5,10 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import control from "../../src/control";
-import { LEARNING_REVIEW_MARGIN, RULES_CACHE_TTL_MILLISECONDS } from "../../src/config";
+import { LEARNING_REVIEW_MARGIN } from "../../src/config";
 import { gateLearnedSet, mineSampledSite } from "../../src/consumer";
 import { readJobState, resolveLearningSettings, type JobState } from "../../src/learning";
+import { rulesCacheTtlMilliseconds } from "../../src/http";
 import { parseRuleSetText, type RuleSet } from "../../src/rules";
 import { adminCall, allowPosting, API_KEY, callWorker, dataSites, eventually, learningEnv, readPage, sampledKeys, servedSite, type DataPage } from "../support/learning";
 
@@ -96,7 +97,7 @@ describe.skipIf(!HAS_DATA)("pages fetched from the site's own origin", () => {
     const site = servedSite(ORIGIN, name);
     const pages = SITES.get("guardian.co.uk")!;
     for (const page of pages.slice(0, 10)) expect((await readPage(ORIGIN, page, name, NO_AUTO_JOB)).status).toBe(200);
-    const cachedUntil = Date.now() + RULES_CACHE_TTL_MILLISECONDS;
+    const cachedUntil = Date.now() + rulesCacheTtlMilliseconds(learningEnv());
     const view = (await (await adminCall(`/admin/learn/${site}`, "GET")).json()) as { pages: number; sampled: { evidence: string }[] };
     expect(view.pages).toBe(10);
     expect(new Set(view.sampled.map((page) => page.evidence))).toEqual(new Set(["fetched"]));

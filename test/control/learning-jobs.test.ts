@@ -6,9 +6,9 @@
 import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import control from "../../src/control";
-import { RULES_CACHE_TTL_MILLISECONDS } from "../../src/config";
 import { crossSiteSiteId, readCounts, retryDelay } from "../../src/consumer";
 import { KEPT_REVISIONS, listRevisions, publishRuleSet, readJobState, resolveLearningSettings, type JobState, type MineJob } from "../../src/learning";
+import { rulesCacheTtlMilliseconds } from "../../src/http";
 import { parseRuleSetText, type RuleSet } from "../../src/rules";
 import worker from "../../src/worker";
 import { corruptContribution, crossSite, tableSnapshot } from "../support/cross-site";
@@ -55,7 +55,7 @@ describe.skipIf(!HAS_DATA)("a mining job through the real queue", () => {
     const site = "queue.guardian.example";
     await sample(site, SITES.get("guardian.co.uk")!.slice(0, 10));
     // The edge isolate has cached "no rules" for the site since its last page; it reads KV again after the TTL.
-    const cachedUntil = Date.now() + RULES_CACHE_TTL_MILLISECONDS;
+    const cachedUntil = Date.now() + rulesCacheTtlMilliseconds(learningEnv());
     expect(await sampledKeys(site)).toHaveLength(10);
     const enqueued = await adminCall(`/admin/learn/${site}`, "POST");
     expect(enqueued.status).toBe(202);

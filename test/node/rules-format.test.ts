@@ -187,6 +187,29 @@ describe("createRuleSetCache", () => {
     expect(again).toBe(first);
   });
 
+  it("serves an entry for the TTL a lookup gives (the deployment's RULES_CACHE_TTL) over its own", async () => {
+    const { state, now } = clock();
+    const cache = createRuleSetCache({ ttlMilliseconds: 60_000, maxEntries: 4, now });
+    let reads = 0;
+    const read = async () => {
+      reads += 1;
+      return null;
+    };
+    await cache.load("news.example", read, 1_000);
+    state.now += 999;
+    await cache.load("news.example", read, 1_000);
+    expect(reads).toBe(1);
+    state.now += 1;
+    expect(cache.lookup("news.example", 1_000)).toBeUndefined();
+    expect(cache.lookup("news.example")).toEqual({ status: "missing" });
+    await cache.load("news.example", read, 1_000);
+    expect(reads).toBe(2);
+    // 0: read on every load.
+    await cache.load("news.example", read, 0);
+    await cache.load("news.example", read, 0);
+    expect(reads).toBe(4);
+  });
+
   it("recompiles when minedAt changes, and remembers missing and invalid rule sets", () => {
     const { now } = clock();
     const cache = createRuleSetCache({ ttlMilliseconds: 500, maxEntries: 4, now });

@@ -35,7 +35,7 @@ export async function readUrl(env: Env & ReaderCacheBindings & EtiquetteBindings
   const target = requireUrl(read.url, settings);
   const site = requireSite(read.site, target);
   // Keyed by the rules of the site the URL names (a redirect to another site is rare; the TTL bounds it).
-  const rules = await loadSiteRules(env.RULES, site, target);
+  const rules = await loadSiteRules(env, site, target);
   const { options } = read;
   const forwarded = originHeaders(context.request, env);
   const parts = [

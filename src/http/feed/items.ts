@@ -96,7 +96,7 @@ async function processItem(job: FeedJob, index: number): Promise<ItemOutcome> {
  */
 async function cleanItemHtml(job: FeedJob, html: string | null): Promise<string | null> {
   if (html === null) return null;
-  const rules = await loadSiteRules(job.env.RULES, job.site);
+  const rules = await loadSiteRules(job.env, job.site);
   // The classifier judges whole pages; an item's HTML is a fragment, so where the site has rules they clean it alone.
   const result = await cleanHtml(html, undefined, job.site, rules.compiled, { withRules: "rules", mode: job.mode }, "article");
   if (result.ok && (hasVisibleText(result.body) || !hasVisibleText(html))) return result.body;
@@ -131,7 +131,7 @@ async function fetchArticle(job: FeedJob, link: string): Promise<ArticleFetch> {
   const decoded = decodeHtml(body.bytes, contentType);
   if (!decoded.ok) return { ok: false, reason: `unsupported charset ${decoded.charset}` };
   const site = siteOfHost(fetched.url.hostname);
-  const rules = await loadSiteRules(job.env.RULES, site, fetched.url);
+  const rules = await loadSiteRules(job.env, site, fetched.url);
   // The article fragment (allow-listed markup, absolute URLs), without a heading that repeats the item's title.
   const result = await cleanHtml(decoded.html, fetched.url.href, site, rules.compiled, { mode: job.mode, articleTitle: "omit" }, "article");
   if (!result.ok) return { ok: false, reason: `cleaning bailed out: ${result.bailout}` };

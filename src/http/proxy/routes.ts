@@ -94,7 +94,7 @@ proxyRoutes.use("*", async (context, next) => {
   const target = resolveProxyTarget(config.config, new URL(context.req.url));
   if (target === null) return next();
   const settings = resolveSettings(context.env, context.req.raw);
-  const rules = await loadSiteRules(context.env.RULES, target.entry.site);
+  const rules = await loadSiteRules(context.env, target.entry.site);
   const waitUntil = (promise: Promise<unknown>): void => context.executionCtx.waitUntil(promise);
   const serviceKeys = [...configuredKeys(context.env.API_KEYS), ...configuredKeys(context.env.ADMIN_KEY)];
   const format = proxyFormat(context.req.raw);

@@ -11,11 +11,17 @@ import type { LearningBindings } from "../../learning";
 export type Env = Cloudflare.Env & OptionalBindings;
 
 /** The bindings wrangler.toml does not declare, so `wrangler types` cannot: optional vars with defaults. */
-export type OptionalBindings = LimitVars & LearningBindings;
+export type OptionalBindings = LimitVars & RulesCacheVars & LearningBindings;
 
 /** Overrides of the limits in src/config.ts, as decimal strings: bytes, milliseconds. */
 export interface LimitVars {
   MAX_BODY_BYTES?: string;
   FETCH_TIMEOUT_MS?: string;
   FETCH_BODY_TIMEOUT_MS?: string;
+}
+
+/** How long an isolate keeps a site's rule set before reading KV again (src/http/shared/rules-store.ts). */
+export interface RulesCacheVars {
+  /** Seconds (default config RULES_CACHE_TTL_SECONDS); "0": KV is read on every request. */
+  RULES_CACHE_TTL?: string;
 }

@@ -16,6 +16,7 @@
 import { READER_CACHE_TTL_SECONDS } from "../../config";
 import { hexDigest } from "../../digest";
 import { bypassesCache, CACHE_CONTROL_HEADER, forbidsSharedStore, isNotModified, notModifiedResponse } from "../proxy/cache";
+import { ttlSeconds } from "./settings";
 
 /** Bump when the reader API's output changes for the same input (every cached answer is then missed). */
 const READER_OUTPUT_VERSION = "1";
@@ -36,9 +37,7 @@ export interface CacheRequest {
 
 /** The TTL from the Worker var READER_CACHE_TTL (seconds; "0" turns caching off). */
 export function readerCacheTtl(value: string | undefined): number {
-  if (value === undefined || value.trim() === "") return READER_CACHE_TTL_SECONDS;
-  const seconds = Number(value);
-  return Number.isInteger(seconds) && seconds >= 0 ? seconds : READER_CACHE_TTL_SECONDS;
+  return ttlSeconds(value, READER_CACHE_TTL_SECONDS);
 }
 
 export async function cachedAnswer(cache: CacheRequest, produce: () => Promise<Response>): Promise<Response> {

@@ -60,7 +60,7 @@ const REWRITER = createWorkerdBackend();
 export async function cleanPage(env: Env, page: PageToClean): Promise<Response> {
   const decoded = decodeHtml(page.bytes, page.contentType);
   if (!decoded.ok) return passThrough({ ...page, body: page.bytes, html: null, charset: null, reason: "unsupported-charset", rules: null });
-  const rules = await loadSiteRules(env.RULES, page.site, page.url);
+  const rules = await loadSiteRules(env, page.site, page.url);
   // clean() never throws: its own failures come back as bailouts, and the page goes back whole.
   const result = await clean({
     html: decoded.html,

@@ -1,4 +1,7 @@
+import { RULES_CACHE_TTL_SECONDS } from "../../config";
 import { compileRuleSet, createRuleSetCache, parseRuleSetText, siteKeyCandidates, type CompiledRuleSet, type RuleSet } from "../../rules";
+import type { Env, RulesCacheVars } from "./bindings";
+import { ttlSeconds } from "./settings";
 
 /**
  * A site's rule set from KV (key = site), validated and compiled once per isolate and cached with a TTL
@@ -22,17 +25,27 @@ export interface SiteRules {
   readonly problems: readonly string[];
 }
 
-/** One cache per isolate: rule sets are compiled once and re-read from KV after the rules module's TTL. */
+/** The KV namespace of rule sets, and the var of how long an isolate keeps one it read. */
+export type RulesBindings = Pick<Env, "RULES" | "RULES_CACHE_TTL">;
+
+/** One cache per isolate: rule sets are compiled once and re-read from KV after the TTL (RULES_CACHE_TTL). */
 const cache = createRuleSetCache();
+
+/** The rules cache's TTL in milliseconds, from the Worker var RULES_CACHE_TTL (seconds). */
+export function rulesCacheTtlMilliseconds(env: RulesCacheVars): number {
+  return ttlSeconds(env.RULES_CACHE_TTL, RULES_CACHE_TTL_SECONDS) * 1000;
+}
 
 /**
  * The rules of `site`. With the page's URL, when the site is the URL's own, a key naming a path of it
  * (`bbc.co.uk/news`) wins over the host: the longest present key, read in one parallel round.
  */
-export async function loadSiteRules(namespace: KVNamespace, named: string, url?: URL | string): Promise<SiteRules> {
+export async function loadSiteRules(env: RulesBindings, named: string, url?: URL | string): Promise<SiteRules> {
   if (named === "") return { site: named, status: "no-site", compiled: null, problems: [] };
-  const site = url === undefined ? named : await longestPresentKey(namespace, named, url);
-  const read = await readValue(namespace, site, () => cache.load(site, () => namespace.get(site, "text")));
+  const namespace = env.RULES;
+  const ttl = rulesCacheTtlMilliseconds(env);
+  const site = url === undefined ? named : await longestPresentKey(namespace, named, url, ttl);
+  const read = await readValue(namespace, site, () => cache.load(site, () => namespace.get(site, "text"), ttl));
   if (!read.ok) return { site, status: "unavailable", compiled: null, problems: [read.message] };
   const load = read.value;
   if (load.status === "missing") return { site, status: "missing", compiled: null, problems: [] };
@@ -46,7 +59,7 @@ export async function loadSiteRules(namespace: KVNamespace, named: string, url?:
   };
 }
 
-async function longestPresentKey(namespace: KVNamespace, site: string, url: URL | string): Promise<string> {
+async function longestPresentKey(namespace: KVNamespace, site: string, url: URL | string, ttlMilliseconds: number): Promise<string> {
   let parsed: URL;
   try {
     parsed = typeof url === "string" ? new URL(url) : url;
@@ -56,7 +69,7 @@ async function longestPresentKey(namespace: KVNamespace, site: string, url: URL 
   const candidates = siteKeyCandidates(parsed);
   if (candidates.length === 1 || candidates[candidates.length - 1] !== site) return site;
   const longer = candidates.slice(0, -1);
-  const reads = await Promise.all(longer.map((key) => readValue(namespace, key, () => cache.load(key, () => namespace.get(key, "text")))));
+  const reads = await Promise.all(longer.map((key) => readValue(namespace, key, () => cache.load(key, () => namespace.get(key, "text"), ttlMilliseconds))));
   const found = reads.findIndex((read) => read.ok && read.value.status !== "missing");
   return found < 0 ? site : longer[found];
 }

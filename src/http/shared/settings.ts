@@ -110,6 +110,13 @@ function proxyHostKeys(raw: string | undefined): string[] {
 }
 
 /** A var given as a string (wrangler [vars], --var, secrets); an absent or malformed one keeps the default. */
+/** A TTL var in whole seconds ("0" turns the cache off); unset, empty or not a whole number ≥ 0: `fallback`. */
+export function ttlSeconds(value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === "") return fallback;
+  const seconds = Number(value);
+  return Number.isInteger(seconds) && seconds >= 0 ? seconds : fallback;
+}
+
 function positiveNumber(value: string | undefined, fallback: number): number {
   if (value === undefined || value === "") return fallback;
   const parsed = Number(value);
