@@ -6,7 +6,8 @@ import { unstable_getMiniflareWorkerOptions } from "wrangler";
 /**
  * The slow gates, apart from `npm test` so that it stays a few minutes: `npm run test:gates` (vitest --mode gates)
  * runs them, and .ci/run runs both. Whole files that check every dev page (the eval floors, the two passes'
- * parity in Node and in workerd, selector and feature parity, mined rules end to end) or pack the package, and
+ * parity in Node and in workerd, selector and feature parity, mined rules end to end, the cross-site table and the
+ * learning review margin on every dev site) or pack the package, and
  * the checks on every dev page inside other files, which call everyDevPage() (test/support/dev-data.ts) and are found by that call.
  */
 const GATE_FILES = {
@@ -17,6 +18,7 @@ const GATE_FILES = {
     "test/node/package.test.ts",
   ],
   worker: ["test/worker/rewrite-contract-pages.test.ts", "test/worker/selector-parity.test.ts"],
+  control: ["test/control/cross-site-parity.test.ts", "test/control/learning-margin.test.ts"],
 };
 const filesCalling = (folder: string, call: string): string[] =>
   readdirSync(folder).filter((name) => name.endsWith(".test.ts") && readFileSync(`${folder}/${name}`, "utf8").includes(call)).map((name) => `${folder}/${name}`);
@@ -64,6 +66,7 @@ function workerProject(name: string, configPath: string, include: readonly strin
 // Three projects: Node unit tests (html-rewriter-wasm backend, miner, trainer, CLI); the edge Worker's tests
 // inside workerd (wrangler.toml); and the control Worker's (wrangler.control.toml: the queue consumer and the
 // cron), where the edge's code is called too, on the same local KV, R2 and Queues, as the two share them.
+// Each project's gate files run in the gates mode instead.
 export default defineConfig(({ mode }) => {
   const gates = mode === "gates";
   const nodeGates = [...GATE_FILES.node, ...filesCalling("test/node", "everyDevPage(")];
@@ -81,7 +84,7 @@ export default defineConfig(({ mode }) => {
           },
         },
         workerProject("worker", "./wrangler.toml", gates ? GATE_FILES.worker : ["test/worker/**/*.test.ts"], gates ? [] : GATE_FILES.worker),
-        ...(gates ? [] : [workerProject("control", "./wrangler.control.toml", ["test/control/**/*.test.ts"])]),
+        workerProject("control", "./wrangler.control.toml", gates ? GATE_FILES.control : ["test/control/**/*.test.ts"], gates ? [] : GATE_FILES.control),
       ],
     },
   };

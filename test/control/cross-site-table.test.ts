@@ -1,22 +1,20 @@
 // The cross-site table in Durable Objects (src/consumer/cross-site-table.ts, src/durable-objects/cross-site-shard.ts), inside workerd
 // with the control Worker's real SQLite-backed objects: a job's contribution applied idempotently, replaced and
-// removed; its cost counted in rows, whatever the number of sites; the filter's decisions on every dev site the
-// same as with the R2 table it replaces; and that R2 table of an earlier deployment moved with its counts.
+// removed; its cost counted in rows, whatever the number of sites; and the R2 table of an earlier deployment moved
+// with its counts. The filter's decisions on every dev site, the same as the R2 table's: cross-site-parity.test.ts (a gate).
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
-import { CROSS_SITE_SHARDS, MINING_MIN_PAGES_PER_SITE } from "../../src/config";
+import { CROSS_SITE_SHARDS } from "../../src/config";
 import control from "../../src/control";
-import { applyContributions, crossSiteSiteId, mergeContribution, migrateLegacyTable, mineSampledSite, ngramHash, readCounts, removeContribution, type CrossSiteCounts } from "../../src/consumer";
+import { applyContributions, crossSiteSiteId, mergeContribution, migrateLegacyTable, ngramHash, readCounts, removeContribution } from "../../src/consumer";
 import { LEGACY_CROSS_SITE_PREFIXES } from "../../src/learning";
-import { crossSite, tableSnapshot } from "../support/cross-site";
-import { dataSites, type DataPage } from "../support/learning";
+import { crossSite, mineDevSite, tableSnapshot } from "../support/cross-site";
+import { dataSites } from "../support/learning";
 import { mergeContribution as legacyMerge, readCounts as legacyReadCounts } from "../support/legacy-cross-site-table";
 
 const ORIGIN = inject("originUrl");
 const HAS_DATA = (await fetch(`${ORIGIN}/data/README.md`)).ok;
 if (!HAS_DATA) console.warn("cross-site table tests on dev sites skipped: ../shared/data is absent beside the repository");
-/** Pages mined a dev site: enough for its template candidates, few enough for every dev site in one test. */
-const PAGES_A_SITE = 10;
 
 const keysOf = (...names: string[]) => new Set(names.map((name) => `phrase\u0001${name}`));
 const countsOf = async (names: string[], baseSites: number) => {
@@ -24,55 +22,19 @@ const countsOf = async (names: string[], baseSites: number) => {
   return { ...Object.fromEntries(names.map((name) => [name, counts.countOf(`phrase\u0001${name}`)])), sites: counts.siteTotal - baseSites };
 };
 
-async function pageHtml(page: DataPage): Promise<string> {
-  return new TextDecoder().decode(await (await fetch(`${ORIGIN}${page.path}`)).arrayBuffer());
-}
-
-/** The template candidates' n-gram keys of a dev site, as a job mines them, with `contribute` given them. */
-async function mine(site: string, pages: readonly DataPage[], contribute: (keys: ReadonlySet<string>) => Promise<Pick<CrossSiteCounts, "countOf" | "siteTotal">>): Promise<void> {
-  const htmls: string[] = [];
-  for (const page of pages.slice(0, PAGES_A_SITE)) htmls.push(await pageHtml(page));
-  await mineSampledSite(site, htmls, contribute, "2026-01-01T00:00:00.000Z");
-}
-
-// The tests of a file share the objects' storage: the dev sites' comparison runs first, on the two empty tables.
-describe.skipIf(!HAS_DATA)("the cross-site filter on the dev sites", () => {
-  it("sees the same counts for every dev site as the R2 table did, site after site, so it drops the same candidates", { timeout: 900_000 }, async () => {
-    const sites: [string, DataPage[]][] = [];
-    for (const set of ["dragnet", "cleanportaleval", "l3s-gn1"]) {
-      for (const [site, pages] of await dataSites(ORIGIN, set, MINING_MIN_PAGES_PER_SITE)) sites.push([`${set}.${site}`, pages]);
-    }
-    expect(sites.length).toBeGreaterThanOrEqual(70);
-    let shared = 0;
-    for (const [index, [site, pages]] of sites.entries()) {
-      await mine(site, pages, async (keys) => {
-        const before = await legacyMerge(env.PAGES!, site, keys);
-        const after = await mergeContribution(crossSite(), site, keys, index + 1);
-        expect(after.siteTotal, site).toBe(before.siteTotal);
-        const differing = [...keys].filter((key) => after.countOf(key) !== before.countOf(key));
-        expect(differing, site).toEqual([]);
-        shared += [...keys].filter((key) => after.countOf(key) >= 3).length;
-        return after;
-      });
-    }
-    // The filter had work: n-grams on three sites or more (its least) among the later sites' keys.
-    expect(shared).toBeGreaterThan(100);
-  });
-});
-
 describe.skipIf(!HAS_DATA)("the migration from the R2 table", () => {
   it("moves an earlier deployment's learned sites with their counts, once, and a site learned after keeps its own", { timeout: 300_000 }, async () => {
     const dev = [...(await dataSites(ORIGIN, "dragnet", 10))].slice(0, 6);
     const learned = new Map<string, ReadonlySet<string>>();
     for (const [site, pages] of dev) {
-      await mine(site, pages, async (keys) => {
+      await mineDevSite(ORIGIN, site, pages, async (keys) => {
         learned.set(site, keys);
         return legacyMerge(env.PAGES!, site, keys);
       });
     }
     // One site learned again on the earlier version: its last contribution replaced its first.
     const [relearned, relearnedPages] = dev[0]!;
-    await mine(relearned, relearnedPages.slice(5), async (keys) => {
+    await mineDevSite(ORIGIN, relearned, relearnedPages.slice(5), async (keys) => {
       learned.set(relearned, keys);
       return legacyMerge(env.PAGES!, relearned, keys);
     });

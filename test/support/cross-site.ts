@@ -4,11 +4,22 @@
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { CROSS_SITE_SHARDS } from "../../src/config";
-import { shardStub, type CrossSiteNamespace } from "../../src/consumer";
+import { mineSampledSite, shardStub, type CrossSiteCounts, type CrossSiteNamespace } from "../../src/consumer";
+import type { DataPage } from "./learning";
+
+/** Pages mined a dev site: enough for its template candidates, few enough for every dev site in one test. */
+const PAGES_A_SITE = 10;
 
 export function crossSite(): CrossSiteNamespace {
   if (env.CROSS_SITE === undefined) throw new Error("CROSS_SITE is bound in the control Worker's project only");
   return env.CROSS_SITE;
+}
+
+/** Mines a dev site's first pages (read from the tests' origin server) as a job does, with `contribute` given its template candidates' n-gram keys. */
+export async function mineDevSite(origin: string, site: string, pages: readonly DataPage[], contribute: (keys: ReadonlySet<string>) => Promise<Pick<CrossSiteCounts, "countOf" | "siteTotal">>): Promise<void> {
+  const htmls: string[] = [];
+  for (const page of pages.slice(0, PAGES_A_SITE)) htmls.push(new TextDecoder().decode(await (await fetch(`${origin}${page.path}`)).arrayBuffer()));
+  await mineSampledSite(site, htmls, contribute, "2026-01-01T00:00:00.000Z");
 }
 
 /** Every shard's rows, as text: the counts and the contributions (site, stamp, home, keys in hex). */
