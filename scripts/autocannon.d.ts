@@ -10,6 +10,8 @@ declare module "autocannon" {
     duration?: number;
     /** Seconds per request. */
     timeout?: number;
+    /** The requests each connection sends in turn; onResponse hears each answer with its body. */
+    requests?: readonly { onResponse?: (status: number, body: string) => void }[];
   }
   interface Histogram {
     average: number;

@@ -12,7 +12,9 @@
  *            answer and every /healthz is answered 200 within HEALTH_LIMIT_MS; the attackers' answers are
  *            reported (a heavy page may be passed through with x-clean-bailout);
  * and prints, per scenario, requests per second, latency p50/p99, errors, timeouts and non-2xx answers
- * (with their status codes), and the resident memory of the service's processes before and after.
+ * (with their status codes and the start of their bodies, which tell who answered: the front door, wrangler dev's
+ * proxy or the Worker), the failures `npm start` reported meanwhile, and the resident memory of the service's
+ * processes before and after.
  * A scenario during which `wrangler dev` reloaded the Worker (a watched source file changed) says so: the
  * requests in flight then are not the Worker's to answer. Exit code 1 if any scenario had an error, a
  * timeout or a non-2xx answer. WORKER_PORT and SAMPLES_PORT move the service as they move `npm start`.
@@ -40,6 +42,10 @@ const WORKER_PORT = Number(process.env.WORKER_PORT ?? 8787);
 const SAMPLES_PORT = Number(process.env.SAMPLES_PORT ?? 8788);
 /** What wrangler dev prints when it rebuilds and restarts the Worker. */
 const RELOAD_LINE = /Reloading local server/;
+/** Lines of `npm start`'s output that report a failure (wrangler dev's and workerd's errors, the front door's), kept to print. */
+const ERROR_LINE = /error|exception|fatal|restarted/i;
+/** Distinct error lines printed per scenario, at most. */
+const ERROR_LINES_SHOWN = 10;
 const SCENARIOS = ["post", "get", "hostile"] as const;
 /** Links on the hostile scenario's heavy page (the page of the audit: 200,000 links, about 4 MB). */
 const HOSTILE_LINKS = 200_000;
@@ -49,6 +55,8 @@ const SLOW_BODY_DECLARED_BYTES = 4_000_000;
 /** How often /healthz is asked during the hostile scenario, and the longest answer that passes, in milliseconds. */
 const HEALTH_INTERVAL_MS = 250;
 const HEALTH_LIMIT_MS = 1_000;
+/** Characters of a non-2xx answer's body printed with it. */
+const FAILURE_BODY_CHARACTERS = 160;
 /** Clients of the hostile scenario's normal traffic when --connections is not given. */
 const HOSTILE_DEFAULT_CONNECTIONS = 100;
 
@@ -133,6 +141,8 @@ async function waitUntilReady(url: string, deadline: number, service: ChildProce
 
 /** Reloads of the Worker by wrangler dev seen so far (counted from `npm start`'s output). */
 let reloads = 0;
+/** The service's error lines so far, each with how often it came (digits left out, so that repeats count as one). */
+const errorLines = new Map<string, number>();
 
 /** `npm start` in its own process group, so that stopping it stops wrangler and workerd with it. */
 function startService(): ChildProcess {
@@ -140,6 +150,10 @@ function startService(): ChildProcess {
   const service = spawn("npm", ["start"], { cwd: REPO_ROOT, detached: true, stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, RATE_LIMIT: "off" } });
   if (service.stdout !== null) createInterface({ input: service.stdout }).on("line", (line) => {
     if (RELOAD_LINE.test(line)) reloads++;
+    if (ERROR_LINE.test(line)) {
+      const key = line.replace(/\d+/g, "N").slice(0, 200);
+      errorLines.set(key, (errorLines.get(key) ?? 0) + 1);
+    }
   });
   return service;
 }
@@ -180,7 +194,8 @@ async function runScenario(name: string, base: string, options: Options, page: s
     ? { url: `${base}/v1/clean?format=text&site=wrenmouth-gazette.example`, method: "POST" as const, body: page, headers: { "x-api-key": API_KEY, "content-type": "text/html; charset=utf-8" } }
     : { url: `${base}/v1/clean?format=text&url=${encodeURIComponent(samplePage)}`, method: "GET" as const, headers: { "x-api-key": API_KEY } };
   const statuses = new Map<number, number>();
-  const instance = autocannon({ ...request, connections: options.connections, duration: options.duration, timeout: REQUEST_TIMEOUT_S });
+  const failures = new FailureSamples();
+  const instance = autocannon({ ...request, connections: options.connections, duration: options.duration, timeout: REQUEST_TIMEOUT_S, requests: [{ onResponse: failures.hear }] });
   instance.on("response", (_client: unknown, status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1));
   const result = await instance;
   const statusList = [...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(" ");
@@ -189,6 +204,8 @@ async function runScenario(name: string, base: string, options: Options, page: s
       ` ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms;` +
       ` ${result.requests.total} requests, errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx} (${statusList})`,
   );
+  failures.print();
+  printErrorLines();
   if (reloads > reloadsBefore) {
     console.log(`     wrangler dev reloaded the Worker ${reloads - reloadsBefore} time(s) during this scenario (a watched file changed): requests in flight then may fail`);
   }
@@ -205,9 +222,11 @@ async function runHostile(base: string, options: Options, page: string): Promise
   const health = healthProbe(base, stopAt);
   const connections = options.connectionsGiven ? options.connections : HOSTILE_DEFAULT_CONNECTIONS;
   const statuses = new Map<number, number>();
+  const failures = new FailureSamples();
   const instance = autocannon({
     url: `${base}/v1/clean?format=text&site=wrenmouth-gazette.example`, method: "POST", body: page,
     headers: { "x-api-key": API_KEY, "content-type": "text/html; charset=utf-8" }, connections, duration: options.duration, timeout: REQUEST_TIMEOUT_S,
+    requests: [{ onResponse: failures.hear }],
   });
   instance.on("response", (_client: unknown, status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1));
   const result = await instance;
@@ -218,11 +237,36 @@ async function runHostile(base: string, options: Options, page: string): Promise
       ` p99 ${result.latency.p99} ms, max ${result.latency.max} ms; ${result.requests.total} requests, errors ${result.errors}, timeouts ${result.timeouts},` +
       ` non-2xx ${result.non2xx} (${statusList})`,
   );
+  failures.print();
+  printErrorLines();
   for (const line of heavyResults) console.log(`hostile heavy:  ${line}`);
   console.log(`hostile slow:   ${SLOW_BODY_CONNECTIONS} connections declaring ${SLOW_BODY_DECLARED_BYTES} bytes: ${slowResult}`);
   console.log(`hostile health: ${healthResult.summary}`);
   if (reloads > reloadsBefore) console.log(`     wrangler dev reloaded the Worker ${reloads - reloadsBefore} time(s) during this scenario`);
   return { name: "hostile", ok: result.errors === 0 && result.timeouts === 0 && result.non2xx === 0 && healthResult.ok };
+}
+
+/** Prints the service's error lines heard since the last call, and forgets them. */
+function printErrorLines(): void {
+  const lines = [...errorLines].slice(0, ERROR_LINES_SHOWN);
+  for (const [line, count] of lines) console.log(`     npm start said ${count} × ${line}`);
+  if (errorLines.size > lines.length) console.log(`     … and ${errorLines.size - lines.length} other error lines`);
+  errorLines.clear();
+}
+
+/** The answers other than 2xx, by status and the start of their body (who answered: the front door, the dev proxy, the Worker). */
+class FailureSamples {
+  private readonly seen = new Map<string, number>();
+
+  readonly hear = (status: number, body: string): void => {
+    if (status >= 200 && status < 300) return;
+    const key = `${status} ${body.replace(/\s+/g, " ").trim().slice(0, FAILURE_BODY_CHARACTERS)}`;
+    this.seen.set(key, (this.seen.get(key) ?? 0) + 1);
+  };
+
+  print(): void {
+    for (const [key, count] of this.seen) console.log(`     ${count} × ${key}`);
+  }
 }
 
 /** Posts the heavy page as `format` again and again until `stopAt`; a line of what came back. */
@@ -235,8 +279,10 @@ async function heavyLoop(base: string, format: string, body: string, stopAt: num
       method: "POST", body, headers: { "x-api-key": API_KEY, "content-type": "text/html; charset=utf-8" }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_S * 1000),
     }).then(
       async (response) => {
-        await response.arrayBuffer();
-        return `${response.status}${response.headers.has("x-clean-bailout") ? ` ${response.headers.get("x-clean-bailout")}` : ""}`;
+        const body = await response.text();
+        // A failure says who answered it (the start of its body); a bailout its reason.
+        const failure = response.ok ? "" : ` ${body.replace(/\s+/g, " ").trim().slice(0, FAILURE_BODY_CHARACTERS)}`;
+        return `${response.status}${response.headers.has("x-clean-bailout") ? ` ${response.headers.get("x-clean-bailout")}` : ""}${failure}`;
       },
       (error: Error) => error.name,
     );

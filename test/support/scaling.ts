@@ -5,8 +5,10 @@
  * other processes do not inflate. Where a host has no CPU clock (workerd) it falls back to the wall clock, but
  * the Worker tests count work instead (test/worker/scaling.test.ts): workerd's clock moves only between events.
  */
-import { linkPage } from "../../scripts/lib/hostile-pages";
 import { compileRuleSet, parseRuleSet, type CompiledRuleSet } from "../../src/rules/index";
+
+/** The families (name → input of size n) and the article page they sit before live with the other hostile pages. */
+export { articlePage, FAMILIES } from "../../scripts/lib/hostile-pages";
 
 /** Milliseconds of CPU time this process has used: Node's process.cpuUsage(), absent in workerd. */
 const cpuUsage = (globalThis as { process?: { cpuUsage?: () => { user: number; system: number } } }).process?.cpuUsage;
@@ -22,23 +24,6 @@ const now: () => number = CLOCK === "cpu" ? () => { const used = cpuUsage!(); re
  * path still fails by 2x. On the wall clock (workerd) the same 8 lets a loaded machine slow the large runs by 2x.
  */
 export const MAX_RATIO = 8;
-
-/** An ordinary article page of about `paragraphs` × 400 characters, which the pathological prefixes sit before. */
-export function articlePage(paragraphs: number): string {
-  const sentence = "The harbour board approved the dredging plan after a long meeting on Tuesday evening. ";
-  const body = Array.from({ length: paragraphs }, (_, index) => `<p>${index}: ${sentence.repeat(4)}</p>`).join("\n");
-  return `<!doctype html><html><head><title>Harbour</title></head><body><nav><a href="/">Home</a></nav><article>${body}</article></body></html>`;
-}
-
-/** The families: name → input of size n (the unit repeated n times, before or around the rest). */
-export const FAMILIES = {
-  unclosedLists: (n: number): string => "<ul><li>".repeat(n) + articlePage(60),
-  repeatedBody: (n: number): string => "<body".repeat(n),
-  feedItemLessThan: (n: number): string => "<".repeat(n),
-  feedItemComments: (n: number): string => "<!--".repeat(n),
-  /** A page of n links and nothing else (n = 200,000 is the page of the hostile load scenario). */
-  links: (n: number): string => linkPage(n),
-} as const;
 
 const RULE_WORDS = Array.from({ length: 400 }, (_, index) => `w${index.toString(36)}q`);
 
