@@ -10,22 +10,24 @@
  * Limits are options; past one, or on any internal error, the result is a bailout (never a throw), and
  * the caller passes the original bytes through with the reason.
  *
- * Timings are per stage in milliseconds from performance.now(). Deployed workerd advances that clock only
+ * Timings are per stage in milliseconds from performance.now(), less the pauses of a large page (the isolate's time
+ * for other requests; the time budget, a deadline, counts them). Deployed workerd advances that clock only
  * across I/O, so there they are coarse (mostly 0 for a page cleaned without I/O; local workerd, as Miniflare
  * runs it, does advance it). `npm run bench` times workerd across I/O boundaries instead.
  */
 import type { ClassifierModel } from "./classify";
 import { classifyPage, commentPlan, commentText, keepComments, scoreBlocks } from "./classify";
-import { CLEAN_MAX_BLOCKS, CLEAN_MAX_BYTES, CLEAN_TIME_BUDGET_MS, CLEAN_WORK_BUDGET_UNITS, CLEAN_YIELD_MIN_BYTES, SMOOTHING_SCORE_LEVELS } from "./config";
-import { analysePage, computeFeatures, headlineBlocks, readAttribute, titleWithoutSiteName, type PageModel } from "./page";
+import { CLEAN_MAX_BLOCKS, CLEAN_MAX_BYTES, CLEAN_TIME_BUDGET_MS, CLEAN_WORK_BUDGET_UNITS, CLEAN_YIELD_MIN_BLOCKS, CLEAN_YIELD_MIN_BYTES, SMOOTHING_SCORE_LEVELS } from "./config";
+import { analysePageSlices, computeFeaturesSlices, headlineBlocks, readAttribute, titleWithoutSiteName, type PageModel } from "./page";
 import {
   emptyPlan, keepWhole, mergePlans, planFromIntervals, planKeepingOnlySelected, planKeepingSelected, planRemovingSelected, withRemovedElements,
   type NormalisedPlan, type RemovalCounts,
 } from "./plan";
-import { annotateHtml, buildReaderDocument, declaresOtherCharset, keepsText, readerMetadata, rewriteHtml, withFrontMatter, writeArticle, writeMarkdown, writeText, type MetadataOverride, type WrittenFormats } from "./rewrite";
+import { annotateHtml, buildReaderDocument, declaresOtherCharset, keepsText, readerMetadata, rewriteHtml, withFrontMatter, writeArticleSlices, writeMarkdownSlices, writeText, type MetadataOverride, type WrittenFormats } from "./rewrite";
 import { mainMatches, matchRules, selectorsClean, type CompiledRuleSet, type RuleOverflow, type SiteSelectors } from "./rules";
 import type { HtmlRewriterBackend } from "./runtime";
 import { matchSelectors, type SelectorList, type SelectorMatch } from "./selectors";
+import { finishSlices, pacedSlices, type Slices } from "./slices";
 import { CHARACTERS_PER_UNIT, WorkMeter } from "./work-meter";
 
 /** The output formats; "article" is the kept content as a safe HTML fragment (rewrite/article-writer.ts has its allow-list). */
@@ -70,7 +72,7 @@ export interface CleanOptions {
   readonly maxBytes: number;
   /** Most blocks cleaned. */
   readonly maxBlocks: number;
-  /** Milliseconds of work a page may take, checked between stages and in rule matching (config CLEAN_TIME_BUDGET_MS). */
+  /** Milliseconds a page may take, its pauses included, checked between stages, between a large page's slices and in rule matching (config CLEAN_TIME_BUDGET_MS). */
   readonly timeBudgetMs: number;
   /** Units of counted work a page may take (work-meter.ts), checked in every stage and in the writers' walks (config CLEAN_WORK_BUDGET_UNITS). */
   readonly workBudget: number;
@@ -177,48 +179,59 @@ function now(): number {
   return typeof performance === "undefined" ? Date.now() : performance.now();
 }
 
-/** Stage timer: each call records the time since the previous one under the stage's name. */
+/** Stage timer: each call records the page's time (`time`) since the previous one under the stage's name. */
 class StageClock {
   readonly timings: Record<string, number> = {};
-  private last = now();
+  private last: number;
+
+  constructor(private readonly time: () => number) {
+    this.last = time();
+  }
 
   lap(stage: string): void {
-    const time = now();
+    const time = this.time();
     this.timings[stage] = (this.timings[stage] ?? 0) + (time - this.last);
     this.last = time;
   }
 
   /** The timings so far with the stage under way counted up to now, without ending it (for a writer that shows them). */
   peek(stage: string): Record<string, number> {
-    return { ...this.timings, [stage]: (this.timings[stage] ?? 0) + (now() - this.last) };
+    return { ...this.timings, [stage]: (this.timings[stage] ?? 0) + (this.time() - this.last) };
   }
 }
 
 async function runPipeline(input: CleanInput, options: CleanOptions): Promise<CleanResult> {
-  const clock = new StageClock();
   const deadline = now() + options.timeBudgetMs;
   const work = new WorkMeter(options.workBudget);
   // The clock where it runs (Node, local workerd), the counted work everywhere (deployed workerd's clock stands still).
+  // The deadline counts a large page's pauses too: a page in a busy isolate is passed through in time, not starved.
   const expired = (): boolean => work.exhausted || now() > deadline;
+  const paced = new PacedRun(expired);
+  // Stage timings leave the pauses out: while paused, the isolate works for other requests.
+  const clock = new StageClock(() => now() - paced.pausedMs);
   const pastBudget = (stage: string): CleanResult => ({
     ok: false, bailout: "time-budget",
     detail: work.exhausted ? `over ${options.workBudget} units of work at ${stage}` : `over ${options.timeBudgetMs} ms at ${stage}`,
   });
   const size = utf8Length(input.html, options.maxBytes);
   if (size > options.maxBytes) return { ok: false, bailout: "too-large", detail: `page over ${options.maxBytes} bytes` };
-  // A large page gives the isolate back between stages, so that requests arriving meanwhile (/healthz, small pages) are answered.
-  const pause = size >= CLEAN_YIELD_MIN_BYTES ? yieldToOthers : noPause;
+  // A large page gives the isolate back between stages and between slices of its walks, so that requests arriving
+  // meanwhile (/healthz, small pages) are answered.
+  const bySize = size >= CLEAN_YIELD_MIN_BYTES ? paced : AT_ONCE;
   const mode = chooseMode(input, options);
   const usesRules = mode === "rules" || mode === "rules+classifier";
   // 1 analyse
-  const page = analysePage(input.html, { metadata: showsMetadata(input.format, options), scanLog: walksMarkup(input.format) || matchesSelectors(input) });
+  const page = await bySize.run(analysePageSlices(input.html, { metadata: showsMetadata(input.format, options), scanLog: walksMarkup(input.format) || matchesSelectors(input) }));
+  if (page === null) return pastBudget("analyse");
   work.spend(page.source.length / CHARACTERS_PER_UNIT + page.blockCount + page.textNodeCount);
   clock.lap("analyse");
   if (page.blockCount > options.maxBlocks) {
     return { ok: false, bailout: "too-many-blocks", detail: `${page.blockCount} blocks, limit ${options.maxBlocks}` };
   }
   if (expired()) return pastBudget("analyse");
-  await pause();
+  // A page of many blocks pauses as well, whatever its size: the classifier's stages cost per block.
+  const pacing = page.blockCount >= CLEAN_YIELD_MIN_BLOCKS ? paced : bySize;
+  await pacing.pause();
   // 2 rules
   // The site's key names its host (and maybe a path) where the page's URL is not given.
   const headlines = usesRules ? headlineBlocks(page, titleWithoutSiteName(page, input.url ?? (input.site === "" ? undefined : `http://${input.site}`)) ?? "") : null;
@@ -229,7 +242,9 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   const rulesPlan = rules?.plan ?? null;
   clock.lap("rules");
   // 3 classify, 4 smooth
-  const classified = mode === "classifier" || mode === "rules+classifier" ? classifyWithModel(page, input.model, clock) : null;
+  const classified = mode === "classifier" || mode === "rules+classifier" ? await classifyWithModel(page, input.model, clock, pacing) : null;
+  // A large page's slices stop once its budget is spent (classifyWithModel then gives null, as without a model).
+  if (expired()) return pastBudget("classify");
   // Features and scores per block, smoothing per block and score level.
   if (classified !== null) work.spend(page.blockCount * (2 + SMOOTHING_SCORE_LEVELS));
   const classifierPlan = classified?.plan ?? null;
@@ -246,7 +261,7 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   work.spend(page.blockCount);
   clock.lap("decide");
   if (expired()) return pastBudget("classify");
-  await pause();
+  await pacing.pause();
   // 6 rewrite
   let html = page.source;
   if ((input.format === "html" || input.format === "json") && (removed.blocks + removed.chars > 0 || plan.removedElements !== undefined || declaresOtherCharset(page))) {
@@ -257,11 +272,10 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   if (html !== page.source) work.spend(html.length / CHARACTERS_PER_UNIT);
   clock.lap("rewrite");
   if (expired()) return pastBudget("rewrite");
-  await pause();
+  await pacing.pause();
   // 7 format
-  // json's three writers run apart, the isolate given back between them on a large page.
-  const written = input.format === "json" ? await writeReaderFormats(page, plan, input.url, selected.metadata, work, pause) : undefined;
-  const body = formatOutput(input, options, page, plan, html, decidedMode, clock, comments, selected.metadata, work, written);
+  const body = await pacing.run(formatSlices(input, options, page, plan, html, decidedMode, clock, comments, selected.metadata, work));
+  if (body === null) return pastBudget("format");
   clock.lap("format");
   if (expired()) return pastBudget("format");
   return {
@@ -335,12 +349,15 @@ function keepsBlockText(page: PageModel, plan: NormalisedPlan, block: number): b
   return true;
 }
 
-/** The classifier's plan, and the page's comment blocks (block ordinal → 1), which its features tell. */
-function classifyWithModel(page: PageModel, model: ClassifierModel | null, clock: StageClock): { plan: NormalisedPlan; comments: Uint8Array } | null {
+/** The classifier's plan, and the page's comment blocks (block ordinal → 1), which its features tell; null without a model, or once a paced page's budget is spent. */
+async function classifyWithModel(page: PageModel, model: ClassifierModel | null, clock: StageClock, pacing: Pacing): Promise<{ plan: NormalisedPlan; comments: Uint8Array } | null> {
   if (model === null) return null;
-  const features = computeFeatures(page);
+  const features = await pacing.run(computeFeaturesSlices(page));
+  if (features === null) return null;
+  await pacing.pause();
   const scores = scoreBlocks(features, model);
   clock.lap("classify");
+  await pacing.pause();
   const { plan, comments } = classifyPage(page, model, { smoothing: true, scores, features });
   clock.lap("smooth");
   return { plan, comments };
@@ -456,28 +473,43 @@ function showsMetadata(format: CleanFormat, options: CleanOptions): boolean {
   return format === "json" || (format === "markdown" && options.frontMatter) || (format === "article" && options.articleTitle !== "keep");
 }
 
-/** Lets the event loop run what waits (other requests) before the next stage. */
-function yieldToOthers(): Promise<void> {
-  return new Promise((resume) => setTimeout(resume, 0));
+/**
+ * How a page's long walks run: at once (`run` finishes every slice, `pause` does nothing), or, on a large page,
+ * with the isolate given back to other requests between stages and between slices of a walk (slices.ts), and
+ * stopped between slices once the page's budget is spent (`run` then gives null).
+ */
+interface Pacing {
+  pause(): Promise<void>;
+  run<T>(slices: Slices<T>): Promise<T | null>;
 }
 
-async function noPause(): Promise<void> {}
+const AT_ONCE: Pacing = {
+  pause: async () => {},
+  run: async (slices) => finishSlices(slices),
+};
 
-/** The text, Markdown and article fragment of the json format, one writer at a time. */
-async function writeReaderFormats(
-  page: PageModel, plan: NormalisedPlan, url: string | undefined, metadata: MetadataOverride | undefined, work: WorkMeter, pause: () => Promise<void>,
-): Promise<WrittenFormats> {
-  const text = writeText(page, plan, work);
-  await pause();
-  const markdown = writeMarkdown(page, plan, { baseUrl: url, work });
-  await pause();
-  return { text, markdown, content: writeArticle(page, plan, { baseUrl: url, omitTitleHeading: true, metadata, work }) };
+/** Pauses that let the event loop run what waits (other requests) before going on, and the time they took. */
+class PacedRun implements Pacing {
+  pausedMs = 0;
+
+  constructor(private readonly expired: () => boolean) {}
+
+  async pause(): Promise<void> {
+    const started = now();
+    await new Promise((resume) => setTimeout(resume, 0));
+    this.pausedMs += now() - started;
+  }
+
+  run<T>(slices: Slices<T>): Promise<T | null> {
+    return pacedSlices(slices, () => this.pause(), this.expired);
+  }
 }
 
-function formatOutput(
+/** The format stage: the writers that walk the markup (Markdown, the article, json's three) run in slices, the rest at once. */
+function* formatSlices(
   input: CleanInput, options: CleanOptions, page: PageModel, plan: NormalisedPlan, html: string, mode: CleanMode,
-  clock: StageClock, comments: Uint8Array | null, metadata: MetadataOverride | undefined, work: WorkMeter, written: WrittenFormats | undefined,
-): string {
+  clock: StageClock, comments: Uint8Array | null, metadata: MetadataOverride | undefined, work: WorkMeter,
+): Slices<string> {
   switch (input.format) {
     case "html":
       return html;
@@ -486,14 +518,22 @@ function formatOutput(
     case "text":
       return writeText(page, plan, work);
     case "markdown": {
-      const markdown = writeMarkdown(page, plan, { baseUrl: input.url, work });
+      const markdown = yield* writeMarkdownSlices(page, plan, { baseUrl: input.url, work });
       if (!options.frontMatter) return markdown;
       const { title, byline, published } = readerMetadata(page, input.url, metadata);
       return withFrontMatter(markdown, { title, url: input.url ?? null, byline, published });
     }
     case "article":
-      return writeArticle(page, plan, { baseUrl: input.url, header: options.articleTitle === "header", omitTitleHeading: options.articleTitle === "omit", metadata, work });
+      return yield* writeArticleSlices(page, plan, { baseUrl: input.url, header: options.articleTitle === "header", omitTitleHeading: options.articleTitle === "omit", metadata, work });
     case "json": {
+      // The three writers one at a time, a pause between them.
+      const text = writeText(page, plan, work);
+      yield;
+      const markdown = yield* writeMarkdownSlices(page, plan, { baseUrl: input.url, work });
+      yield;
+      const content = yield* writeArticleSlices(page, plan, { baseUrl: input.url, omitTitleHeading: true, metadata, work });
+      yield;
+      const written: WrittenFormats = { text, markdown, content };
       const document = buildReaderDocument(page, plan, { url: input.url, site: input.site, mode, html, timings: {}, comments: comments === null ? "" : commentText(page, comments), metadata, work, written });
       // Writing the document is the format stage: timed up to its serialising, so the JSON shows every stage, format too.
       return JSON.stringify({ ...document, timings: clock.peek("format") });

@@ -141,6 +141,17 @@ export const CLEAN_WORK_BUDGET_UNITS = 4_000_000;
  * /healthz and small pages are answered while a large one is cleaned. Origin: a 100 KB page cleans in about 10 ms,
  * below which a pause gains nothing. */
 export const CLEAN_YIELD_MIN_BYTES = 256 * 1024;
+/** Pages with this many blocks or more pause between clean()'s stages too, whatever their size: the classifier costs
+ * per block (features, scores, smoothing: about 20 us a block in Node, so 8,000 blocks take about 160 ms), and a
+ * page of nested lists or a huge table packs 20,000 blocks in 100 KB. The dev pages have at most about 4,000. */
+export const CLEAN_YIELD_MIN_BLOCKS = 8_000;
+/** Source characters pass 1 scans between two pauses of a paced clean() (src/slices.ts), and events of its recorded walk
+ * a writer replays between two. Origin: the 200,000-link page (4 MB, 600,000 events) scans at about 75 ms per MB and
+ * its writers replay about 2 us per event in Node on the loaded 2-core machine, local workerd 2-4x slower: a slice is
+ * then 5-20 ms in Node, under 80 ms in workerd. At twice these (128 K, 16,384) the hostile load scenario's /healthz
+ * came within 949 ms of its 1 s (load average 11-12); smaller slices cost the heavy page a pause each (about 1 ms). */
+export const CLEAN_SLICE_CHARACTERS = 64 * 1024;
+export const CLEAN_SLICE_EVENTS = 8_192;
 
 // ── mining (src/mining) ─────────────────────────────────────────────────────────────────────────────
 

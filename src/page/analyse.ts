@@ -8,12 +8,14 @@
  * (`<p>` by blocks, `<li>` by `<li>`, cells and rows, options, `<head>` by `<body>`): each such close is
  * recorded as an implied end tag, which pass 2 writes into the page so that lol-html sees it as well.
  */
+import { CLEAN_SLICE_CHARACTERS, CLEAN_SLICE_EVENTS } from "../config";
+import { finishSlices, type Slices } from "../slices";
 import { CHARSET_PARAMETER } from "./charset";
 import { decodeEntityAt, entityEnd } from "./entities";
 import { findAttribute, readAttribute } from "./attributes";
 import { MetadataCollector } from "./metadata-scan";
 import { ScanLog } from "./scan-log";
-import { NAMESPACE_MATH, NAMESPACE_SVG, scanHtml, TEXT_CDATA, TEXT_DATA, TEXT_RAW, TEXT_RCDATA, type ScanHandler } from "./scanner";
+import { HtmlScan, NAMESPACE_MATH, NAMESPACE_SVG, TEXT_CDATA, TEXT_DATA, TEXT_RAW, TEXT_RCDATA, type ScanHandler } from "./scanner";
 import {
   FLAG_BLOCK, FLAG_BUTTON_SCOPE, FLAG_CLOSES_P, FLAG_HEADING, FLAG_SPECIAL, FLAG_TABLE_SCOPE, FLAG_VOID, TAG_A,
   TAG_BODY, TAG_BR, TAG_DD, TAG_DT, TAG_FLAGS, TAG_HEAD, TAG_HTML, TAG_LI, TAG_OPTGROUP, TAG_OPTION, TAG_OTHER, TAG_P,
@@ -33,11 +35,16 @@ export interface AnalyseOptions {
 
 /** Builds the page model of a decoded HTML string. Never throws on malformed HTML. */
 export function analysePage(html: string, options: AnalyseOptions = {}): PageModel {
-  const page = analyseSource(html, options);
+  return finishSlices(analysePageSlices(html, options));
+}
+
+/** analysePage in slices of CLEAN_SLICE_CHARACTERS of source (slices.ts): the same page model, the scan paused between. */
+export function* analysePageSlices(html: string, options: AnalyseOptions = {}): Slices<PageModel> {
+  const page = yield* analyseSource(html, options);
   const swallowedAt = page.unclosedRawText === true ? runawayTitleEnd(html, page) : -1;
   if (swallowedAt < 0) return page;
   // The page still had an element left open: the warning stands, though what it swallowed is read now.
-  return { ...analyseSource(`${html.slice(0, swallowedAt)}</title>${html.slice(swallowedAt)}`, options), unclosedRawText: true };
+  return { ...(yield* analyseSource(`${html.slice(0, swallowedAt)}</title>${html.slice(swallowedAt)}`, options)), unclosedRawText: true };
 }
 
 /**
@@ -54,22 +61,33 @@ function runawayTitleEnd(html: string, page: PageModel): number {
   return tag === null ? -1 : title + tag.index;
 }
 
-function analyseSource(html: string, options: AnalyseOptions): PageModel {
+function* analyseSource(html: string, options: AnalyseOptions): Slices<PageModel> {
   const builder = new PageBuilder(html);
-  if (options.metadata !== true && options.scanLog !== true) {
-    scanHtml(html, builder);
-    return builder.finish();
-  }
   const collector = options.metadata === true ? new MetadataCollector(html) : null;
   const log = options.scanLog === true ? new ScanLog() : null;
-  scanHtml(html, new Listeners([builder, ...(collector === null ? [] : [collector]), ...(log === null ? [] : [log])]));
+  const listeners = collector === null && log === null ? builder : new Listeners([builder, ...(collector === null ? [] : [collector]), ...(log === null ? [] : [log])]);
+  const scan = new HtmlScan(html, listeners);
+  for (let offset = CLEAN_SLICE_CHARACTERS; !scan.continueTo(offset); offset += CLEAN_SLICE_CHARACTERS) yield;
   return { ...builder.finish(), ...(collector === null ? {} : { metadataFacts: collector.facts }), ...(log === null ? {} : { scanLog: log }) };
 }
 
 /** Walks a page for a later stage: pass 1's recorded walk where the page model has one (PageModel.scanLog), else a scan. */
 export function walkPage(page: PageModel, handler: ScanHandler): void {
-  if (page.scanLog === undefined) scanHtml(page.source, handler);
-  else page.scanLog.replay(handler);
+  finishSlices(walkPageSlices(page, handler));
+}
+
+/** walkPage in slices (CLEAN_SLICE_EVENTS events of the recorded walk, or CLEAN_SLICE_CHARACTERS of source scanned). */
+export function* walkPageSlices(page: PageModel, handler: ScanHandler): Slices<void> {
+  const log = page.scanLog;
+  if (log === undefined) {
+    const scan = new HtmlScan(page.source, handler);
+    for (let offset = CLEAN_SLICE_CHARACTERS; !scan.continueTo(offset); offset += CLEAN_SLICE_CHARACTERS) yield;
+    return;
+  }
+  for (let from = 0; from < log.events; from += CLEAN_SLICE_EVENTS) {
+    if (from > 0) yield;
+    log.replay(handler, from, from + CLEAN_SLICE_EVENTS);
+  }
 }
 
 /** One walk of the scanner, several listeners: each hears every event, in order. */
@@ -366,7 +384,8 @@ class PageBuilder implements ScanHandler {
     const flags = TAG_FLAGS[tag];
     if (tag === TAG_LI) this.closeListItem(offset, TAG_LI, TAG_LI);
     else if (tag === TAG_DD || tag === TAG_DT) this.closeListItem(offset, TAG_DD, TAG_DT);
-    if ((flags & FLAG_CLOSES_P) !== 0) {
+    // No <p> open (most start tags): no search down the stack, which on nested lists would reach its floor each time.
+    if ((flags & FLAG_CLOSES_P) !== 0 && (this.openNameCount.get("p") ?? 0) > 0) {
       const paragraph = this.findOpen(TAG_P, TAG_P, FLAG_BUTTON_SCOPE);
       if (paragraph >= 0) this.implyEnd(paragraph, offset);
     }

@@ -6,6 +6,7 @@
  * tree (children have higher ordinals than their parents, so one reverse sweep adds each block into its
  * parent). Every feature of a block describes the block with all its descendants.
  */
+import { finishSlices, type Slices } from "../slices";
 import { PROSE_MIN_CHARS } from "../config";
 import { isComma, isIdeograph, isScriptSentenceEnd } from "./text-marks";
 import { MARKUP_COUNTERS, MARKUP_IMAGES, MARKUP_INPUTS, MARKUP_LINKS, MARKUP_TAGS, type PageModel } from "./types";
@@ -114,24 +115,35 @@ interface BlockCounts {
 
 /** Computes the feature matrix of a page. */
 export function computeFeatures(page: PageModel): FeatureMatrix {
+  return finishSlices(computeFeaturesSlices(page));
+}
+
+/** computeFeatures in slices (slices.ts): a pause between its passes over the page. */
+export function* computeFeaturesSlices(page: PageModel): Slices<FeatureMatrix> {
   const count = page.blockCount;
   const counts = emptyCounts(count);
   const prefixHashes = countText(page, counts);
+  yield;
   readMarkup(page, counts);
   for (let b = count - 1; b > 0; b--) addIntoParent(counts, b, page.blocks.parent[b]);
+  yield;
   const data = new Float32Array(count * FEATURE_COUNT);
   const repeats = textRepeats(page, prefixHashes);
+  yield;
   const tagGroup = new Uint8Array(count); // block ordinal → tag group
   const containers = new Uint32Array(count); // block ordinal → container bits of the block and its ancestors
   const hints = new Uint32Array(count); // block ordinal → hint bits of the block's own class/id
   const inheritedHints = new Uint32Array(count); // block ordinal → hint bits of the block and its ancestors
   describeStartTags(page, tagGroup, containers, hints, inheritedHints);
+  yield;
   for (let b = 0; b < count; b++) {
     writeRow(page, counts, b, data, b * FEATURE_COUNT, repeats[b]);
     writeFlags(data, b * FEATURE_COUNT, tagGroup[b], containers[b], hints[b], inheritedHints[b], counts, b);
   }
+  yield;
   writeContext(page, data);
   writeSequence(page, data);
+  yield;
   writeMainContent(page, counts, { own: hints, inherited: inheritedHints }, containers, data);
   return { blockCount: count, featureCount: FEATURE_COUNT, data };
 }

@@ -1,10 +1,10 @@
-export { analysePage, walkPage } from "./analyse";
+export { analysePage, analysePageSlices, walkPage, walkPageSlices } from "./analyse";
 export { charsetFromContentType, decodeHtml } from "./charset";
 export type { DecodeResult } from "./charset";
 export { sniffBody, type BodySniff } from "./sniff";
 export { findAttribute, readAttribute } from "./attributes";
 export { decodeEntities } from "./entities";
-export { scanHtml, TEXT_CDATA, TEXT_DATA, TEXT_RAW, TEXT_RCDATA } from "./scanner";
+export { HtmlScan, scanHtml, TEXT_CDATA, TEXT_DATA, TEXT_RAW, TEXT_RCDATA } from "./scanner";
 export type { ScanHandler } from "./scanner";
 export type { ScanLog } from "./scan-log";
 export { SourceOffsetCursor, sourceOffsetOfText } from "./text-offsets";
@@ -18,5 +18,5 @@ export { extractMetadata, titleWithoutSiteName, type PageMetadata } from "./meta
 export { countWords, type KeptContent } from "./metadata-article";
 export { headlineBlocks, isTitleText, titleKey } from "./headline";
 export { isCodeLike, isComma, isScriptSentenceEnd, isSentenceTerminal } from "./text-marks";
-export { computeFeatures, FEATURE_COUNT, FEATURE_NAMES, mainContentBlock } from "./features";
+export { computeFeatures, computeFeaturesSlices, FEATURE_COUNT, FEATURE_NAMES, mainContentBlock } from "./features";
 export type { FeatureMatrix, FeatureName } from "./features";

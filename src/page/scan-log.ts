@@ -34,10 +34,15 @@ export class ScanLog implements ScanHandler {
     this.add(EVENT_TEXT, start, end, 0, kind);
   }
 
-  /** Calls the handler with every recorded event, in order, as the scanner called the recorder. */
-  replay(handler: ScanHandler): void {
+  /** Events recorded. */
+  get events(): number {
+    return this.count;
+  }
+
+  /** Calls the handler with the recorded events [from, to) (every one by default), in order, as the scanner called the recorder. */
+  replay(handler: ScanHandler, from = 0, to = this.count): void {
     const { kind, offsets, detail, names } = this;
-    for (let event = 0; event < this.count; event++) {
+    for (let event = from; event < Math.min(to, this.count); event++) {
       const at = 3 * event;
       if (kind[event] === EVENT_TEXT) handler.text(offsets[at], offsets[at + 1], detail[event]);
       else if (kind[event] === EVENT_END) handler.endTag(names[event], offsets[at], offsets[at + 1]);

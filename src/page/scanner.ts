@@ -109,33 +109,62 @@ let lastTagSelfClosing = false;
 
 /** Scans `html`, calling the handler for each tag and text run in document order. */
 export function scanHtml(html: string, handler: ScanHandler): void {
-  const length = html.length;
-  const frames = new NamespaceStack();
-  let textStart = 0;
-  let position = html.indexOf("<");
-  while (position >= 0 && position < length - 1) {
-    const next = html.charCodeAt(position + 1);
-    let resume = -1; // where text starts again after a markup construct at `position`; -1: "<" is text
-    if (isAsciiLetter(next)) {
-      if (textStart < position) handler.text(textStart, position, TEXT_DATA);
-      resume = startTagAt(html, position, handler, frames);
-    } else if (next === 47) {
-      const after = position + 2 < length ? html.charCodeAt(position + 2) : -1;
-      if (textStart < position) handler.text(textStart, position, TEXT_DATA);
-      if (isAsciiLetter(after)) resume = endTagAt(html, position, handler, frames);
-      else resume = after === 62 ? position + 3 : bogusCommentEnd(html, position + 2);
-    } else if (next === 33 || next === 63) {
-      if (textStart < position) handler.text(textStart, position, TEXT_DATA);
-      resume = markupDeclarationEnd(html, position, handler, frames.current() !== NAMESPACE_HTML);
-    }
-    if (resume < 0) {
-      position = html.indexOf("<", position + 1);
-      continue;
-    }
-    textStart = resume;
-    position = resume >= length ? -1 : html.indexOf("<", resume);
+  new HtmlScan(html, handler).continueTo(html.length);
+}
+
+/**
+ * A scan of `html` that stops and goes on: each continueTo(offset) reports the events up to that offset, so that
+ * a caller can let other work run between slices of a large page. The events, and where text runs split, are the
+ * same however the scan is sliced: text is reported at the markup that ends it, and a slice ends only before a "<".
+ */
+export class HtmlScan {
+  private readonly frames = new NamespaceStack();
+  private textStart = 0;
+  /** The next "<" to read (-1: none left). */
+  private position: number;
+  private done = false;
+
+  constructor(private readonly html: string, private readonly handler: ScanHandler) {
+    this.position = html.indexOf("<");
   }
-  if (textStart < length) handler.text(textStart, length, TEXT_DATA);
+
+  /** Reports the markup that starts before `offset` (read whole, however far it reaches) and the text before it; whether the page is done. */
+  continueTo(offset: number): boolean {
+    const { html, handler, frames } = this;
+    const length = html.length;
+    let { textStart, position } = this;
+    if (this.done) return true;
+    while (position >= 0 && position < length - 1) {
+      if (position >= offset) {
+        this.textStart = textStart;
+        this.position = position;
+        return false;
+      }
+      const next = html.charCodeAt(position + 1);
+      let resume = -1; // where text starts again after a markup construct at `position`; -1: "<" is text
+      if (isAsciiLetter(next)) {
+        if (textStart < position) handler.text(textStart, position, TEXT_DATA);
+        resume = startTagAt(html, position, handler, frames);
+      } else if (next === 47) {
+        const after = position + 2 < length ? html.charCodeAt(position + 2) : -1;
+        if (textStart < position) handler.text(textStart, position, TEXT_DATA);
+        if (isAsciiLetter(after)) resume = endTagAt(html, position, handler, frames);
+        else resume = after === 62 ? position + 3 : bogusCommentEnd(html, position + 2);
+      } else if (next === 33 || next === 63) {
+        if (textStart < position) handler.text(textStart, position, TEXT_DATA);
+        resume = markupDeclarationEnd(html, position, handler, frames.current() !== NAMESPACE_HTML);
+      }
+      if (resume < 0) {
+        position = html.indexOf("<", position + 1);
+        continue;
+      }
+      textStart = resume;
+      position = resume >= length ? -1 : html.indexOf("<", resume);
+    }
+    this.done = true; // the last text is reported once
+    if (textStart < length) handler.text(textStart, length, TEXT_DATA);
+    return true;
+  }
 }
 
 function isAsciiLetter(code: number): boolean {

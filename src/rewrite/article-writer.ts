@@ -1,7 +1,8 @@
 import { MARKDOWN_MAX_NESTING } from "../config";
 import { decodeEntities, extractMetadata, readAttribute, type PageMetadata, type PageModel } from "../page";
 import type { NormalisedPlan } from "../plan";
-import { closedDepth, HEADINGS, impliedEndDepth, NestingCap, scanMarkup, type MarkupHandler } from "./markdown-scan";
+import { closedDepth, HEADINGS, impliedEndDepth, NestingCap, scanMarkupSlices, type MarkupHandler } from "./markdown-scan";
+import { finishSlices, type Slices } from "../slices";
 import { RemovedTextCursor, topRemovedRanges, type PieceSink } from "./text-removal";
 import { HAS_SCHEME_PART, ReferenceResolver, URL_IGNORED_CHARACTERS } from "./url-reference";
 import type { WorkMeter } from "../work-meter";
@@ -51,9 +52,14 @@ export interface ArticleOptions {
 }
 
 export function writeArticle(page: PageModel, plan: NormalisedPlan, options: ArticleOptions = {}): string {
+  return finishSlices(writeArticleSlices(page, plan, options));
+}
+
+/** writeArticle in slices of its walk (slices.ts). */
+export function* writeArticleSlices(page: PageModel, plan: NormalisedPlan, options: ArticleOptions = {}): Slices<string> {
   const metadata = options.header === true || options.omitTitleHeading === true ? readerMetadata(page, options.baseUrl, options.metadata) : null;
   const builder = new ArticleBuilder(page, plan, options.baseUrl, options.maxNesting ?? MARKDOWN_MAX_NESTING, metadata?.title ?? null);
-  scanMarkup(page, topRemovedRanges(page, plan), builder, options.work);
+  yield* scanMarkupSlices(page, topRemovedRanges(page, plan), builder, options.work);
   const body = builder.finish();
   if (options.header !== true || metadata === null) return body;
   return `${articleHeader(metadata.title, metadata.byline, metadata.published)}${body}`;

@@ -5,7 +5,8 @@
  * titles are not reported (the scanner marks them foreign or as raw text). Also what both writers read the same
  * way: the nesting cap, and HTML's implied and stray end tags.
  */
-import { TEXT_DATA, walkPage, type PageModel, type ScanHandler } from "../page";
+import { TEXT_DATA, walkPageSlices, type PageModel, type ScanHandler } from "../page";
+import type { Slices } from "../slices";
 import { CHARACTERS_PER_UNIT, type WorkMeter } from "../work-meter";
 
 export interface MarkupHandler {
@@ -20,9 +21,9 @@ export interface MarkupHandler {
   foreignStartTag?(name: string): void;
 }
 
-/** Reports the page's markup to `handler`; past the work budget of `work`, nothing more (the caller checks the meter). */
-export function scanMarkup(page: PageModel, skipRanges: Int32Array, handler: MarkupHandler, work?: WorkMeter): void {
-  walkPage(page, new SkippingScan(skipRanges, page.textNodes.sourceStart, page.textNodeCount, handler, work));
+/** Reports the page's markup to `handler`, in slices (slices.ts); past the work budget of `work`, nothing more (the caller checks the meter). */
+export function scanMarkupSlices(page: PageModel, skipRanges: Int32Array, handler: MarkupHandler, work?: WorkMeter): Slices<void> {
+  return walkPageSlices(page, new SkippingScan(skipRanges, page.textNodes.sourceStart, page.textNodeCount, handler, work));
 }
 
 class SkippingScan implements ScanHandler {

@@ -2,7 +2,8 @@ import { MARKDOWN_MAX_NESTING } from "../config";
 import { decodeEntities, readAttribute, type PageModel } from "../page";
 import type { NormalisedPlan } from "../plan";
 import { hasNewline, RemovedTextCursor, topRemovedRanges, type PieceSink } from "./text-removal";
-import { closedDepth, impliedEndDepth, NestingCap, scanMarkup, type MarkupHandler } from "./markdown-scan";
+import { closedDepth, impliedEndDepth, NestingCap, scanMarkupSlices, type MarkupHandler } from "./markdown-scan";
+import { finishSlices, type Slices } from "../slices";
 import { ReferenceResolver } from "./url-reference";
 import type { WorkMeter } from "../work-meter";
 
@@ -22,8 +23,13 @@ export interface MarkdownOptions {
 }
 
 export function writeMarkdown(page: PageModel, plan: NormalisedPlan, options: MarkdownOptions = {}): string {
+  return finishSlices(writeMarkdownSlices(page, plan, options));
+}
+
+/** writeMarkdown in slices of its walk (slices.ts). */
+export function* writeMarkdownSlices(page: PageModel, plan: NormalisedPlan, options: MarkdownOptions = {}): Slices<string> {
   const writer = new MarkdownBuilder(page, plan, options.baseUrl, options.maxNesting ?? MARKDOWN_MAX_NESTING);
-  scanMarkup(page, topRemovedRanges(page, plan), writer, options.work);
+  yield* scanMarkupSlices(page, topRemovedRanges(page, plan), writer, options.work);
   return writer.finish();
 }
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 /** The cleaning core: what must run in workerd and in Node alike. */
-const CORE = ["src/page/", "src/rules/", "src/classify/", "src/plan/", "src/rewrite/", "src/runtime/", "src/clean.ts", "src/work-meter.ts"];
+const CORE = ["src/page/", "src/rules/", "src/classify/", "src/plan/", "src/rewrite/", "src/runtime/", "src/clean.ts", "src/work-meter.ts", "src/slices.ts"];
 /** Packages the core may not import (besides any `node:` module): the HTTP layer's. */
 const HTTP_PACKAGES = /^hono(?:\/|$)/;
 interface Import {
