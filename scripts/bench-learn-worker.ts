@@ -6,9 +6,11 @@
  *   POST /keys       {site, pages}: the n-gram keys a job of the site would send the cross-site table;
  *   POST /learn      {site, pages: [{url, html}], minPages}: the real loop on real bindings, every call counted —
  *                    each page sampled (samplePage), then the site's job run (runMineJob) — and what it stored;
- *   POST /synthetic  {from, count, seed, profile}: adds synthetic sites' contributions to the cross-site table;
+ *   POST /synthetic  {table, size, from, count, seed, profile}: adds synthetic sites' contributions to a cross-site table;
  *   POST /sample     {site, pages}: samples a site's pages (for /jobs);
- *   POST /jobs       {sites}: runs one job per site, all at once, each measured at the table.
+ *   POST /jobs       {table, sites}: runs one job per site against a cross-site table, all at once, each measured.
+ * A table is a name: its shards are the CROSS_SITE objects named "<table>/shard-N", so that tables of different
+ * sizes stand side by side in one workerd and their jobs can be measured in turns.
  * Timing: a batch of runs between two awaited timers (I/O boundaries), so the clock is read fresh even where
  * workerd advances it only across I/O; the batch time divided by the runs.
  */
@@ -54,6 +56,11 @@ function intercepted<T extends object>(target: T, hook: (name: string | symbol, 
   });
 }
 
+/** The cross-site table `name`: the same class and code, its objects under names of its own. */
+function tableNamed(namespace: CrossSiteNamespace, name: string): CrossSiteNamespace {
+  return intercepted(namespace, (method, args, call) => (method === "idFromName" ? namespace.idFromName(`${name}/${String(args[0])}`) : call()));
+}
+
 /**
  * The table's binding with every shard call measured: the object called, the keys and bytes of its arguments and
  * answer (as JSON, the size they have on the wire give or take the encoding), the rows it reports, and the time
@@ -96,6 +103,17 @@ function counted<T extends object>(binding: T, label: string, counts: Counts): T
   });
 }
 
+/**
+ * A number uniform in the table's slice of site `site` of `sites` within [0, 2^bits): the sites' slices in the
+ * order of the sites, so that the values drawn, uniform over the whole range as SHA-256's hashes are, come in
+ * rising order as sites are added. Two draws, since one has 32 bits (one alone left the low bits 0, which put
+ * every own n-gram in shard 0: hash % 32).
+ */
+function inSlice(random: () => number, site: number, sites: number, bits: number): number {
+  const fraction = random() + random() * 2 ** -32;
+  return Math.min(2 ** bits - 1, Math.floor(((site + fraction) / sites) * 2 ** bits));
+}
+
 /** How the dev sites' keys are spread: keys a site, and the keys on two dev sites or more with how many have each. */
 interface Profile {
   readonly keyCounts: readonly number[];
@@ -105,10 +123,13 @@ interface Profile {
 }
 
 /**
- * Adds synthetic sites `from`…`from + count - 1`: each takes a dev site's number of keys, each key a shared one
- * (drawn by how many dev sites have it) with the dev sites' share, else one of its own.
+ * Adds synthetic sites `from`…`from + count - 1` of the table's `size`: each takes a dev site's number of keys,
+ * each key a shared one (drawn by how many dev sites have it) with the dev sites' share, else one of its own.
+ * A site's own keys and its id are drawn in its slice of their ranges (inSlice): the table (bench setup, not
+ * measured) is built by writing each shard's B-trees from left to right rather than all over them, and ends
+ * with the same rows, its keys spread as evenly as random ones.
  */
-async function addSynthetic(env: BenchEnv, from: number, count: number, seed: number, profile: Profile): Promise<Response> {
+async function addSynthetic(env: BenchEnv, table: string, size: number, from: number, count: number, seed: number, profile: Profile): Promise<Response> {
   const random = seededRandom(seed + from); // the same synthetic sites for the same seed
   const sharedHashes = await Promise.all(profile.shared.map((entry) => ngramHash(entry.key)));
   const cumulative: number[] = [];
@@ -128,16 +149,16 @@ async function addSynthetic(env: BenchEnv, from: number, count: number, seed: nu
   const sites = new Map<string, number[]>();
   let keys = 0;
   for (let site = from; site < from + count; site++) {
-    const size = profile.keyCounts[Math.floor(random() * profile.keyCounts.length)]!;
+    const keyCount = profile.keyCounts[Math.floor(random() * profile.keyCounts.length)]!;
     const hashes = new Set<number>();
-    while (hashes.size < size) hashes.add(random() < profile.sharedShare && total > 0 ? pick() : Math.floor(random() * 2 ** 53));
-    const id = Math.floor(random() * 2 ** 48).toString(16).padStart(12, "0");
+    while (hashes.size < keyCount) hashes.add(random() < profile.sharedShare && total > 0 ? pick() : inSlice(random, site, size, 53));
+    const id = inSlice(random, site, size, 48).toString(16).padStart(12, "0");
     sites.set(id, [...hashes]);
     keys += hashes.size;
   }
   await ioBoundary();
   const start = performance.now();
-  const rowsWritten = await applyContributions(env.CROSS_SITE, sites, 1);
+  const rowsWritten = await applyContributions(tableNamed(env.CROSS_SITE, table), sites, 1);
   await ioBoundary();
   return Response.json({ sites: count, keys, rowsWritten, milliseconds: performance.now() - start });
 }
@@ -159,10 +180,10 @@ async function sampleSite(env: BenchEnv, site: string, pages: readonly { url: st
 }
 
 /** One job per site, all started at once (one isolate, as a control Worker's concurrent invocations would share). */
-async function runJobs(env: BenchEnv, sites: readonly string[]): Promise<Response> {
+async function runJobs(env: BenchEnv, table: string, sites: readonly string[]): Promise<Response> {
   const results = await Promise.all(sites.map(async (site) => {
     const measure = newMeasure();
-    const jobEnv: BenchEnv = { ...env, LEARN_SITES: "*", CROSS_SITE: measuredTable(env.CROSS_SITE, measure) };
+    const jobEnv: BenchEnv = { ...env, LEARN_SITES: "*", CROSS_SITE: measuredTable(tableNamed(env.CROSS_SITE, table), measure) };
     const settings = resolveLearningSettings(jobEnv);
     const job = await enqueueJob(jobEnv, site, "admin", new Date());
     const start = performance.now();
@@ -265,16 +286,16 @@ export default {
       return siteKeys(body.site, body.pages);
     }
     if (request.method === "POST" && url.pathname === "/synthetic") {
-      const body = (await request.json()) as { from: number; count: number; seed: number; profile: Profile };
-      return addSynthetic(env, body.from, body.count, body.seed, body.profile);
+      const body = (await request.json()) as { table: string; size: number; from: number; count: number; seed: number; profile: Profile };
+      return addSynthetic(env, body.table, body.size, body.from, body.count, body.seed, body.profile);
     }
     if (request.method === "POST" && url.pathname === "/sample") {
       const body = (await request.json()) as { site: string; pages: { url: string; html: string }[] };
       return sampleSite(env, body.site, body.pages);
     }
     if (request.method === "POST" && url.pathname === "/jobs") {
-      const body = (await request.json()) as { sites: string[] };
-      return runJobs(env, body.sites);
+      const body = (await request.json()) as { table: string; sites: string[] };
+      return runJobs(env, body.table, body.sites);
     }
     if (request.method === "POST" && url.pathname === "/learn") {
       const body = (await request.json()) as { site: string; pages: { url: string; html: string }[]; minPages: string };

@@ -1,5 +1,5 @@
 /**
- * npm run bench:learn [-- --runs N --dev-sites N --sites N[,N…] --jobs N]
+ * npm run bench:learn [-- --runs N --dev-sites N --sites N[,N…] --jobs N --rounds N]
  *
  * What learning one site costs, measured in workerd (Miniflare, local R2, KV, a queue and SQLite-backed Durable
  * Objects) on the dev pages of ../shared/data:
@@ -8,13 +8,14 @@
  *     since no dev site has 50;
  *  2. the R2, KV, queue and Durable Object operations of learning a site (10 pages sampled one by one, then its
  *     job), counted call by call on the real bindings, and the bytes it leaves in R2 and KV, for N dev sites;
- *  3. the cross-site table at scale: synthetic sites' contributions added (their n-grams drawn like the dev
- *     sites') up to each N of --sites, then --jobs dev sites' jobs run at once, each measured at the table.
+ *  3. the cross-site table at scale: a table for each N of --sites, built of N synthetic sites' contributions
+ *     (their n-grams drawn like the dev sites'), then --rounds rounds in which the tables take turns: one job
+ *     alone, then --jobs dev sites' jobs at once, each measured at the table; the same load for every N.
  * docs/learning.md turns these figures into the arithmetic for a million sites.
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Miniflare } from "miniflare";
@@ -23,28 +24,31 @@ import { integerOption, parseCommand, runCommand, usageError, type Command } fro
 
 const COMMAND: Command = {
   name: "bench:learn",
-  usage: `usage: npm run bench:learn -- [--runs N] [--dev-sites N] [--sites N[,N…]] [--jobs N]
+  usage: `usage: npm run bench:learn -- [--runs N] [--dev-sites N] [--sites N[,N…]] [--jobs N] [--rounds N]
 
 What learning one site costs, in workerd (Miniflare, local R2, KV, a queue and Durable Objects) on the dev
 pages of ../shared/data: mining CPU for 10, 20 and 50 pages; the R2, KV, queue and Durable Object operations
 and the bytes of learning dev sites one after the other; then the cross-site table with N synthetic sites
-added (n-grams drawn like the dev sites'), and jobs run at once against it, per job: keys sent, objects
-touched, bytes sent and received, rows read and written, milliseconds, retries. A few minutes at 10,000 sites;
-at 100,000, tens of minutes and a few GB in a temporary folder.
+added (n-grams drawn like the dev sites'), one table for each N, and jobs measured against the tables in
+turns (one alone, then several at once), per job: keys sent, objects touched, bytes sent and received, rows
+read and written, milliseconds (median and p99), retries, and each N's figures over the first N's. Building
+100,000 sites' table takes some minutes and 2 GB in a temporary folder.
 
   --runs N        mining runs per row, the median printed (default 3; 0 leaves the section out)
   --dev-sites N   dev sites learned for the operation counts (default 5; 0 leaves the section out)
-  --sites N,…     synthetic sites in the table before the jobs, in rising order (default 1000; 0 leaves the
-                  section out)
-  --jobs N        jobs run at once at each N (default 8)`,
+  --sites N,…     synthetic sites in each table, in rising order (default 1000; a table of 1,000 is added
+                  first as the base when N starts higher; 0 leaves the section out)
+  --jobs N        jobs run at once at each N (default 8)
+  --rounds N      rounds of jobs against every table (default 5)`,
 };
 
 const { values } = parseCommand(COMMAND, {
-  options: { runs: { type: "string" }, "dev-sites": { type: "string" }, sites: { type: "string" }, jobs: { type: "string" } },
+  options: { runs: { type: "string" }, "dev-sites": { type: "string" }, sites: { type: "string" }, jobs: { type: "string" }, rounds: { type: "string" } },
 });
 const runs = integerOption(COMMAND, "runs", values.runs, 3, 0);
 const siteCount = integerOption(COMMAND, "dev-sites", values["dev-sites"], 5, 0);
 const jobCount = integerOption(COMMAND, "jobs", values.jobs, 8);
+const rounds = integerOption(COMMAND, "rounds", values.rounds, 5);
 const syntheticCounts = (values.sites ?? "1000").split(",").map((entry) => integerOption(COMMAND, "sites", entry.trim().replace(/_/g, ""), 1000, 0));
 if (syntheticCounts.some((count, index) => index > 0 && count < syntheticCounts[index - 1]!)) usageError(COMMAND, "--sites needs its counts in rising order");
 // Loaded after the arguments are read, so that --help and a mistyped option answer at once.
@@ -170,18 +174,19 @@ interface JobMeasure {
   readonly jobMilliseconds: number;
 }
 
-/** Sites a /synthetic request adds (about 2 M keys, built and applied in one invocation). */
-const SYNTHETIC_BATCH = 2000;
+/** Sites a /synthetic request adds (about 4.8 M keys, a shard's 150,000 in one call: sorted writes in large runs). */
+const SYNTHETIC_BATCH = 5000;
 const SYNTHETIC_SEED = 20260101;
+const BASE_SITES = 1000;
 
-/** Bytes of the files under a folder (the Durable Objects' SQLite files). */
-function folderBytes(folder: string): number {
-  let bytes = 0;
+/** The SQLite files under a folder (the Durable Objects' storage), path → bytes. */
+function folderFiles(folder: string, files = new Map<string, number>()): Map<string, number> {
   for (const entry of readdirSync(folder, { withFileTypes: true })) {
     const path = join(folder, entry.name);
-    bytes += entry.isDirectory() ? folderBytes(path) : statSync(path).size;
+    if (entry.isDirectory()) folderFiles(path, files);
+    else files.set(path, statSync(path).size);
   }
-  return bytes;
+  return files;
 }
 
 /** The dev sites' keys as a profile: keys a site, and the keys on two dev sites or more with how many have each. */
@@ -204,66 +209,127 @@ async function devProfile(miniflare: Miniflare, bySite: Map<string, DatasetPage[
   return { keyCounts, shared, sharedShare };
 }
 
-function summary(rows: readonly JobMeasure[]): Record<string, number> {
-  const pick = (value: (row: JobMeasure) => number) => median(rows.map(value));
+/** The value below which 99 % of the values lie (nearest rank: the largest of fewer than 100). */
+function p99(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil(0.99 * sorted.length) - 1)]!;
+}
+
+const loadAverage = () => loadavg().map((value) => value.toFixed(1)).join(" ");
+
+interface TableFigures {
+  readonly keys: number;
+  readonly objects: number;
+  readonly sentKB: number;
+  readonly receivedKB: number;
+  readonly rowsRead: number;
+  readonly rowsWritten: number;
+  readonly tableMs: number;
+  readonly tableP99: number;
+  readonly jobMs: number;
+  readonly jobP99: number;
+  readonly aloneMs: number;
+  readonly aloneP99: number;
+  readonly retries: number;
+  readonly failed: number;
+  readonly jobs: number;
+}
+
+function figures(together: readonly JobMeasure[], alone: readonly JobMeasure[]): TableFigures {
+  const all = [...together, ...alone];
+  const pick = (value: (row: JobMeasure) => number) => median(together.map(value));
   return {
     keys: pick((row) => row.keys), objects: pick((row) => row.objects), sentKB: pick((row) => row.bytesSent) / 1024, receivedKB: pick((row) => row.bytesReceived) / 1024,
-    rowsRead: pick((row) => row.rowsRead), rowsWritten: pick((row) => row.rowsWritten), tableMs: pick((row) => row.tableMilliseconds), jobMs: pick((row) => row.jobMilliseconds),
-    retries: rows.reduce((sum, row) => sum + row.retries, 0), failed: rows.filter((row) => row.status !== "done").length,
+    rowsRead: pick((row) => row.rowsRead), rowsWritten: pick((row) => row.rowsWritten),
+    tableMs: pick((row) => row.tableMilliseconds), tableP99: p99(together.map((row) => row.tableMilliseconds)),
+    jobMs: pick((row) => row.jobMilliseconds), jobP99: p99(together.map((row) => row.jobMilliseconds)),
+    aloneMs: median(alone.map((row) => row.tableMilliseconds)), aloneP99: p99(alone.map((row) => row.tableMilliseconds)),
+    retries: all.reduce((sum, row) => sum + row.retries, 0), failed: all.filter((row) => row.status !== "done").length, jobs: all.length,
   };
 }
 
+/**
+ * The cross-site table at scale: one table per N of --sites, each built to its N synthetic sites (setup, not
+ * measured), then the same jobs measured against every table in turns, so that every N sees the same machine:
+ * each round runs, table after table (the order reversed every other round), one job alone and then --jobs jobs
+ * at once, each dev site's pages sampled beforehand under a new name (a first contribution every time).
+ */
 async function benchTable(miniflare: Miniflare, bySite: Map<string, DatasetPage[]>, persist: string): Promise<void> {
   const profile = await devProfile(miniflare, bySite);
   const withUrls = (pages: readonly DatasetPage[]) => [...new Map(pages.filter((page) => page.url !== "").map((page) => [page.url, page])).values()];
   const jobSites = [...bySite.entries()].map(([site, pages]) => [site, withUrls(pages)] as const).filter(([, pages]) => pages.length >= LEARNED_PAGES).slice(0, jobCount);
-  console.log(`\nThe cross-site table at scale: synthetic sites added, then ${jobSites.length} dev sites' jobs (${LEARNED_PAGES} pages each) run at once, one isolate`);
-  console.log("(per job: keys sent to the table, objects touched, shard calls, KB sent and received, SQLite rows read and written, ms from its first table call to its last answer, ms of the whole job, retries)");
-  const summaries: [number, Record<string, number>][] = [];
-  const solos: JobMeasure[] = [];
-  let added = 0;
-  for (const target of syntheticCounts) {
+  // The base every N is compared with: 1,000 sites, measured in the same run when --sites starts higher.
+  const given = syntheticCounts.filter((count) => count > 0);
+  const sizes = [...new Set(given[0]! > BASE_SITES ? [BASE_SITES, ...given] : given)];
+  const tableOf = (size: number) => `n${size}`;
+  console.log(`\nThe cross-site table at scale: a table for each N (${sizes.map((size) => size.toLocaleString("en-US")).join(", ")} synthetic sites), then ${rounds} rounds of jobs against each table in turns`);
+  const tableBytes = new Map<number, number>();
+  for (const size of sizes) {
+    const before = folderFiles(persist);
     const started = performance.now();
     let rowsWritten = 0;
     let applyMilliseconds = 0;
-    while (added < target) {
-      const count = Math.min(SYNTHETIC_BATCH, target - added);
-      const answer = await post<{ rowsWritten: number; milliseconds: number }>(miniflare, "/synthetic", { from: added, count, seed: SYNTHETIC_SEED, profile });
+    for (let added = 0; added < size;) {
+      const count = Math.min(SYNTHETIC_BATCH, size - added);
+      const answer = await post<{ rowsWritten: number; milliseconds: number }>(miniflare, "/synthetic", { table: tableOf(size), size, from: added, count, seed: SYNTHETIC_SEED, profile });
       rowsWritten += answer.rowsWritten;
       applyMilliseconds += answer.milliseconds;
       added += count;
-      if (added % 10_000 === 0 || added === target) process.stderr.write(`  ${added.toLocaleString("en-US")} synthetic sites in the table\r`);
+      process.stderr.write(`  N = ${size.toLocaleString("en-US")}: ${added.toLocaleString("en-US")} synthetic sites in the table, ${((performance.now() - started) / 1000).toFixed(0)} s\r`);
     }
     process.stderr.write("\n");
-    console.log(`\nN = ${target.toLocaleString("en-US")} synthetic sites (added in ${((performance.now() - started) / 1000).toFixed(0)} s, ${(applyMilliseconds / 1000).toFixed(0)} s of it in the objects' calls, ${rowsWritten.toLocaleString("en-US")} rows written); the objects' SQLite files ${(folderBytes(persist) / 2 ** 20).toFixed(0)} MB`);
-    // One job alone first (its milliseconds are the table's own), then all at once under new names (first contributions again).
-    const soloName = `alone.n${target}.${jobSites[0]![0]}`;
-    const names = jobSites.map(([site]) => `n${target}.${site}`);
-    for (const [name, pages] of [[soloName, jobSites[0]![1]] as const, ...jobSites.map(([, pages], index) => [names[index]!, pages] as const)]) {
-      await post(miniflare, "/sample", { site: name, pages: pages.slice(0, LEARNED_PAGES).map((page) => ({ url: page.url, html: page.html })) });
-    }
-    const solo = (await post<{ jobs: JobMeasure[] }>(miniflare, "/jobs", { sites: [soloName] })).jobs;
-    const { jobs } = await post<{ jobs: JobMeasure[] }>(miniflare, "/jobs", { sites: names });
-    solos.push(solo[0]!);
-    console.log("site                              status  keys objects calls  sent KB  recv KB  rows read  rows written  table ms  job ms  retries");
-    for (const job of [...solo, ...jobs]) {
-      const label = job.site.length > 33 ? `${job.site.slice(0, 32)}…` : job.site;
-      console.log(`${label.padEnd(33)} ${job.status.padEnd(6)} ${String(job.keys).padStart(5)} ${String(job.objects).padStart(7)} ${String(job.calls).padStart(5)} ${(job.bytesSent / 1024).toFixed(1).padStart(8)} ${(job.bytesReceived / 1024).toFixed(1).padStart(8)} ${String(job.rowsRead).padStart(10)} ${String(job.rowsWritten).padStart(13)} ${job.tableMilliseconds.toFixed(0).padStart(9)} ${job.jobMilliseconds.toFixed(0).padStart(7)} ${String(job.retries).padStart(8)}${job.error ? `  (${job.error})` : ""}`);
-    }
-    summaries.push([target, summary(jobs)]);
+    const bytes = [...folderFiles(persist)].reduce((sum, [path, size]) => sum + size - (before.get(path) ?? 0), 0);
+    tableBytes.set(size, bytes);
+    console.log(`N = ${size.toLocaleString("en-US")}: built in ${((performance.now() - started) / 1000).toFixed(0)} s (${(applyMilliseconds / 1000).toFixed(0)} s in the objects' calls), ${rowsWritten.toLocaleString("en-US")} rows written, SQLite files ${(bytes / 2 ** 20).toFixed(0)} MB; load average ${loadAverage()}`);
   }
-  console.log("\nMedian per job at each N (all jobs at once); retries and failed jobs are totals");
-  console.log("        N   keys objects  sent KB  recv KB  rows read  rows written  table ms  job ms  retries  failed");
-  for (const [target, row] of summaries) {
-    console.log(`${target.toLocaleString("en-US").padStart(9)} ${String(row.keys).padStart(6)} ${String(row.objects).padStart(7)} ${row.sentKB.toFixed(1).padStart(8)} ${row.receivedKB.toFixed(1).padStart(8)} ${String(row.rowsRead).padStart(10)} ${String(row.rowsWritten).padStart(13)} ${row.tableMs.toFixed(0).padStart(9)} ${row.jobMs.toFixed(0).padStart(7)} ${String(row.retries).padStart(8)} ${String(row.failed).padStart(7)}`);
+
+  // Every job's pages sampled first (R2 and the sample gates; not measured), under a name of its round and table.
+  const names = (round: number, size: number) => ({
+    alone: `r${round}.${tableOf(size)}.alone.${jobSites[0]![0]}`,
+    together: jobSites.map(([site]) => `r${round}.${tableOf(size)}.${site}`),
+  });
+  for (let round = 0; round < rounds; round++) {
+    for (const size of sizes) {
+      const { alone, together } = names(round, size);
+      for (const [name, pages] of [[alone, jobSites[0]![1]] as const, ...jobSites.map(([, pages], index) => [together[index]!, pages] as const)]) {
+        await post(miniflare, "/sample", { site: name, pages: pages.slice(0, LEARNED_PAGES).map((page) => ({ url: page.url, html: page.html })) });
+      }
+    }
   }
-  console.log(`one job alone, table ms at each N: ${solos.map((job, index) => `${syntheticCounts[index]!.toLocaleString("en-US")}: ${job.tableMilliseconds.toFixed(0)}`).join(", ")} (job ms ${solos.map((job) => job.jobMilliseconds.toFixed(0)).join(", ")})`);
-  if (summaries.length > 1) {
-    const ratio = (name: string) => {
-      const values = summaries.map(([, row]) => row[name]!);
-      return (Math.max(...values) / Math.max(1e-9, Math.min(...values))).toFixed(2);
-    };
-    console.log(`largest / smallest median over the Ns: sent KB ${ratio("sentKB")}, received KB ${ratio("receivedKB")}, rows read ${ratio("rowsRead")}, rows written ${ratio("rowsWritten")}, table ms ${ratio("tableMs")}, job ms ${ratio("jobMs")}`);
+
+  console.log(`\nRounds: one job alone, then ${jobSites.length} dev sites' jobs (${LEARNED_PAGES} pages each) at once in one isolate, at each table in turns`);
+  console.log("(per job: keys sent to the table, objects touched, KB sent and received, SQLite rows read and written, ms from its first table call to its last answer, ms of the whole job)");
+  console.log("round         N  alone table ms  at once: keys objects  sent KB  recv KB  rows read  written  table ms median/max  job ms median/max  retries  failed");
+  const loadBefore = loadAverage();
+  const together = new Map(sizes.map((size) => [size, [] as JobMeasure[]]));
+  const alone = new Map(sizes.map((size) => [size, [] as JobMeasure[]]));
+  for (let round = 0; round < rounds; round++) {
+    for (const size of round % 2 === 0 ? sizes : [...sizes].reverse()) {
+      const { alone: aloneName, together: togetherNames } = names(round, size);
+      const solo = (await post<{ jobs: JobMeasure[] }>(miniflare, "/jobs", { table: tableOf(size), sites: [aloneName] })).jobs;
+      const { jobs } = await post<{ jobs: JobMeasure[] }>(miniflare, "/jobs", { table: tableOf(size), sites: togetherNames });
+      alone.get(size)!.push(...solo);
+      together.get(size)!.push(...jobs);
+      for (const job of [...solo, ...jobs]) if (job.error) console.log(`  ${job.site}: ${job.status} (${job.error})`);
+      const row = figures(jobs, solo);
+      const tableMax = Math.max(...jobs.map((job) => job.tableMilliseconds));
+      const jobMax = Math.max(...jobs.map((job) => job.jobMilliseconds));
+      console.log(`${String(round + 1).padStart(5)} ${size.toLocaleString("en-US").padStart(9)} ${row.aloneMs.toFixed(0).padStart(15)} ${String(row.keys).padStart(15)} ${String(row.objects).padStart(7)} ${row.sentKB.toFixed(1).padStart(8)} ${row.receivedKB.toFixed(1).padStart(8)} ${String(row.rowsRead).padStart(10)} ${String(row.rowsWritten).padStart(8)} ${`${row.tableMs.toFixed(0)} / ${tableMax.toFixed(0)}`.padStart(20)} ${`${row.jobMs.toFixed(0)} / ${jobMax.toFixed(0)}`.padStart(18)} ${String(row.retries).padStart(8)} ${String(row.failed).padStart(7)}`);
+    }
+  }
+  const loadAfter = loadAverage();
+
+  const rows = sizes.map((size) => [size, figures(together.get(size)!, alone.get(size)!)] as const);
+  console.log(`\nPer job over the ${rounds} rounds at each N (the ${jobSites.length} at once: median and p99 of ${rounds * jobSites.length} jobs; alone: of ${rounds}); retries and failed jobs are totals over all ${rounds * (jobSites.length + 1)} jobs`);
+  console.log(`load average (1, 5, 15 min) before the rounds ${loadBefore}, after ${loadAfter}`);
+  console.log("        N   keys objects  sent KB  recv KB  rows read  written  table ms med / p99  job ms med / p99  alone table ms med / p99  retries  failed  SQLite MB");
+  for (const [size, row] of rows) {
+    console.log(`${size.toLocaleString("en-US").padStart(9)} ${String(row.keys).padStart(6)} ${String(row.objects).padStart(7)} ${row.sentKB.toFixed(1).padStart(8)} ${row.receivedKB.toFixed(1).padStart(8)} ${String(row.rowsRead).padStart(10)} ${String(row.rowsWritten).padStart(8)} ${`${row.tableMs.toFixed(0)} / ${row.tableP99.toFixed(0)}`.padStart(19)} ${`${row.jobMs.toFixed(0)} / ${row.jobP99.toFixed(0)}`.padStart(17)} ${`${row.aloneMs.toFixed(0)} / ${row.aloneP99.toFixed(0)}`.padStart(25)} ${String(row.retries).padStart(8)} ${String(row.failed).padStart(7)} ${((tableBytes.get(size) ?? 0) / 2 ** 20).toFixed(0).padStart(10)}`);
+  }
+  const [smallest, base] = rows[0]!;
+  for (const [size, row] of rows.slice(1)) {
+    const ratio = (name: keyof TableFigures) => (row[name] / Math.max(1e-9, base[name])).toFixed(2);
+    console.log(`${size.toLocaleString("en-US")} / ${smallest.toLocaleString("en-US")}: sent KB ${ratio("sentKB")}, received KB ${ratio("receivedKB")}, rows read ${ratio("rowsRead")}, rows written ${ratio("rowsWritten")}, table ms ${ratio("tableMs")} (p99 ${ratio("tableP99")}), job ms ${ratio("jobMs")} (p99 ${ratio("jobP99")}), alone table ms ${ratio("aloneMs")} (p99 ${ratio("aloneP99")})`);
   }
 }
 
@@ -274,7 +340,7 @@ async function main(): Promise<number> {
   }
   const bySite = new Map<string, DatasetPage[]>();
   for (const set of ["dragnet", "cleanportaleval"]) for (const [site, pages] of groupBySite(loadDataset(set).pages)) bySite.set(site, pages);
-  // The objects' SQLite files on disk (at 100,000 sites a few GB), in a folder removed at the end.
+  // The objects' SQLite files on disk (at 100,000 sites about 2 GB), in a folder removed at the end.
   const persist = mkdtempSync(join(tmpdir(), "bench-learn-"));
   const miniflare = new MiniflareClass({
     modules: true,

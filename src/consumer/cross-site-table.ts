@@ -78,8 +78,12 @@ export async function mergeContribution(namespace: CrossSiteNamespace, site: str
   return countsFrom(listed, hashes, byShard, await Promise.all(calls));
 }
 
-/** Sites a bulk call carries (a bench call of 9,000 sites failed on an RPC's 32 MiB limit; 500 stay far below). */
-const SITES_PER_BULK_CALL = 500;
+/**
+ * Keys a bulk call carries, at most: about 1.4 MB as an RPC's arguments (9 bytes a number), far below its 32 MiB
+ * limit, and large enough that one call's sorted writes share the B-tree pages of a large shard (the bench seeds
+ * 100,000 sites' 3 M keys a shard in calls of this size).
+ */
+const KEYS_PER_BULK_CALL = 150_000;
 
 /**
  * Many sites' contributions at once (site id → its n-gram hashes), a few calls a shard: the migration from R2,
@@ -95,13 +99,25 @@ export async function applyContributions(namespace: CrossSiteNamespace, sites: R
   }
   const written = await Promise.all(byShard.map(async (contributions, shard) => {
     let rows = 0;
-    for (let start = 0; start < contributions.length; start += SITES_PER_BULK_CALL) {
-      const batch = contributions.slice(start, start + SITES_PER_BULK_CALL);
-      rows += (await withRetries(() => shardStub(namespace, shard).mergeMany(batch))).answer.rowsWritten;
-    }
+    for (const batch of bulkCalls(contributions)) rows += (await withRetries(() => shardStub(namespace, shard).mergeMany(batch))).answer.rowsWritten;
     return rows;
   }));
   return written.reduce((sum, rows) => sum + rows, 0);
+}
+
+/** Contributions in runs of at most KEYS_PER_BULK_CALL keys (a larger contribution alone). */
+function bulkCalls(contributions: readonly ShardContribution[]): ShardContribution[][] {
+  const calls: ShardContribution[][] = [];
+  let keys = 0;
+  for (const contribution of contributions) {
+    if (calls.length === 0 || keys + contribution.keys.length > KEYS_PER_BULK_CALL) {
+      calls.push([]);
+      keys = 0;
+    }
+    calls.at(-1)!.push(contribution);
+    keys += contribution.keys.length;
+  }
+  return calls;
 }
 
 /** Removes a site's contribution from the table (a site no longer learned). */
