@@ -44,6 +44,8 @@ const SAMPLES_PORT = Number(process.env.SAMPLES_PORT ?? 8788);
 const RELOAD_LINE = /Reloading local server/;
 /** Lines of `npm start`'s output that report a failure (wrangler dev's and workerd's errors, the front door's), kept to print. */
 const ERROR_LINE = /error|exception|fatal|restarted/i;
+/** wrangler dev's notice that it runs without Cloudflare's Request.cf object (no network here), not a failure. */
+const LOCAL_NOTICE = /Request\.cf|workers\.cloudflare\.com/;
 /** Distinct error lines printed per scenario, at most. */
 const ERROR_LINES_SHOWN = 10;
 const SCENARIOS = ["post", "get", "hostile"] as const;
@@ -150,7 +152,7 @@ function startService(): ChildProcess {
   const service = spawn("npm", ["start"], { cwd: REPO_ROOT, detached: true, stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, RATE_LIMIT: "off" } });
   if (service.stdout !== null) createInterface({ input: service.stdout }).on("line", (line) => {
     if (RELOAD_LINE.test(line)) reloads++;
-    if (ERROR_LINE.test(line)) {
+    if (ERROR_LINE.test(line) && !LOCAL_NOTICE.test(line)) {
       const key = line.replace(/\d+/g, "N").slice(0, 200);
       errorLines.set(key, (errorLines.get(key) ?? 0) + 1);
     }
@@ -187,6 +189,7 @@ interface ScenarioResult {
 }
 
 async function runScenario(name: string, base: string, options: Options, page: string): Promise<ScenarioResult> {
+  errorLines.clear(); // what the service said while starting is not the scenario's
   if (name === "hostile") return runHostile(base, options, page);
   const samplePage = `http://127.0.0.1:${SAMPLES_PORT}/harbour-dredging-approved.html`;
   const reloadsBefore = reloads;
