@@ -64,13 +64,14 @@ function tableNamed(namespace: CrossSiteNamespace, name: string): CrossSiteNames
 /**
  * The table's binding with every shard call measured: the object called, the keys and bytes of its arguments and
  * answer (as JSON, the size they have on the wire give or take the encoding), the rows it reports, and the time
- * from the job's first call to its last answer.
+ * from the job's first call to its last answer; and each call's method handed to `onCall`.
  */
-function measuredTable(namespace: CrossSiteNamespace, measure: TableMeasure): CrossSiteNamespace {
+function measuredTable(namespace: CrossSiteNamespace, measure: TableMeasure, onCall: (method: string) => void = () => {}): CrossSiteNamespace {
   return intercepted(namespace, (name, args, call) => {
     if (name !== "get") return call();
     const id = args[0] as DurableObjectId;
-    return intercepted(call() as object, async (_method, shardArgs, shardCall) => {
+    return intercepted(call() as object, async (method, shardArgs, shardCall) => {
+      onCall(String(method));
       measure.objects.add(id.toString());
       measure.calls += 1;
       measure.bytesSent += jsonBytes(shardArgs);
@@ -205,25 +206,8 @@ async function runJobs(env: BenchEnv, table: string, sites: readonly string[]): 
 
 /** The table's binding with its shard calls counted under "DO.<method>". */
 function countedTable(namespace: CrossSiteNamespace, counts: Counts): CrossSiteNamespace {
-  const measure = newMeasure();
-  const table = measuredTable(namespace, measure);
-  return new Proxy(table, {
-    get(target, name) {
-      if (name !== "get") return Reflect.get(target, name) as unknown;
-      return (id: DurableObjectId) => {
-        const stub = target.get(id);
-        return new Proxy(stub, {
-          get(stubTarget, method) {
-            const call = Reflect.get(stubTarget, method) as unknown;
-            if (typeof call !== "function") return call;
-            return (...args: unknown[]) => {
-              counts[`DO.${String(method)}`] = (counts[`DO.${String(method)}`] ?? 0) + 1;
-              return Reflect.apply(call as (...rest: unknown[]) => unknown, stubTarget, args);
-            };
-          },
-        });
-      };
-    },
+  return measuredTable(namespace, newMeasure(), (method) => {
+    counts[`DO.${method}`] = (counts[`DO.${method}`] ?? 0) + 1;
   });
 }
 
