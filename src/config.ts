@@ -124,11 +124,13 @@ export const CLEAN_MAX_BYTES = 5 * 1024 * 1024;
 /** Most blocks clean() works on; past it a "too-many-blocks" bailout. The largest dev page has about 4,000
  * blocks; 60,000 bounds the smoothing and the rewrite on hostile pages (a few ms per 10,000 blocks). */
 export const CLEAN_MAX_BLOCKS = 60_000;
-/** CPU time one page may take in clean(), in milliseconds: checked between stages and in rule matching; past it a
- * "time-budget" bailout (the page passes through). Every stage is linear with the caps above, so this is a backstop:
- * pages of the dev sets take under 0.5 s in Node. Deployed workerd advances its clock only across I/O, so there the
- * check sees no time pass within one page and the caps (bytes, blocks, rules, nesting) are what bound the work;
- * Node and local workerd (wrangler dev, Miniflare) do advance it. */
+/** Time one page may take in clean(), in milliseconds of the clock: checked between stages, between a paced page's
+ * slices and in rule matching; past it a "time-budget" bailout (the page passes through). A paced page's pauses
+ * count, so a large page in a busy isolate is passed through in time rather than left running behind the others.
+ * Every stage is linear with the caps above, so this is a backstop: pages of the dev sets take under 0.5 s in Node.
+ * Deployed workerd advances its clock only across I/O, so there the check sees no time pass within one page and the
+ * caps (bytes, blocks, rules, nesting, work) are what bound it; Node and local workerd (wrangler dev, Miniflare) do
+ * advance it. */
 export const CLEAN_TIME_BUDGET_MS = 10_000;
 /** Work one page may take in clean(), in units counted by work-meter.ts (a scanner event, a block, a text node, a
  * block at one smoothing level, a writer's event, 64 characters); past it a "time-budget" bailout, in whichever stage
