@@ -475,8 +475,11 @@ const hintRanges = new Int32Array(2 * HINT_ATTRIBUTES.length);
  * (and the web's themes) repeat them page after page: each value is tested once while it stays in the cache.
  */
 const hintCache = new Map<string, number>();
-/** Values the cache holds at most (it is emptied when full): a few hundred kilobytes. */
+/** Characters of the values in hintCache. */
+let hintCacheChars = 0;
+/** Values and characters the cache holds at most (it is emptied when either is reached): about 1 MB. */
 const HINT_CACHE_ENTRIES = 4096;
+const HINT_CACHE_CHARS = 1 << 19;
 
 /** Hint bits of a start tag's class and id values (attributes in source[from, to)). */
 function hintBits(source: string, from: number, to: number): number {
@@ -493,8 +496,13 @@ function hintBits(source: string, from: number, to: number): number {
       const value = written.toLowerCase();
       valueBits = 0;
       for (let group = 0; group < HINT_PATTERNS.length; group++) if (HINT_PATTERNS[group].test(value)) valueBits |= 1 << group;
-      if (hintCache.size >= HINT_CACHE_ENTRIES) hintCache.clear();
-      hintCache.set(written, valueBits);
+      if (hintCache.size >= HINT_CACHE_ENTRIES || hintCacheChars + written.length > HINT_CACHE_CHARS) {
+        hintCache.clear();
+        hintCacheChars = 0;
+      }
+      // A copy, not the slice: an engine's slice of a long string may keep the whole page alive while cached.
+      hintCache.set(` ${written}`.slice(1), valueBits);
+      hintCacheChars += written.length;
     }
     bits |= valueBits;
   }
