@@ -6,14 +6,10 @@
  * largest first). Then the control Worker's size on a line (wrangler.control.toml: the queue consumer and cron).
  * Bytes are no budget of their own: what a user feels is the start-up, and what Cloudflare refuses is the limits.
  */
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { integerOption, parseCommand, runCommand, usageText, type Command } from "./lib/cli";
 import { measureColdStart } from "./lib/cold-start";
-import { REPO_ROOT } from "./lib/paths";
+import { buildWorker } from "./lib/worker-build";
 
 /**
  * Cloudflare's limits on a Worker (developers.cloudflare.com/workers/platform/limits/, "Worker size" and "Worker
@@ -29,10 +25,6 @@ const COMMAND: Command = {
   usage: usageText("size"),
 };
 
-interface Metafile {
-  readonly outputs: Record<string, { readonly bytes: number; readonly inputs: Record<string, { readonly bytesInOutput: number }> }>;
-}
-
 /** A package (node_modules/<name> or <@scope/name>), a src/ module (its folder, or a top file), or the file itself. */
 function groupOf(input: string): string {
   const parts = input.replace(/^(?:\.\.\/)+/, "").split("/");
@@ -43,45 +35,12 @@ function groupOf(input: string): string {
 
 const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
 
-interface Build {
-  readonly script: Buffer;
-  readonly meta: Metafile;
-  /** wrangler's own "Total Upload: …" line. */
-  readonly reported: string | undefined;
-}
-
-/** `wrangler deploy --dry-run` of a config into a temporary folder; null (wrangler's output written) if it fails. */
-function build(config: string): Build | null {
-  const folder = mkdtempSync(join(tmpdir(), "worker-size-"));
-  try {
-    const metafile = join(folder, "meta.json");
-    const built = spawnSync("npx", ["wrangler", "deploy", "--dry-run", "-c", config, "--outdir", folder, "--metafile", metafile], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-      encoding: "utf8",
-    });
-    if (built.status !== 0) {
-      process.stderr.write(`${built.stdout}${built.stderr}`);
-      return null;
-    }
-    const main = readdirSync(folder).find((name) => name.endsWith(".js"));
-    if (main === undefined) throw new Error(`wrangler deploy --dry-run -c ${config} wrote no script`);
-    return {
-      script: readFileSync(join(folder, main)),
-      meta: JSON.parse(readFileSync(metafile, "utf8")) as Metafile,
-      reported: /Total Upload: [^\n]+/.exec(built.stdout)?.[0],
-    };
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
-  }
-}
-
 async function main(): Promise<number> {
   const { values } = parseCommand(COMMAND, { options: { top: { type: "string" }, runs: { type: "string" } } });
   const top = integerOption(COMMAND, "top", values.top, 20);
   const runs = integerOption(COMMAND, "runs", values.runs, 7, 0); // 0: no cold start
-  const edge = build("wrangler.toml");
-  const control = build("wrangler.control.toml");
+  const edge = buildWorker("wrangler.toml");
+  const control = buildWorker("wrangler.control.toml");
   if (edge === null || control === null) return 1;
   const gzipped = (script: Buffer): string => kib(gzipSync(script, { level: 9 }).length);
   const edgeGzip = gzipSync(edge.script, { level: 9 }).length;
