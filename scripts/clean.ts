@@ -52,6 +52,8 @@ interface CleanArguments {
   readonly kvPersistTo: string | null;
   readonly modelPath: string | null;
   readonly mode: RequestedMode;
+  /** --header: the article's header kept (text) or written (article), as the reader API's header=true. */
+  readonly header: boolean;
   readonly timingsPath: string | null;
 }
 
@@ -69,6 +71,7 @@ const { values, positionals } = parseCommand(COMMAND, {
     model: { type: "string", default: SHIPPED_MODEL },
     "no-model": { type: "boolean", default: false },
     mode: { type: "string", default: "auto" },
+    header: { type: "boolean", default: false },
     timings: { type: "string" },
   },
 });
@@ -109,6 +112,7 @@ function cleanArguments(): CleanArguments {
     kvPersistTo: values["kv-persist-to"] ?? null,
     modelPath: values["no-model"] ? null : resolve(values.model),
     mode,
+    header: values.header,
     timingsPath: out === null ? null : resolve(values.timings ?? join(out, "timings.tsv")),
   };
 }
@@ -339,7 +343,7 @@ async function cleanPage(entry: PageEntry, context: RunContext): Promise<PageOut
   }
   const decoded = decodeHtml(bytes, entry.fetched?.contentType ?? null);
   if (!decoded.ok) return { ...base, status: "error", mode: "", milliseconds: -1, detail: `${decoded.reason} (${decoded.charset})` };
-  const options = args.mode === "auto" ? undefined : { mode: args.mode };
+  const options = { ...(args.mode === "auto" ? {} : { mode: args.mode }), ...(args.header ? { textScope: "all", articleTitle: "header" } as const : {}) };
   const started = performance.now();
   const result = await clean({
     html: decoded.html, url, site, format: args.format, ruleSet: rules.compiled, model: context.model, rewriter: context.rewriter, options,

@@ -24,17 +24,19 @@ if (values["lower-floors"] !== undefined && !values["write-floors"]) usageError(
 const { HTMLRewriter } = await import("html-rewriter-wasm");
 const { readabilityText } = await import("./lib/readability");
 const { parseModel } = await import("../src/classify/index");
-const { belowFloors, DATA_SETS, dataDigest, hasData, nextFloors } = await import("../src/evaluation/index");
+const { belowFloors, DATA_SETS, dataDigest, GOLD_WITHOUT_HEADER, hasData, nextFloors } = await import("../src/evaluation/index");
 const { createWasmBackend } = await import("../src/runtime/index");
 const { evaluateShipped, LOST_PAGE_F1, measuredFloors, pageF1, prepareEvaluation, shippedProtocol, SYSTEM_CLASSIFIER } = await import("../src/training/index");
 
 
 function printRows(rows: readonly EvaluationRow[]): void {
-  console.log(["set", "system", "pages", "precision", "recall", "F1", "token F1", "pages < 0.3", "F1 per fold"].join("\t"));
+  console.log(["set", "text", "system", "pages", "precision", "recall", "F1", "token F1", "pages < 0.3", "F1 per fold"].join("\t"));
   for (const { set, system, score } of rows) {
+    // Each set is scored by its gold's convention (GOLD_WITHOUT_HEADER): the article's body, or all the kept text.
+    const scope = GOLD_WITHOUT_HEADER.has(set.split("[")[0]) ? "body" : "all";
     const { aggregate } = score;
     const folds = score.perFold.map((f1) => (Number.isNaN(f1) ? "-" : f1.toFixed(3))).join(" ");
-    console.log([set, system, aggregate.pages, aggregate.precision.toFixed(4), aggregate.recall.toFixed(4), aggregate.f1.toFixed(4), aggregate.tokenF1.toFixed(4), score.lostPages, folds].join("\t"));
+    console.log([set, scope, system, aggregate.pages, aggregate.precision.toFixed(4), aggregate.recall.toFixed(4), aggregate.f1.toFixed(4), aggregate.tokenF1.toFixed(4), score.lostPages, folds].join("\t"));
   }
 }
 

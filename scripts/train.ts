@@ -41,6 +41,9 @@ const FEATURE_GROUPS: Readonly<Record<string, readonly string[]>> = {
 function printAblation(pages: readonly AnalysedPage[], full: CrossValidation, fitted: FittedFolds, log: (line: string) => void): void {
   const rows: [string, CrossValidation][] = [["everything", full]];
   rows.push(["without the article guard", calibrateFolds(pages, fitted, log, candidateSettings([0]))]);
+  // The markup's decision rules, each off in turn (scored by the same fold models; clean() applies them on every page).
+  rows.push(["without hidden elements going", calibrateFolds(pages, fitted, log, candidateSettings(), { hidden: false, articleEnd: true })]);
+  rows.push(["without the articleBody's end", calibrateFolds(pages, fitted, log, candidateSettings(), { hidden: true, articleEnd: false })]);
   for (const [group, names] of Object.entries(FEATURE_GROUPS)) rows.push([`without ${group}`, calibrateFolds(pages, fitFolds(pages, full.kind, full.source, log, names), log)]);
   const sets = Object.keys(full.estimate.perSet);
   console.log(`\nAblation (${full.kind} on ${full.source} labels; out-of-fold shingle F1 of the fast scorer):`);

@@ -71,6 +71,21 @@ export const GOLD_LABEL_CONTENT_SHARE = 0.8;
 export const GOLD_LABEL_TEMPLATE_SHARE = 0.2;
 /** The article guard: text nodes outside links at least this long (characters) are prose (Readability's 25 for a paragraph worth scoring). */
 export const PROSE_MIN_CHARS = 25;
+/** Hidden elements go (classify/hidden.ts) unless the page shows less prose than this (characters) and less
+ * than it hides: then it hides its body until a script shows it. Origin: about two paragraphs of a story; pages that
+ * carry hidden schema.org copies of their story (businessinsider.de on scrapinghub) hide more prose than they show. */
+export const HIDDEN_MIN_VISIBLE_PROSE = 1000;
+/** The JSON-LD articleBody (classify/article-body.ts): read when it holds at least ARTICLE_BODY_MIN_WORDS words (a
+ * teaser-length description says nothing of where the article ends) and the page shows at least
+ * ARTICLE_BODY_SHOWN_SHARE of them outside hidden blocks; its words are compared in shingles of ARTICLE_BODY_SHINGLE
+ * words. A block with at least ARTICLE_BODY_CONTENT_SHARE of its words in it is the article's; a block after the
+ * article's last such block with at most ARTICLE_BODY_TEMPLATE_SHARE is another story's. Origin: the gold labels'
+ * shares (GOLD_LABEL_CONTENT_SHARE and GOLD_LABEL_TEMPLATE_SHARE), a paragraph's worth of words, and a half. */
+export const ARTICLE_BODY_MIN_WORDS = 100;
+export const ARTICLE_BODY_SHOWN_SHARE = 0.5;
+export const ARTICLE_BODY_SHINGLE = 3;
+export const ARTICLE_BODY_CONTENT_SHARE = 0.8;
+export const ARTICLE_BODY_TEMPLATE_SHARE = 0.2;
 /** Smoothing: classifier scores are quantised to this many levels before smoothing (keeps the DP at O(blocks x levels); 32 costs ~0.7 ms on 3,000 blocks). */
 export const SMOOTHING_SCORE_LEVELS = 32;
 /** Logistic regression: full-batch Adam epochs, step size and L2 weight (chosen on out-of-fold log-loss; `npm run train`). */
@@ -95,6 +110,17 @@ export const TRAIN_MIN_SITE_PAGES = 8;
  * so this bounds the writer to O(page × this). Origin: on 929 pages of the four data sets, Markdown with a cap of 16
  * differs on 161 pages, 32 on 5, 48 and above on none; 64 leaves a margin. */
 export const MARKDOWN_MAX_NESTING = 64;
+
+/** The text format leaves out the headline it starts with (rewrite/text-writer.ts leadingHeadline): a headline comes
+ * after at most this much kept text (characters, white space not counted: a kicker, a section name, a date line) and
+ * is at most HEADLINE_MAX_CHARS long (a heading that holds more is not a headline). Origin: scrapinghub's kickers and
+ * section names run to about 60 characters, and its longest headline to about 200. */
+export const HEADLINE_MAX_LEAD_CHARS = 200;
+export const HEADLINE_MAX_CHARS = 300;
+/** The article's header (rewrite/text-writer.ts articleHeader) ends at the first paragraph only within this much kept text
+ * after the headline (characters, white space not counted): a byline, a date line, a standfirst and a caption or two.
+ * Past it the text after the headline is the article's, paragraphs or not. Origin: a few short lines and a paragraph; on the dev pages 500 and any larger bound give the same text but on one page. */
+export const ARTICLE_HEADER_MAX_CHARS = 1000;
 
 /** Seconds the reader API keeps an answer in the Cache API (GET /v1/clean?url=, /v1/read, /v1/feed; Worker var
  * READER_CACHE_TTL overrides, 0 turns it off). Origin: a full-text feed polled every few minutes re-fetched every

@@ -7,7 +7,7 @@
  * article and the benchmarks leave comments out, so they are removed by default; a caller may ask to keep them,
  * and the JSON document carries them apart.
  */
-import { FEATURE_NAMES, mainContentBlock, type FeatureMatrix, type PageModel } from "../page/index";
+import { FEATURE_NAMES, headlineKey, mainContentBlock, statesHeadline, tagId, titleWithoutSiteName, type FeatureMatrix, type PageModel } from "../page/index";
 import { keepWhole, type NormalisedPlan, type RemovalPlan } from "../plan/index";
 import { headingWrapper, isHeading } from "./headings";
 
@@ -43,6 +43,10 @@ export function commentBlocks(page: PageModel, features: FeatureMatrix, sections
   // Comments follow what they comment on: a heading before the main content is the site's, not a section.
   const sectionsFrom = main < 0 ? page.text.length : page.blocks.textStart[main];
   if (main >= 0) markAnchoredSection(page, page.blocks.sourceStart[main], comments);
+  // The article is not a comment: a block that holds the main content and the headline (a story whose class says
+  // "commented") is not one, and a comment heading among the article's own paragraphs ("<h2>Response</h2>" in a story)
+  // starts no section.
+  const story = storyBlocks(page, main);
   for (let b = 1; b < page.blockCount; b++) {
     if (inside[page.blocks.parent[b]] === 1) {
       inside[b] = 1;
@@ -54,10 +58,51 @@ export function commentBlocks(page: PageModel, features: FeatureMatrix, sections
       continue;
     }
     // A heading first: <h2 id="comments">Comments</h2> names its section, not only itself.
-    if (page.blocks.textStart[b] >= sectionsFrom && isHeading(page, features, b, COMMENT_HEADING, MAX_HEADING_CHARS)) b = markCommentSection(page, b, comments);
-    else if (features.data[b * features.featureCount + COMMENT_HINT_COLUMN] === 1 && page.blocks.textEnd[b] > page.blocks.textStart[b]) comments[b] = inside[b] = 1;
+    if (page.blocks.textStart[b] >= sectionsFrom && isHeading(page, features, b, COMMENT_HEADING, MAX_HEADING_CHARS)) {
+      if (!isArticleSection(page, features, b)) b = markCommentSection(page, b, comments);
+    } else if (features.data[b * features.featureCount + COMMENT_HINT_COLUMN] === 1 && story[b] === 0 && page.blocks.textEnd[b] > page.blocks.textStart[b]) comments[b] = inside[b] = 1;
   }
   return comments;
+}
+
+const TAG_H1 = tagId("h1");
+const TAG_H2 = tagId("h2");
+const TAG_H3 = tagId("h3");
+
+/**
+ * Block ordinal → 1 for the blocks that hold the story: the main content (`main`) and the page's headline (an <h1>, or an
+ * <h2> or <h3> that states the <title> without the site's name) both. Comments hold neither the headline nor the article.
+ */
+function storyBlocks(page: PageModel, main: number): Uint8Array {
+  const story = new Uint8Array(page.blockCount);
+  if (main <= 0) return story;
+  const { parent, tag } = page.blocks;
+  const holdsMain = new Uint8Array(page.blockCount);
+  for (let b = main; b > 0; b = parent[b]) holdsMain[b] = 1;
+  const headline = headlineKey(page, titleWithoutSiteName(page) ?? "");
+  for (let b = 1; b < page.blockCount; b++) {
+    if (tag[b] !== TAG_H1 && !((tag[b] === TAG_H2 || tag[b] === TAG_H3) && headline !== null && statesHeadline(page, b, headline))) continue;
+    for (let a = parent[b]; a > 0 && story[a] === 0; a = parent[a]) if (holdsMain[a] === 1) story[a] = 1;
+  }
+  return story;
+}
+
+/**
+ * Whether a comment heading names a section of the article's own text ("<h2>Response</h2>" between a story's
+ * paragraphs): another heading of the same element follows it in its container, and that one is no comment heading.
+ * A comment section runs to the end of what holds it; the article goes on after a section of its own.
+ */
+function isArticleSection(page: PageModel, features: FeatureMatrix, heading: number): boolean {
+  const top = headingWrapper(page, heading);
+  const container = page.blocks.parent[top];
+  const { parent, tag, sourceStart, sourceEnd, textEnd, textStart } = page.blocks;
+  for (let b = heading + 1; b < page.blockCount && (container === 0 || sourceStart[b] < sourceEnd[container]); b++) {
+    if (tag[b] !== tag[heading] || textEnd[b] === textStart[b]) continue;
+    // The next heading of its kind in the same container: the article's next section, or more of the comments.
+    if (parent[headingWrapper(page, b)] !== container) continue;
+    return !isHeading(page, features, b, COMMENT_HEADING, MAX_HEADING_CHARS);
+  }
+  return false;
 }
 
 /**

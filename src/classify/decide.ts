@@ -5,8 +5,11 @@
 import { PROSE_MIN_CHARS, SMOOTHING_SCORE_LEVELS } from "../config";
 import { computeFeatures, isCodeLike, isTitleText, mainContentBlock, TAG_SELECT, titleKey, type FeatureMatrix, type PageModel } from "../page/index";
 import { normalisePlan, type NormalisedPlan, type RemovalPlan } from "../plan/index";
+import { articleBodyMarks, type ArticleBodyMarks } from "./article-body";
 import { scoreBlocks, type ClassifierModel } from "./model";
 import { commentBlocks, insideMarked } from "./comments";
+import { hiddenBlocks } from "./hidden";
+import { consentBlocks } from "./consent";
 import { relatedBlocks } from "./related";
 import { isotonicSmooth } from "./smoothing";
 
@@ -33,6 +36,10 @@ export interface ClassifyOptions {
   readonly comments?: Uint8Array;
   /** The page's related-content sections already found (relatedBlocks; for calibration runs). */
   readonly related?: Uint8Array;
+  /** The page's unread blocks already found (unreadBlocks: hidden elements and consent banners; for calibration runs). */
+  readonly hidden?: Uint8Array;
+  /** What the page's JSON-LD articleBody says of its blocks, already found (articleBodyMarks; for calibration runs). */
+  readonly articleBody?: ArticleBodyMarks | null;
 }
 
 export interface Classification {
@@ -87,11 +94,13 @@ export function classifyPage(page: PageModel, model: ClassifierModel, options: C
   const scores = options.scores ? options.scores.slice() : scoreBlocks(features!, model);
   const comments = options.comments ?? (features ? commentBlocks(page, features) : new Uint8Array(page.blockCount));
   const related = options.related ?? (features ? relatedBlocks(page, features, mainContentBlock(features)) : new Uint8Array(page.blockCount));
+  const hidden = options.hidden ?? unreadBlocks(page, features);
+  const body = options.articleBody !== undefined ? options.articleBody : articleBodyMarks(page, hidden);
   // Reader comments go apart from the plan (clean() removes them by default), and related-content sections go:
   // the guards do not raise the page's threshold to keep their text, which would keep every template block
   // scoring as high with it.
   const apart = comments.slice();
-  for (let b = 1; b < page.blockCount; b++) apart[b] |= related[b];
+  for (let b = 1; b < page.blockCount; b++) apart[b] |= related[b] | hidden[b] | (body?.after[b] ?? 0);
   const uncounted = insideMarked(page, apart);
   // A related section can hold the estimated main content (a slideshow of long captions): the article is elsewhere.
   const main = features ? mainContentBlock(features, insideMarked(page, related)) : -1;
@@ -102,8 +111,20 @@ export function classifyPage(page: PageModel, model: ClassifierModel, options: C
   if (!options.smoothing) return { scores, smoothed, comments, plan: normalisePlan(page, planFromOwnScores(page, smoothed, thresholds)) };
   const removedBlocks = new Uint8Array(page.blockCount);
   // Normalising keeps the top-most of these blocks, each taking its subtree.
-  for (let b = 1; b < page.blockCount; b++) if (smoothed[b] > thresholds[b] || related[b] === 1) removedBlocks[b] = 1;
+  for (let b = 1; b < page.blockCount; b++) if (smoothed[b] > thresholds[b] || related[b] === 1 || hidden[b] === 1 || body?.after[b] === 1) removedBlocks[b] = 1;
   return { scores, smoothed, comments, plan: normalisePlan(page, { removedBlocks, removedText: removedTextNodes(page, main, removedBlocks) }) };
+}
+
+/**
+ * Block ordinal → 1 for the blocks no reader reads as the article, whatever the model scores: hidden elements
+ * (hidden.ts) and, where the features are at hand, consent banners (consent.ts).
+ */
+export function unreadBlocks(page: PageModel, features: FeatureMatrix | undefined): Uint8Array {
+  const unread = hiddenBlocks(page);
+  if (features === undefined) return unread;
+  const consent = consentBlocks(page, features);
+  for (let b = 1; b < page.blockCount; b++) unread[b] |= consent[b];
+  return unread;
 }
 
 /**

@@ -1,5 +1,7 @@
 export { distinctLevels, isMonotone, isotonicSmooth, smoothingCost, type SmoothingProblem } from "./smoothing";
 export { isLeafValue, MODEL_VERSION, parseModel, rawThreshold, scoreBlocks, type ClassifierModel, type ModelJson, type ParseModelResult, type BoostedJson } from "./model";
-export { classifyPage, planFromClassifier, smoothScores, smoothingInputs, type Classification, type ClassifyOptions } from "./decide";
+export { classifyPage, planFromClassifier, smoothScores, smoothingInputs, unreadBlocks, type Classification, type ClassifyOptions } from "./decide";
+export { hiddenBlocks } from "./hidden";
 export { commentBlocks, commentPlan, commentText, keepComments } from "./comments";
 export { relatedBlocks } from "./related";
+export { articleBodyMarks, type ArticleBodyMarks } from "./article-body";

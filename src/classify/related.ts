@@ -7,7 +7,7 @@
  * the block it heads holds the main-content estimate: a slideshow of long captions can outweigh the story, and
  * the estimate then gives way (decide.ts).
  */
-import { FEATURE_NAMES, mainContentBlock, type FeatureMatrix, type PageModel } from "../page/index";
+import { FEATURE_NAMES, mainContentBlock, tagId, type FeatureMatrix, type PageModel } from "../page/index";
 import { insideMarked } from "./comments";
 import { headingWrapper, isHeading } from "./headings";
 
@@ -15,31 +15,44 @@ import { headingWrapper, isHeading } from "./headings";
 const SOURCE = "[\\p{L}\\p{N} .'&-]+";
 
 /**
- * The whole text of a related-content heading, in English and in the languages the comment headings know: German,
+ * What a related-content heading or label names, in English and in the languages the comment headings know: German,
  * French, Spanish, Portuguese, Italian, Dutch, Polish, Swedish, Danish, Norwegian, Finnish, Czech, Turkish,
  * Romanian, Indonesian, Russian, Japanese and Chinese.
  */
-const RELATED_HEADING = new RegExp(
-  `^(?:related(?:\\s+(?:articles?|stories|posts?|links|news|content|coverage|reading|entries))?(?:\\s+on\\s+${SOURCE})?` +
-    `|you\\s+(?:might|may)\\s+also\\s+(?:like|enjoy)|more\\s+(?:stories|news|articles)(?:\\s+from\\s+${SOURCE})?` +
+const RELATED_NAMES =
+  `related(?:\\s+(?:articles?|stories|posts?|links|news|content|coverage|reading|entries))?(?:\\s+on\\s+${SOURCE})?` +
+    `|you\\s+(?:might|may)\\s+also\\s+(?:like|enjoy)|more\\s+(?:[\\p{L}\\p{N}'’&-]+\\s+){0,2}(?:stories|news|articles)(?:\\s+from\\s+${SOURCE})?` +
     `|recommended(?:\\s+(?:stories|articles|for\\s+you))?|see\\s+also|also\\s+(?:on|in)\\s+${SOURCE}|read\\s+(?:next|also)|further\\s+reading` +
     `|(?:ähnliche|verwandte|weitere)\\s+artikel|lesen\\s+sie\\s+auch|mehr\\s+zum\\s+thema|das\\s+könnte\\s+sie\\s+auch\\s+interessieren` +
     `|(?:à\\s+)?(?:lire|voir)\\s+aussi|articles\\s+(?:similaires|liés)|sur\\s+le\\s+même\\s+sujet` +
-    `|(?:artículos|noticias|artigos|notícias|matérias)\\s+relacionad[ao]s|lee\\s+también|(?:también\\s+)?te\\s+puede\\s+interesar|(?:leia|veja)\\s+também` +
+    `|(?:artículos|noticias|artigos|notícias|matérias)\\s+relacionad[ao]s|lee\\s+también|(?:también\\s+)?te\\s+puede\\s+interesar|(?:leia|veja)\\s+também|(?:você\\s+)?(?:também\\s+)?pode\\s+gostar` +
     `|leggi\\s+anche|notizie\\s+correlate|articoli\\s+correlati|ti\\s+potrebbe\\s+interessare` +
     `|gerelateerde\\s+artikelen|lees\\s+ook|meer\\s+over\\s+dit\\s+onderwerp` +
     `|(?:czytaj|zobacz)\\s+(?:też|także)|(?:podobne|powiązane)\\s+artykuły` +
     `|relater(?:ade|ede|te)\\s+artik(?:lar|ler)|l[æe]s\\s+også|läs\\s+också|lue\\s+myös|související\\s+články|čtěte\\s+také` +
     `|[iİ]lgili\\s+haberler|articole\\s+similare|citește\\s+și|baca\\s+juga|(?:berita|artikel)\\s+terkait` +
     `|(?:читайте|смотрите)\\s+также|похожие\\s+(?:статьи|новости)|по\\s+теме` +
-    `|関連(?:記事|ニュース)|あわせて読みたい|(?:相[关關]|延伸)(?:文章|阅读|閱讀|新闻|新聞))\\s*[:：]?$`,
-  "iu",
-);
+    `|関連(?:記事|ニュース)|あわせて読みたい|(?:相[关關]|延伸)(?:文章|阅读|閱讀|新闻|新聞)`;
+
+/** The whole text of a related-content heading. */
+const RELATED_HEADING = new RegExp(`^(?:${RELATED_NAMES})\\s*(?:[:：]|\\.{3}|…)?$`, "iu");
+
+/**
+ * The start of a line that links one other story from inside an article: a related-content name or "Read more", "See
+ * more", "More", then a colon ("Related: Europa, icy moon of Jupiter", "READ MORE: China plague outbreak confirmed",
+ * "(Leggi anche su: …)").
+ */
+const RELATED_LABEL = new RegExp(`^[(\\[]?\\s*(?:${RELATED_NAMES}|(?:read|see)\\s+more)\\s*[:：]`, "iu");
+/** Longest related line looked at (characters): a label and a headline or two. */
+const MAX_RELATED_LINE_CHARS = 300;
+/** Least share of a related line's text after its label that is link text. */
+const RELATED_LINE_LINK_SHARE = 0.5;
 
 /** Longest heading text looked at. */
 const MAX_HEADING_CHARS = 60;
 
 const MAIN_SCORE_COLUMN = FEATURE_NAMES.indexOf("mainContentScore");
+const TAG_P = tagId("p");
 /** Least candidate score, as a share of the best, of an article elsewhere (Readability's share for a sibling that joins the article). */
 const ALTERNATIVE_SHARE = 0.2;
 
@@ -60,9 +73,57 @@ export function relatedBlocks(page: PageModel, features: FeatureMatrix, main: nu
     if (textStart[b] < textStart[main] && (headed === 0 || !isAncestorOrSelf(parent, headed, main) || !hasOtherCandidate(page, features, headed))) continue;
     related[top] = 1;
     if (headed > 0) related[headed] = 1;
-    b = Math.max(b, headed);
+    b = Math.max(b, headed > 0 ? markLikeSiblings(page, headed, related) : b);
   }
+  markRelatedLines(page, textStart[main], related);
   return related;
+}
+
+/**
+ * Marks the related lines (RELATED_LABEL, then mostly link text) that start at or after page-text offset `from`: each
+ * links one other story from inside the article, and readers and the benchmarks' gold leave them out.
+ */
+function markRelatedLines(page: PageModel, from: number, related: Uint8Array): void {
+  const { textStart, textEnd, sourceEnd } = page.blocks;
+  let linkChars: Float64Array | null = null;
+  for (let b = 1; b < page.blockCount; b++) {
+    const length = textEnd[b] - textStart[b];
+    if (textStart[b] < from || length === 0 || length > MAX_RELATED_LINE_CHARS || related[b] === 1) continue;
+    const label = RELATED_LABEL.exec(page.text.slice(textStart[b], textEnd[b]).trimStart());
+    if (label === null) continue;
+    linkChars ??= blockLinkChars(page);
+    if (linkChars[b] < RELATED_LINE_LINK_SHARE * (length - label[0].length)) continue;
+    related[b] = 1;
+    while (b + 1 < page.blockCount && page.blocks.sourceStart[b + 1] < sourceEnd[b]) b++; // its subtree goes with it
+  }
+}
+
+/** Block ordinal → characters of link text in its subtree. */
+function blockLinkChars(page: PageModel): Float64Array {
+  const chars = new Float64Array(page.blockCount);
+  const { block, textStart, textEnd, inLink } = page.textNodes;
+  for (let t = 0; t < page.textNodeCount; t++) if (inLink[t] === 1) chars[block[t]] += textEnd[t] - textStart[t];
+  for (let b = page.blockCount - 1; b > 0; b--) chars[page.blocks.parent[b]] += chars[b];
+  return chars;
+}
+
+/**
+ * Marks the run of siblings after block `first` with its tag (the cards of a list of teasers: <article>, <article>,
+ * ...), and returns the last block of the run's last subtree. A list that a heading names goes on while its cards do;
+ * a run of paragraphs is not one (the text after a related line may be the story's own).
+ */
+function markLikeSiblings(page: PageModel, first: number, related: Uint8Array): number {
+  const { parent, tag, sourceStart, sourceEnd } = page.blocks;
+  let last = first;
+  for (let b = first + 1; tag[first] !== TAG_P && b < page.blockCount; b++) {
+    if (sourceStart[b] < sourceEnd[last]) continue; // inside the last card
+    if (parent[b] !== parent[first] || tag[b] !== tag[first]) break;
+    related[b] = 1;
+    last = b;
+  }
+  let end = last;
+  while (end + 1 < page.blockCount && sourceStart[end + 1] < sourceEnd[last]) end++;
+  return end;
 }
 
 /** The first block after heading `top` in its container that holds text (0 if none). */

@@ -117,6 +117,7 @@ const RENDERS_CONTENT = 2;
 /** svg elements whose character data is drawn (foreignObject holds HTML, which is rendered too). */
 const SVG_TEXT_ELEMENTS = new Set(["text", "tspan", "textpath", "foreignobject"]);
 const TAG_TEMPLATE = tagId("template");
+const TAG_SCRIPT = tagId("script");
 const FOREIGN_SCOPE_NAMES = new Set(["foreignobject", "desc", "title", "mi", "mo", "mn", "ms", "mtext", "annotation-xml"]);
 const TAG_XMP = tagId("xmp");
 const TAG_PLAINTEXT = tagId("plaintext");
@@ -233,6 +234,9 @@ class PageBuilder implements ScanHandler {
   private runawayTitleStart = -1;
   /** Source offsets of the links that name reader comments (COMMENT_ANCHOR), in order. */
   private readonly commentAnchors: number[] = [];
+  /** Source ranges of JSON-LD scripts that name an articleBody (PageModel.articleBodyScripts); whether the open script is JSON-LD. */
+  private readonly articleBodyScripts: number[] = [];
+  private inJsonLd = false;
 
   constructor(source: string) {
     this.source = source;
@@ -253,6 +257,7 @@ class PageBuilder implements ScanHandler {
   startTag(name: string, tagStart: number, nameEnd: number, tagEnd: number, selfClosing: boolean, foreign: boolean, namespace: number): void {
     const tag = foreign ? TAG_OTHER : tagId(name);
     this.lastStartName = name;
+    if (tag === TAG_SCRIPT) this.inJsonLd = !foreign && readAttribute(this.source, nameEnd, tagEnd, "type")?.trim().toLowerCase() === "application/ld+json";
     if (!foreign) this.implyEnds(tag, tagStart);
     if (tag === TAG_HTML && this.lang === "") this.lang = (readAttribute(this.source, nameEnd, tagEnd, "lang") ?? "").trim();
     if (tag === TAG_BR) this.pendingSpace = true;
@@ -465,6 +470,9 @@ class PageBuilder implements ScanHandler {
   }
 
   text(start: number, end: number, kind: number): void {
+    if (kind === TEXT_RAW && this.inJsonLd && this.lastStartName === "script") {
+      if (this.source.slice(start, end).includes("articleBody")) this.articleBodyScripts.push(start, end);
+    }
     if (end === this.source.length && (kind === TEXT_RAW || kind === TEXT_RCDATA) && RAW_TEXT_ELEMENTS.has(this.lastStartName)) {
       this.unclosedRawText = SWALLOWED_TAG.test(this.source.slice(start, end));
       if (this.unclosedRawText && this.lastStartName === "title") this.runawayTitleStart = start;
@@ -604,6 +612,7 @@ class PageBuilder implements ScanHandler {
       unclosedRawText: this.unclosedRawText,
       ...(this.runawayTitleStart < 0 ? {} : { runawayTitleStart: this.runawayTitleStart }),
       ...(this.commentAnchors.length === 0 ? {} : { commentAnchors: this.commentAnchors }),
+      ...(this.articleBodyScripts.length === 0 ? {} : { articleBodyScripts: this.articleBodyScripts }),
       impliedEnds: trimmed(this.implied, this.impliedCount),
     };
   }

@@ -11,7 +11,8 @@ import { PROSE_MIN_CHARS } from "../config";
 import { isComma, isIdeograph, isScriptSentenceEnd } from "./text-marks";
 import { MARKUP_COUNTERS, MARKUP_IMAGES, MARKUP_INPUTS, MARKUP_LINKS, MARKUP_TAGS, type PageModel } from "./types";
 import { findAttributes } from "./attributes";
-import { TAG_NAMES, TAG_OTHER, TAG_SELECT } from "./tags";
+import { isTitleText, titleKey } from "./headline";
+import { TAG_NAMES, TAG_OTHER, TAG_SELECT, tagId } from "./tags";
 
 /** Feature names, in column order of the feature matrix. Append only: a model names its features by how many of these it uses. */
 export const FEATURE_NAMES = [
@@ -77,6 +78,10 @@ const HINT_GROUPS: readonly { readonly stems: readonly string[]; readonly exact:
   { stems: ["header", "masthead", "logo", "branding", "topnav", "toolbar"], exact: ["top", "head"] },
   { stems: ["article", "content", "post", "entry", "story", "body", "text", "main", "blog"], exact: [] },
 ];
+
+const TAG_H1 = tagId("h1");
+/** The comment group's hint bit. */
+const COMMENT_HINT = 1 << HINT_GROUPS.findIndex((group) => group.stems.includes("comment"));
 
 /** A start tag that hides its element: the boolean attribute hidden, or an inline style display:none / visibility:hidden. */
 const HIDDEN_ATTRIBUTE = /(?:^|\s)hidden(?=[\s/>]|$)|display\s*:\s*none|visibility\s*:\s*hidden/i;
@@ -439,6 +444,7 @@ function readMarkup(page: PageModel, counts: BlockCounts): void {
 /** Tag group, container bits and class/id hint bits of every block, from its own start tag and ancestors. */
 function describeStartTags(page: PageModel, tagGroup: Uint8Array, containers: Uint32Array, hints: Uint32Array, inheritedHints: Uint32Array): void {
   const { source, blocks } = page;
+  const holdsHeadline = headlineHolders(page);
   tagGroup[0] = GROUP_OTHER;
   for (let b = 1; b < page.blockCount; b++) {
     const tag = blocks.tag[b];
@@ -447,9 +453,29 @@ function describeStartTags(page: PageModel, tagGroup: Uint8Array, containers: Ui
     const parent = blocks.parent[b];
     containers[b] = containers[parent] | (name === null ? CONTAINER_BIT_BY_ID[tag] : CONTAINER_BIT_OF.get(name) ?? 0);
     hints[b] = hintBits(source, blocks.sourceNameEnd[b], blocks.startTagEnd[b]);
+    if (holdsHeadline !== null && holdsHeadline[b] === 1) hints[b] &= ~COMMENT_HINT;
     inheritedHints[b] = inheritedHints[parent] | hints[b];
     if ((containers[parent] & HIDDEN_BIT) !== 0 || mayHide(source, blocks.sourceNameEnd[b], blocks.startTagEnd[b])) containers[b] |= HIDDEN_BIT;
   }
+}
+
+/**
+ * Block ordinal → 1 for the blocks that hold the page's headline, an <h1> that states the <title> (null when none
+ * does). A comment never holds it: a story whose class says it has comments (lifehacker's <article class="…
+ * commented">, "has-comments") gets no comment hint, and its paragraphs inherit none.
+ */
+function headlineHolders(page: PageModel): Uint8Array | null {
+  let holds: Uint8Array | null = null;
+  let title: string | null = null;
+  const { tag, parent, textStart, textEnd } = page.blocks;
+  for (let b = 1; b < page.blockCount; b++) {
+    if (tag[b] !== TAG_H1) continue;
+    title ??= titleKey(page);
+    if (!isTitleText(page.text.slice(textStart[b], textEnd[b]), title)) continue;
+    holds ??= new Uint8Array(page.blockCount);
+    for (let a = parent[b]; a > 0 && holds[a] === 0; a = parent[a]) holds[a] = 1;
+  }
+  return holds;
 }
 
 /** Whether a start tag's attributes (source[from, to)) hide the element; most tags have none to test. */

@@ -32,18 +32,36 @@ export function isTitleText(text: string, title: string): boolean {
  * states it. Only blocks about the headline's length are compared, so the walk stays linear in the page.
  */
 export function headlineBlocks(page: PageModel, headline: string): Uint8Array | null {
-  const key = comparisonKey(headline);
-  if (key.length < MIN_HEADLINE_KEY) return null;
-  const title = comparisonKey(page.title);
-  const { textStart, textEnd } = page.blocks;
+  const compared = headlineKey(page, headline);
+  if (compared === null) return null;
   let found: Uint8Array | null = null;
   for (let block = 1; block < page.blockCount; block++) {
-    const length = textEnd[block] - textStart[block];
-    if (length < key.length || length > 2 * Math.max(headline.length, page.title.length)) continue;
-    const text = comparisonKey(page.text.slice(textStart[block], textEnd[block]));
-    if (text !== key && !(text.includes(key) && title.includes(text))) continue;
+    if (!statesHeadline(page, block, compared)) continue;
     found ??= new Uint8Array(page.blockCount);
     found[block] = 1;
   }
   return found;
+}
+
+/** A headline as statesHeadline compares blocks with it. */
+export interface HeadlineKey {
+  readonly key: string;
+  readonly title: string;
+  /** Longest block text (characters) that may state it. */
+  readonly maxChars: number;
+}
+
+/** The headline's comparison key, or null when it is too short to name one page. */
+export function headlineKey(page: PageModel, headline: string): HeadlineKey | null {
+  const key = comparisonKey(headline);
+  return key.length < MIN_HEADLINE_KEY ? null : { key, title: comparisonKey(page.title), maxChars: 2 * Math.max(headline.length, page.title.length) };
+}
+
+/** Whether one block states the headline (see headlineBlocks): for a caller that looks at a few blocks only. */
+export function statesHeadline(page: PageModel, block: number, { key, title, maxChars }: HeadlineKey): boolean {
+  const { textStart, textEnd } = page.blocks;
+  const length = textEnd[block] - textStart[block];
+  if (length < key.length || length > maxChars) return false;
+  const text = comparisonKey(page.text.slice(textStart[block], textEnd[block]));
+  return text === key || (text.includes(key) && title.includes(text));
 }

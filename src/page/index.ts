@@ -16,7 +16,7 @@ export {
 export type { BlockTable, ImpliedEndTable, PageModel, TextNodeTable } from "./types";
 export { extractMetadata, titleWithoutSiteName, type PageMetadata } from "./metadata";
 export { countWords, type KeptContent } from "./metadata-article";
-export { headlineBlocks, isTitleText, titleKey } from "./headline";
+export { headlineBlocks, headlineKey, isTitleText, statesHeadline, titleKey, type HeadlineKey } from "./headline";
 export { isCodeLike, isComma, isScriptSentenceEnd, isSentenceTerminal } from "./text-marks";
 export { computeFeatures, computeFeaturesSlices, FEATURE_COUNT, FEATURE_NAMES, mainContentBlock } from "./features";
 export type { FeatureMatrix, FeatureName } from "./features";

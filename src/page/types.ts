@@ -49,6 +49,11 @@ export interface PageModel {
    * the targets of the page's "12 comments" links, where a comment section starts. Optional, as charsetDeclaration.
    */
   readonly commentAnchors?: readonly number[];
+  /**
+   * Source ranges [start, end) of the JSON-LD scripts that name an `articleBody` (the story's text as the site gives it:
+   * classify/article-body.ts reads it), flattened pairs. Optional, as charsetDeclaration.
+   */
+  readonly articleBodyScripts?: readonly number[];
   /** The reader metadata's facts, when pass 1 was asked to gather them (analysePage's metadata option). */
   readonly metadataFacts?: MetadataFacts;
   /** Pass 1's scanner events, when it was asked to record them (analysePage's scanLog option). */

@@ -1,4 +1,5 @@
-import type { PageModel } from "../page";
+import { ARTICLE_HEADER_MAX_CHARS, HEADLINE_MAX_CHARS, HEADLINE_MAX_LEAD_CHARS, PROSE_MIN_CHARS } from "../config";
+import { headlineKey, statesHeadline, tagId, type PageModel } from "../page";
 import type { NormalisedPlan } from "../plan";
 import { CHARACTERS_PER_UNIT, type WorkMeter } from "../work-meter";
 import { hasNewline, RemovedTextCursor, type PieceSink } from "./text-removal";
@@ -6,9 +7,10 @@ import { hasNewline, RemovedTextCursor, type PieceSink } from "./text-removal";
 /**
  * The kept text of a page: text nodes of kept blocks, minus removed text, in document order; the text of
  * different blocks is apart by a blank line (the style of the gold texts: paragraphs apart by blank lines).
- * Reads only the page model: no second parse.
+ * With `body` (articleBody), only the article's body: without its header and its figures' captions. Reads only the
+ * page model: no second parse.
  */
-export function writeText(page: PageModel, plan: NormalisedPlan, work?: WorkMeter): string {
+export function writeText(page: PageModel, plan: NormalisedPlan, work?: WorkMeter, body: ArticleBody | null = null): string {
   const removed = plan.removedWithAncestor;
   const cursor = new RemovedTextCursor(plan.removedText);
   const sink = new TextSink(page.text);
@@ -16,9 +18,64 @@ export function writeText(page: PageModel, plan: NormalisedPlan, work?: WorkMete
   for (let node = 0; node < page.textNodeCount; node++) {
     // Past the page's work budget the text stops here; the caller sees the meter exhausted and passes the page through.
     if (work !== undefined && !work.spend(1 + (textEnd[node] - textStart[node]) / CHARACTERS_PER_UNIT)) break;
-    if (removed[block[node]] === 0) cursor.keptPieces(textStart[node], textEnd[node], sink);
+    if (removed[block[node]] === 0 && (body === null || !outsideBody(page, body, node))) cursor.keptPieces(textStart[node], textEnd[node], sink);
   }
   return tidyParagraphs(sink.parts.join(""));
+}
+
+/** A range of page text [start, end). */
+export interface TextRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** What of the kept text is not the article's body: its header (articleHeader) and its figures' captions (figureCaptions). */
+export interface ArticleBody {
+  readonly header: TextRange | null;
+  readonly captions: Uint8Array | null;
+}
+
+/**
+ * The article's body as the text format holds it by default: without the header (headline, byline, date line,
+ * standfirst: a reader shows them from the metadata) and without figures' captions (plain text shows no image).
+ */
+export function articleBody(page: PageModel, plan: NormalisedPlan, headline: string | null): ArticleBody {
+  const captions = figureCaptions(page);
+  return { header: articleHeader(page, plan, headline, captions), captions };
+}
+
+/** Whether text node `node` lies outside the article's body. */
+export function outsideBody(page: PageModel, body: ArticleBody, node: number): boolean {
+  const { header, captions } = body;
+  if (captions !== null && captions[page.textNodes.block[node]] === 1) return true;
+  return header !== null && page.textNodes.textStart[node] >= header.start && page.textNodes.textEnd[node] <= header.end;
+}
+
+const TAG_FIGURE = tagId("figure");
+const TAG_FIGCAPTION = tagId("figcaption");
+/** What a figure holds that is text of its own, not a caption: a quotation, a code listing, a table, a list. */
+const FIGURE_CONTENT_TAGS = new Set(["blockquote", "pre", "code", "table", "ul", "ol", "dl"].map(tagId));
+
+/**
+ * Block ordinal → 1 for the blocks of figures' captions (a <figcaption>, and text of a <figure> outside a quotation,
+ * code listing, table or list it holds), or null when the page has no figure. Plain text shows no image, and a
+ * caption without its image reads as a stray line in the story; the article and Markdown formats keep both.
+ */
+function figureCaptions(page: PageModel): Uint8Array | null {
+  const { tag, parent } = page.blocks;
+  let captions: Uint8Array | null = null;
+  let content: Uint8Array | null = null;
+  for (let b = 1; b < page.blockCount; b++) {
+    const inFigure = tag[b] === TAG_FIGURE || tag[b] === TAG_FIGCAPTION || captions?.[parent[b]] === 1;
+    if (!inFigure) continue;
+    captions ??= new Uint8Array(page.blockCount);
+    content ??= new Uint8Array(page.blockCount);
+    content[b] = content[parent[b]] | (FIGURE_CONTENT_TAGS.has(tag[b]) && tag[parent[b]] !== TAG_FIGCAPTION ? 1 : 0);
+    captions[b] = 1;
+  }
+  if (captions === null || content === null) return null;
+  for (let b = 1; b < page.blockCount; b++) if (content[b] === 1) captions[b] = 2; // inside a figure, but its own text
+  return captions;
 }
 
 /**
@@ -34,6 +91,79 @@ export function keepsText(page: PageModel, plan: NormalisedPlan): boolean {
     if (removed[block[node]] === 0) cursor.keptPieces(textStart[node], textEnd[node], sink);
   }
   return sink.found;
+}
+
+const TAG_H1 = tagId("h1");
+const TAG_P = tagId("p");
+const TAG_HEADER = tagId("header");
+
+/**
+ * The article's header where the kept text starts with one: from the start of the kept text to the article's first
+ * paragraph. It holds the headline (the first kept block that is an <h1> or states the page's headline, headlineBlocks
+ * of `headline`, with no more than a kicker or a section name, HEADLINE_MAX_LEAD_CHARS of kept text, before it) and
+ * what stands between the headline and the first paragraph: byline, date line, standfirst, share bar, lead image. The
+ * first paragraph is the first kept <p> after the headline with a text node of prose (PROSE_MIN_CHARS), outside
+ * figures and <header>; where none comes within ARTICLE_HEADER_MAX_CHARS of kept text, the header ends with the
+ * headline. Null when the kept text does not start with a headline. The text format leaves it out by default, as
+ * the benchmarks of article bodies and Readability's textContent do: a reader shows title, byline and date from the
+ * metadata.
+ */
+function articleHeader(page: PageModel, plan: NormalisedPlan, headline: string | null, captions: Uint8Array | null): TextRange | null {
+  const found = leadingHeadline(page, plan, headline);
+  if (found === null) return null;
+  const removed = plan.removedWithAncestor;
+  const cursor = new RemovedTextCursor(plan.removedText);
+  const counter = new KeptCharsCounter(page.text);
+  const { block, textStart, textEnd } = page.textNodes;
+  for (let node = 0; node < page.textNodeCount && counter.chars <= ARTICLE_HEADER_MAX_CHARS; node++) {
+    if (textStart[node] < found.end || removed[block[node]] === 1) continue;
+    if (textEnd[node] - textStart[node] >= PROSE_MIN_CHARS && captions?.[block[node]] !== 1 && inParagraph(page, block[node])) return { start: 0, end: textStart[node] };
+    cursor.keptPieces(textStart[node], textEnd[node], counter);
+  }
+  return { start: 0, end: found.end };
+}
+
+/** Whether a block is or lies in a <p>, and not in a <header>. */
+function inParagraph(page: PageModel, start: number): boolean {
+  let paragraph = false;
+  for (let b = start; b > 0; b = page.blocks.parent[b]) {
+    if (page.blocks.tag[b] === TAG_HEADER) return false;
+    if (page.blocks.tag[b] === TAG_P) paragraph = true;
+  }
+  return paragraph;
+}
+
+/** The headline's text range where the kept text starts with it (see articleHeader), or null. */
+function leadingHeadline(page: PageModel, plan: NormalisedPlan, headline: string | null): TextRange | null {
+  const compared = headline === null ? null : headlineKey(page, headline);
+  const removed = plan.removedWithAncestor;
+  const cursor = new RemovedTextCursor(plan.removedText);
+  const counter = new KeptCharsCounter(page.text);
+  const { block, textStart, textEnd } = page.textNodes;
+  const { parent, tag } = page.blocks;
+  for (let node = 0; node < page.textNodeCount && counter.chars <= HEADLINE_MAX_LEAD_CHARS; node++) {
+    if (removed[block[node]] === 1) continue;
+    const before = counter.chars;
+    cursor.keptPieces(textStart[node], textEnd[node], counter);
+    if (counter.chars === before) continue;
+    for (let b = block[node]; b > 0; b = parent[b]) {
+      const range = { start: page.blocks.textStart[b], end: page.blocks.textEnd[b] };
+      if (range.end - range.start > HEADLINE_MAX_CHARS) break;
+      if (tag[b] === TAG_H1 || (compared !== null && statesHeadline(page, b, compared))) return range;
+    }
+  }
+  return null;
+}
+
+/** Counts the kept characters that are not white space. */
+class KeptCharsCounter implements PieceSink {
+  chars = 0;
+
+  constructor(private readonly text: string) {}
+
+  piece(from: number, to: number): void {
+    for (let position = from; position < to; position++) if (!isLineSpace(this.text.charCodeAt(position)) && this.text.charCodeAt(position) !== 10) this.chars++;
+  }
 }
 
 /** Notes whether a kept piece holds a character that String.prototype.trim would keep. */

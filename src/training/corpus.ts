@@ -3,8 +3,8 @@
  * sites with enough pages, gold ones on every page with gold), its site's fold for cross-validation by
  * site, and labelled examples for fitting.
  */
-import { DATA_SETS, groupBySite, loadDataset, type DatasetPage } from "../evaluation/index";
-import { analysePage, computeFeatures, FEATURE_COUNT, type FeatureMatrix, type PageModel } from "../page/index";
+import { DATA_SETS, EVALUATION_ONLY_SETS, GOLD_WITHOUT_HEADER, groupBySite, loadDataset, type DatasetPage } from "../evaluation/index";
+import { analysePage, computeFeatures, FEATURE_COUNT, headlineBlocks, tagId, titleWithoutSiteName, type FeatureMatrix, type PageModel } from "../page/index";
 import type { NormalisedPlan } from "../plan/index";
 import { labelFromGold } from "./gold-labels";
 import { countLabels, LABEL_NONE, labelSite, type PageLabels, type SiteLabelCounts } from "./labels";
@@ -58,14 +58,33 @@ export function analyseSet(set: string): { pages: AnalysedPage[]; labelCounts: S
     model: models[index],
     features: computeFeatures(models[index]),
     autoLabels: autoLabels.get(page) ?? null,
-    goldLabels: labelFromGold(models[index], page.gold),
+    goldLabels: GOLD_WITHOUT_HEADER.has(set) ? withoutHeadlineLabels(models[index], labelFromGold(models[index], page.gold), page.url) : labelFromGold(models[index], page.gold),
     fold: siteFold(`${set}/${page.site}`),
   }));
   return { pages: analysed, labelCounts, problems };
 }
 
+const TAG_H1 = tagId("h1");
+
+/**
+ * Gold that leaves the headline out (GOLD_WITHOUT_HEADER) says nothing of the headline's blocks: they are the
+ * article's, shown apart. Labelled template they would teach the model that headlines are template, which every
+ * other set's gold contradicts; so the <h1> and the blocks that state the headline, with what they hold, are left out.
+ */
+function withoutHeadlineLabels(model: PageModel, labels: PageLabels, url: string): PageLabels {
+  const stating = headlineBlocks(model, titleWithoutSiteName(model, url === "" ? undefined : url) ?? "");
+  const out = labels.slice();
+  const inHeadline = new Uint8Array(model.blockCount);
+  for (let b = 1; b < model.blockCount; b++) {
+    inHeadline[b] = inHeadline[model.blocks.parent[b]] | (model.blocks.tag[b] === TAG_H1 || stating?.[b] === 1 ? 1 : 0);
+    if (inHeadline[b] === 1) out[b] = LABEL_NONE;
+  }
+  return out;
+}
+
 /** The labels of a page under a label source (null: the page gives no examples). */
 export function labelsOf(page: AnalysedPage, source: LabelSource): PageLabels | null {
+  if (EVALUATION_ONLY_SETS.has(page.page.set)) return null;
   if (source === "auto") return page.autoLabels;
   if (source === "gold" || page.autoLabels === null) return page.page.gold === "" ? null : page.goldLabels;
   const merged = page.goldLabels.slice();

@@ -7,7 +7,7 @@
  */
 import { clean, type CleanMode } from "../clean";
 import type { ClassifierModel, ModelJson } from "../classify/index";
-import { aggregateScores, scoreText, type AggregateScore, type FloorValues, type PageScore } from "../evaluation/index";
+import { aggregateScores, GOLD_WITHOUT_HEADER, scoreText, type AggregateScore, type FloorValues, type PageScore } from "../evaluation/index";
 import type { CompiledRuleSet } from "../rules/index";
 import type { HtmlRewriterBackend } from "../runtime/index";
 import { TRAIN_FOLDS } from "../config";
@@ -21,7 +21,8 @@ export const LOST_PAGE_F1 = 0.3;
 
 /** The text the Worker answers for a page with format=text: the cleaned text, or on a bailout the page's own text. */
 export async function shippedText(page: AnalysedPage, model: ClassifierModel | null, ruleSet: CompiledRuleSet | null, mode: CleanMode | "auto", rewriter: HtmlRewriterBackend): Promise<string> {
-  const result = await clean({ html: page.page.html, url: page.page.url, site: page.page.site, format: "text", ruleSet, model, rewriter, options: { mode } });
+  const textScope = GOLD_WITHOUT_HEADER.has(page.page.set) ? "body" : "all";
+  const result = await clean({ html: page.page.html, url: page.page.url, site: page.page.site, format: "text", ruleSet, model, rewriter, options: { mode, textScope } });
   return result.ok ? result.body : page.model.text;
 }
 

@@ -4,13 +4,14 @@
  * folds' out-of-fold pages). The shipped model is fitted on all pages, with the settings that do best on
  * all out-of-fold pages.
  */
-import { classifyPage, commentBlocks, commentPlan, parseModel, relatedBlocks, scoreBlocks, type ClassifierModel, type ModelJson } from "../classify/index";
-import { mergePlans } from "../plan/index";
+import { articleBodyMarks, classifyPage, commentBlocks, commentPlan, parseModel, unreadBlocks, relatedBlocks, scoreBlocks, type ClassifierModel, type ModelJson } from "../classify/index";
+import { mergePlans, type NormalisedPlan } from "../plan/index";
+import { articleBody, outsideBody } from "../rewrite/index";
 import { TRAIN_FOLDS } from "../config";
-import { meanCounts, type PageCounts } from "../evaluation/index";
+import { EVALUATION_ONLY_SETS, GOLD_WITHOUT_HEADER, meanCounts, type PageCounts } from "../evaluation/index";
 import { collectExamples, labelsOf, type AnalysedPage, type LabelSource } from "./corpus";
 import { decisionFields, fitModel, type DecisionSettings, type ExampleSet, type ModelKind } from "./fit";
-import { FEATURE_NAMES, mainContentBlock } from "../page/index";
+import { FEATURE_NAMES, mainContentBlock, titleWithoutSiteName } from "../page/index";
 import { LABEL_NONE } from "./labels";
 import { keptTextNodes, pageScorer, scoreKept, type PageScorer } from "./page-scorer";
 
@@ -92,25 +93,42 @@ export function candidateSettings(keepProseGrid: readonly number[] = KEEP_PROSE_
  * Candidate → page → normalised shingle counts of the plan those settings give (pages with gold only).
  * Smoothing depends only on the penalty settings, so it runs once per page and penalty setting.
  */
-function calibrationTable(pages: readonly AnalysedPage[], scores: ReadonlyMap<AnalysedPage, Float32Array>, models: readonly ClassifierModel[], candidates: readonly DecisionSettings[]): PageCounts[][] {
+function calibrationTable(
+  pages: readonly AnalysedPage[], scores: ReadonlyMap<AnalysedPage, Float32Array>, models: readonly ClassifierModel[], candidates: readonly DecisionSettings[], rules: DecisionRules,
+): PageCounts[][] {
   const scorers = new Map<AnalysedPage, PageScorer>(pages.map((page) => [page, pageScorer(page.model, page.page.gold)]));
   // What ships leaves reader comments out (clean()'s default), so the settings are chosen on that plan.
   const comments = new Map(pages.map((page) => [page, commentBlocks(page.model, page.features)]));
   const commentPlans = new Map(pages.map((page) => [page, commentPlan(comments.get(page)!)]));
   // Related-content sections, like comments, do not depend on the settings: found once per page.
   const related = new Map(pages.map((page) => [page, relatedBlocks(page.model, page.features, mainContentBlock(page.features))]));
+  const hidden = new Map(pages.map((page) => [page, rules.hidden ? unreadBlocks(page.model, page.features) : new Uint8Array(page.model.blockCount)]));
+  const articleBody = new Map(pages.map((page) => [page, rules.articleEnd ? articleBodyMarks(page.model, hidden.get(page)!) : null]));
   const smoothed = new Map<string, Float32Array[]>(); // penalty settings → page index → smoothed scores
   return candidates.map((settings) => {
     const key = `${settings.penaltyScale}/${settings.charsPerUnit}`;
     const cached = smoothed.get(key) ?? [];
     smoothed.set(key, cached);
     return pages.map((page, index) => {
-      const options = { smoothing: true, scores: scores.get(page)!, features: page.features, comments: comments.get(page)!, related: related.get(page)!, ...settings, mainOnly: false, smoothed: cached[index] };
+      const options = { smoothing: true, scores: scores.get(page)!, features: page.features, comments: comments.get(page)!, related: related.get(page)!, hidden: hidden.get(page)!, articleBody: articleBody.get(page)!, ...settings, mainOnly: false, smoothed: cached[index] };
       const result = classifyPage(page.model, models[page.fold], options);
       cached[index] = result.smoothed;
-      return scoreKept(scorers.get(page)!, keptTextNodes(page.model, mergePlans(page.model, result.plan, commentPlans.get(page)!)));
+      const plan = mergePlans(page.model, result.plan, commentPlans.get(page)!);
+      return scoreKept(scorers.get(page)!, writtenTextNodes(page, plan, keptTextNodes(page.model, plan)));
     });
   });
+}
+
+/**
+ * Kept text nodes as clean()'s text writes them: on pages whose gold is the article's body (GOLD_WITHOUT_HEADER), the
+ * text format's default, without the article's header and figures' captions; on the others all the kept text (the
+ * textScope "all" they are scored with).
+ */
+function writtenTextNodes(page: AnalysedPage, plan: NormalisedPlan, kept: Uint8Array): Uint8Array {
+  if (!GOLD_WITHOUT_HEADER.has(page.page.set)) return kept;
+  const body = articleBody(page.model, plan, titleWithoutSiteName(page.model, page.page.url === "" ? undefined : page.page.url));
+  for (let t = 0; t < page.model.textNodeCount; t++) if (outsideBody(page.model, body, t)) kept[t] = 0;
+  return kept;
 }
 
 /**
@@ -147,6 +165,7 @@ export function meanOverSets(counts: readonly PageCounts[], pages: readonly Anal
   let sum = 0;
   let sets = 0;
   for (const set of new Set(pages.map((page) => page.page.set))) {
+    if (EVALUATION_ONLY_SETS.has(set)) continue; // scored, but no part of the choice (EVALUATION_ONLY_SETS)
     const inSet = counts.filter((_, index) => pages[index].page.set === set && use(pages[index]));
     if (inSet.length === 0) continue;
     sum += meanCounts(inSet).f1;
@@ -188,19 +207,32 @@ export function fitFolds(pages: readonly AnalysedPage[], kind: ModelKind, source
   return { kind, source, jsons, models, scores };
 }
 
+/**
+ * The decision rules that read the page's markup rather than the model's scores, each on unless turned off for an
+ * ablation (`npm run train -- --ablation`): hidden elements and consent banners go (unreadBlocks), and so do the blocks after the article's
+ * end that its schema.org articleBody marks (articleBodyMarks).
+ */
+export interface DecisionRules {
+  readonly hidden: boolean;
+  readonly articleEnd: boolean;
+}
+export const ALL_DECISION_RULES: DecisionRules = { hidden: true, articleEnd: true };
+
 /** Chooses each fold's decision settings on the other folds' pages (see the module note). */
-export function calibrateFolds(pages: readonly AnalysedPage[], fitted: FittedFolds, log: (line: string) => void, candidates: readonly DecisionSettings[] = candidateSettings()): CrossValidation {
+export function calibrateFolds(
+  pages: readonly AnalysedPage[], fitted: FittedFolds, log: (line: string) => void, candidates: readonly DecisionSettings[] = candidateSettings(), rules: DecisionRules = ALL_DECISION_RULES,
+): CrossValidation {
   const started = performance.now();
   const { kind, source, scores, models } = fitted;
   const withGold = pages.filter((page) => page.page.gold !== "");
-  const table = calibrationTable(withGold, scores, models, candidates);
+  const table = calibrationTable(withGold, scores, models, candidates, rules);
   const foldSettings = Array.from({ length: TRAIN_FOLDS }, (_, fold) => candidates[bestCandidate(table, withGold, (page) => page.fold !== fold)]);
   const settings = candidates[bestCandidate(table, withGold, () => true)];
   const chosen = withGold.map((page, index) => table[candidates.indexOf(foldSettings[page.fold])][index]);
   const perFold = Array.from({ length: TRAIN_FOLDS }, (_, fold) => meanCounts(chosen.filter((_, index) => withGold[index].fold === fold)).f1);
   const perSet: Record<string, number> = {};
   for (const set of new Set(withGold.map((page) => page.page.set))) perSet[set] = meanCounts(chosen.filter((_, index) => withGold[index].page.set === set)).f1;
-  log(`${kind}/${source}: ${candidates.length} settings calibrated in ${((performance.now() - started) / 1000).toFixed(1)} s; per fold ${foldSettings.map(describeSettings).join(" | ")}`);
+  log(`${kind}/${source}: ${candidates.length} settings calibrated in ${((performance.now() - started) / 1000).toFixed(1)} s; per fold ${foldSettings.map(describeSettings).join(" | ")}; on all pages (the shipped model's) ${describeSettings(settings)}`);
   return {
     kind, source, settings,
     folds: fitted.jsons.map((json, fold) => compileModel(withSettings(json, foldSettings[fold]))),

@@ -131,9 +131,13 @@ describe("npm run clean", () => {
     copyFileSync(SAMPLE_PAGE, saved);
     const result = run("clean", [saved, "--format", "text", "--site", "wrenmouth-gazette.example"]);
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^Council approves £2\.3m dredging of Wrenmouth harbour\n/);
+    // The text leaves the article's header out by default (the headline is the JSON's title); --header keeps it.
+    expect(result.stdout).not.toContain("Council approves £2.3m dredging of Wrenmouth harbour");
     expect(result.stdout).toContain("after councillors approved a £2.3 million scheme");
     expect(result.stderr).toBe("");
+    const withHeader = run("clean", [saved, "--format", "text", "--site", "wrenmouth-gazette.example", "--header"]);
+    expect(withHeader.stdout).toMatch(/^Council approves £2\.3m dredging of Wrenmouth harbour\n/);
+    expect(withHeader.stdout).toContain(result.stdout.split("\n")[0]);
   });
 
   it("takes the API's format aliases: --format md writes Markdown", () => {

@@ -52,7 +52,8 @@ describe("site rules keep the headline", () => {
   const html = page(`${TITLE} | Wrenmouth Gazette`);
   const run = async (parts: Partial<RuleSet>): Promise<string[]> => {
     const ruleSet: RuleSet = { version: 2, site: "wrenmouth-gazette.example", minedAt: "2026-11-27T00:00:00Z", pages: 5, cutoff: 0.5, mutablePatterns: [], rules: [], ...parts };
-    const result = await clean({ html, site: "wrenmouth-gazette.example", format: "text", ruleSet: compileRuleSet(ruleSet), model: null, rewriter });
+    // The text keeps its headline here (textScope "all"), so that it shows which block the plan kept.
+    const result = await clean({ html, site: "wrenmouth-gazette.example", format: "text", ruleSet: compileRuleSet(ruleSet), model: null, rewriter, options: { textScope: "all" } });
     if (!result.ok) throw new Error(result.detail);
     return lines(result.body);
   };
@@ -84,7 +85,7 @@ describe.skipIf(!hasData())("a real blog whose posts list each other's titles (s
     const ruleSet = compileRuleSet(report!.ruleSet);
     for (const entry of held) {
       const title = entry.gold.split("\n").find((line) => line.trim() !== "")!.trim();
-      const result = await clean({ html: entry.html, url: entry.url, site: entry.site, format: "text", ruleSet, model: null, rewriter, options: { mode: "rules" } });
+      const result = await clean({ html: entry.html, url: entry.url, site: entry.site, format: "text", ruleSet, model: null, rewriter, options: { mode: "rules", textScope: "all" } });
       expect(result.ok && result.body.includes(title), `${entry.id}: ${title}`).toBe(true);
     }
   });

@@ -32,7 +32,7 @@ function pageTests(): TreeTest[] {
 }
 
 async function modeNoneText(html: string): Promise<string> {
-  const result = await clean({ html, site: "", format: "text", ruleSet: null, model: null, rewriter: backend, options: { mode: "none" } });
+  const result = await clean({ html, site: "", format: "text", ruleSet: null, model: null, rewriter: backend, options: { mode: "none", textScope: "all" } });
   return result.ok ? collapse(result.body) : `(bailout ${result.bailout})`;
 }
 

@@ -52,7 +52,7 @@ describe("the packed package", () => {
       import { readFileSync } from "node:fs";
       const bytes = readFileSync(process.argv[1]);
       const fromText = await clean(bytes.toString("utf8"), { url: "https://wrenmouth-gazette.example/news/harbour.html", format: "markdown" });
-      const fromBytes = await clean(bytes, { format: "text", contentType: "text/html; charset=utf-8" });
+      const fromBytes = await clean(bytes, { format: "text", contentType: "text/html; charset=utf-8", textScope: "all" });
       console.log(JSON.stringify({ fromText, fromBytes }));`;
     const output = execFileSync(process.execPath, ["--input-type=module", "-e", script, SAMPLE], { cwd: app, encoding: "utf8" });
     const { fromText, fromBytes } = JSON.parse(output) as Record<string, { ok: boolean; body: string; mode: string }>;

@@ -32,7 +32,7 @@ function readTable(path: string): Array<Record<string, string>> {
 describe("npm run clean", () => {
   it("cleans a folder of pages with the site's rules: one output per page, timings, report, summary", () => {
     const out = join(workFolder, "sample-text");
-    const run = runClean([SAMPLE_FOLDER, "--out", out, "--format", "text", "--url", `https://www.${SAMPLE_SITE}/`, "--no-model"]);
+    const run = runClean([SAMPLE_FOLDER, "--out", out, "--format", "text", "--header", "--url", `https://www.${SAMPLE_SITE}/`, "--no-model"]);
     expect(run.status, run.stderr).toBe(0);
     const pages = readdirSync(SAMPLE_FOLDER).filter((name) => name.endsWith(".html"));
     const outputs = readdirSync(out).filter((name) => name.endsWith(".txt"));

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { TRAIN_MIN_SITE_PAGES } from "../../src/config";
 import { DATA_SETS, hasData, loadDataset } from "../../src/evaluation/index";
 import { analysePage } from "../../src/page/index";
 import { HTMLRewriter } from "html-rewriter-wasm";
@@ -87,7 +88,7 @@ describe("the sample site's articles with its mined rules alone", () => {
 
   it.each(files)("%s keeps its byline date and every word of its article", async (file) => {
     const html = readFileSync(join(folder, file), "utf8");
-    const result = await clean({ html, site: "wrenmouth-gazette.example", format: "text", ruleSet: compiled, model: null, rewriter: createWasmBackend(HTMLRewriter), options: { mode: "rules" } });
+    const result = await clean({ html, site: "wrenmouth-gazette.example", format: "text", ruleSet: compiled, model: null, rewriter: createWasmBackend(HTMLRewriter), options: { mode: "rules", textScope: "all" } });
     if (!result.ok) throw new Error(result.detail);
     expect(result.mode).toBe("rules");
     const byline = /<p class="byline">[\s\S]*?<time[^>]*>([^<]+)<\/time>/.exec(html);
@@ -238,7 +239,10 @@ describe.runIf(everyDevPage(hasData(), "rules-content-edges.test.ts"))("the rule
       applied += intervals.length / 2;
       withheld += Math.max(0, removed(raw) - removed(intervals) > 0 ? 1 : 0);
     }
-    if (ruledPages === 0) return; // a set without mined sites in rules/
+    // A set without mined sites in rules/, or whose ruled sites were mined on another set's pages (scrapinghub's
+    // bbc.com or wired.com of 2019, mined on dragnet's of 2012: their templates changed, no rule matches).
+    const minedHere = [...urlsOfLabel.keys()].some((site) => pages.filter((candidate) => candidate.site === site).length >= TRAIN_MIN_SITE_PAGES);
+    if (ruledPages === 0 || !minedHere) return;
     // Rules removed text on these pages, and the edge check withheld some of what they matched.
     expect(applied).toBeGreaterThan(0);
     expect(withheld).toBeGreaterThan(0);

@@ -72,7 +72,7 @@ describe("npm run rules:import-ftr", () => {
     const parsed = parseRuleSetText(readFileSync(join(out, "news.example.json"), "utf8"));
     if (!parsed.ok) throw new Error(parsed.problems.join("; "));
     const html = '<body><nav>Home</nav><div id="story-body"><h1 class="headline">Harbour</h1><p>The harbour wall was rebuilt.</p><div class="related">Related: boats</div><div class="share-bar">Share</div></div><footer>Footer</footer></body>';
-    const cleaned = await clean({ html, site: "news.example", format: "text", ruleSet: compileRuleSet(parsed.ruleSet), model: null, rewriter: createWasmBackend(HTMLRewriter) });
+    const cleaned = await clean({ html, site: "news.example", format: "text", ruleSet: compileRuleSet(parsed.ruleSet), model: null, rewriter: createWasmBackend(HTMLRewriter), options: { textScope: "all" } });
     expect(cleaned.ok && cleaned.body).toBe("Harbour\n\nThe harbour wall was rebuilt.");
   });
 

@@ -37,7 +37,7 @@ const PAGE = `<!doctype html><html><head><title>A story | News</title></head><bo
 async function cleaned(set: RuleSet | null, format: CleanFormat = "text", request?: { target?: string; remove?: string }): Promise<string> {
   const result = await clean({
     html: PAGE, url: "https://news.example/a", site: "news.example", format, ruleSet: set === null ? null : compileRuleSet(set), model: null,
-    rewriter: backend, options: { mode: "auto" },
+    rewriter: backend, options: { mode: "auto", textScope: "all" },
     selectors: request === undefined ? undefined : { target: request.target === undefined ? null : list(request.target), remove: request.remove === undefined ? null : list(request.remove) },
   });
   if (!result.ok) throw new Error(result.detail);

@@ -30,7 +30,8 @@ function pick(document: Record<string, unknown>, fields: readonly string[]): Rec
   }));
 }
 
-const cleanUrl = (format: string, extra = "") => `/v1/clean?url=${encodeURIComponent(`${PAGE}?selectors=${format}${extra}`)}&format=${format}${extra}`;
+// The text keeps its header (header=true), so that it shows what a selector kept of the headline and byline.
+const cleanUrl = (format: string, extra = "") => `/v1/clean?url=${encodeURIComponent(`${PAGE}?selectors=${format}${extra}`)}&format=${format}${extra}${format === "text" ? "&header=true" : ""}`;
 
 describe.skipIf(!hasData)("request selectors", () => {
   it("X-Target-Selector keeps only the matched element, and says how many matched", async () => {
@@ -68,10 +69,10 @@ describe.skipIf(!hasData)("request selectors", () => {
   });
 
   it("applies to /v1/read/<url> and to a posted page", async () => {
-    const read = await call(`/v1/read/${PAGE}`, { "x-target-selector": "#headline", "x-return-format": "text" });
+    const read = await call(`/v1/read/${PAGE}`, { "x-target-selector": "#headline", "x-return-format": "text", "x-article-header": "true" });
     expect(await read.text()).toBe("QPR consider Joey Barton loan to speed up 12-match ban\n\nBy Mike Whalley BBC Sport");
     const html = await (await fetch(PAGE)).text();
-    const posted = await call(`/v1/clean?format=text&url=${encodeURIComponent(PAGE)}`, { "content-type": "text/html", "x-target-selector": "h1.story-header" }, { method: "POST", body: html });
+    const posted = await call(`/v1/clean?format=text&header=true&url=${encodeURIComponent(PAGE)}`, { "content-type": "text/html", "x-target-selector": "h1.story-header" }, { method: "POST", body: html });
     expect(await posted.text()).toBe("QPR consider Joey Barton loan to speed up 12-match ban");
   });
 

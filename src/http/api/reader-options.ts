@@ -37,7 +37,7 @@ export interface ReaderOptions {
   /** Whether the format came from Accept or X-Return-Format (the answer then carries Vary). */
   readonly varies: boolean;
   readonly mode: RequestedMode;
-  /** format=article: a header of title, byline and date first. */
+  /** format=article: a header of title, byline and date first; format=text: the article header (headline to first paragraph) kept (left out by default). */
   readonly articleHeader: boolean;
   /** format=markdown: a YAML front matter block first. */
   readonly frontMatter: boolean;

@@ -28,7 +28,7 @@ export interface PageToClean {
   readonly source: "body" | "fetched";
   /** The size limit of the request (MAX_BODY_BYTES), applied by the pipeline to the decoded page too. */
   readonly maxBytes: number;
-  /** format=article: a header with the title, byline and date first (?header=true). */
+  /** format=article: a header with the title, byline and date first; format=text: the headline first (?header=true). */
   readonly articleHeader?: boolean;
   /** format=markdown: a YAML front matter block (title, url, byline, published) first (?frontmatter=true). */
   readonly frontMatter?: boolean;
@@ -70,7 +70,7 @@ export async function cleanPage(env: Env, page: PageToClean): Promise<Response> 
     ruleSet: rules.compiled,
     model: classifierModel(),
     rewriter: REWRITER,
-    options: { maxBytes: page.maxBytes, mode: page.mode, articleTitle: page.articleHeader === true ? "header" : "keep", frontMatter: page.frontMatter === true },
+    options: { maxBytes: page.maxBytes, mode: page.mode, articleTitle: page.articleHeader === true ? "header" : "keep", textScope: page.articleHeader === true ? "all" : "body", frontMatter: page.frontMatter === true },
     selectors: page.selectors,
   });
   if (result.ok) {
