@@ -38,9 +38,9 @@ const RELATED_NAMES =
 const RELATED_HEADING = new RegExp(`^(?:${RELATED_NAMES})\\s*(?:[:：]|\\.{3}|…)?$`, "iu");
 
 /**
- * The start of a line that links one other story from inside an article: a related-content name or "Read more", "See
- * more", "More", then a colon ("Related: Europa, icy moon of Jupiter", "READ MORE: China plague outbreak confirmed",
- * "(Leggi anche su: …)").
+ * The start of a line that links one other story from inside an article: a related-content name, "Read more" or "See
+ * more", then a colon ("Related: Europa, icy moon of Jupiter", "READ MORE: China plague outbreak confirmed", "SEE ALSO:
+ * …"). "More:" alone is no label: it names a story's own sources as often (dragnet's neojaponisme.com).
  */
 const RELATED_LABEL = new RegExp(`^[(\\[]?\\s*(?:${RELATED_NAMES}|(?:read|see)\\s+more)\\s*[:：]`, "iu");
 /** Longest related line looked at (characters): a label and a headline or two. */
