@@ -2,7 +2,7 @@ export { analysePage, analysePageSlices, walkPage, walkPageSlices } from "./anal
 export { charsetFromContentType, decodeHtml } from "./charset";
 export type { DecodeResult } from "./charset";
 export { sniffBody, type BodySniff } from "./sniff";
-export { findAttribute, readAttribute } from "./attributes";
+export { findAttribute, findAttributes, readAttribute } from "./attributes";
 export { decodeEntities } from "./entities";
 export { HtmlScan, scanHtml, TEXT_CDATA, TEXT_DATA, TEXT_RAW, TEXT_RCDATA } from "./scanner";
 export type { ScanHandler } from "./scanner";

@@ -6,10 +6,12 @@
  *
  * Matching runs forwards, as lol-html's does: per open element and selector, a bit set of the steps that its
  * descendants (and, apart, its children) may match next; an element matches a selector when it matches the last
- * step with that step pending. Work is elements × selectors × steps; no objects per element.
+ * step with that step pending. Work is elements × selectors × steps for selectors of several steps; a one-step selector
+ * (most of a site's) is tested only on elements whose id, class words or name it requires (OneStepSelectors). No
+ * objects per element but the id and class words looked up.
  */
 import {
-  FLAG_BLOCK, FLAG_VOID, findAttribute, TAG_FLAGS, TAG_OTHER, tagId, walkPage, type PageModel, type ScanHandler,
+  FLAG_BLOCK, FLAG_VOID, findAttribute, findAttributes, TAG_FLAGS, TAG_OTHER, tagId, walkPage, type PageModel, type ScanHandler,
 } from "../page";
 import {
   ATTRIBUTE_EQUALS, ATTRIBUTE_INCLUDES, ATTRIBUTE_PREFIX, ATTRIBUTE_PRESENT, ATTRIBUTE_SUBSTRING, ATTRIBUTE_SUFFIX,
@@ -82,11 +84,80 @@ interface FlatSelector {
   readonly list: number;
 }
 
+/**
+ * The selectors of one step ("div#nav", ".share", "aside"), most of a site's: they hold no state across elements, so
+ * each waits in a bucket under one thing it requires (its first id, else its first class, else its tag) and an
+ * element tests only the buckets its own id, class words and name open, each at most once (a class word written
+ * twice opens its bucket once), so an element never costs more than testing every selector.
+ */
+class OneStepSelectors {
+  private readonly byId = new Map<string, Bucket>();
+  private readonly byClass = new Map<string, Bucket>();
+  private readonly byTag = new Map<string, Bucket>();
+  private readonly anyElement: Bucket = { selectors: [], element: 0 };
+  private element = 0;
+
+  add(selector: FlatSelector): void {
+    const [{ tag, ids, classes }] = selector.steps;
+    if (ids.length > 0) bucket(this.byId, ids[0]).selectors.push(selector);
+    else if (classes.length > 0) bucket(this.byClass, classes[0]).selectors.push(selector);
+    else if (tag !== null) bucket(this.byTag, tag).selectors.push(selector);
+    else this.anyElement.selectors.push(selector);
+  }
+
+  /** Bit per list that the element matches through a one-step selector. */
+  match(name: string, attributes: ElementAttributes): number {
+    const element = ++this.element;
+    if (this.byId.size > 0 && this.byClass.size > 0) attributes.prefetch(ID_AND_CLASS);
+    let lists = matchBucket(this.byTag.get(name), element, name, attributes, 0);
+    lists = matchBucket(this.anyElement, element, name, attributes, lists);
+    const source = attributes.source;
+    if (this.byId.size > 0) {
+      const id = attributes.range("id");
+      if (id !== null) lists = matchBucket(this.byId.get(source.slice(id[0], id[1])), element, name, attributes, lists);
+    }
+    if (this.byClass.size > 0) {
+      const range = attributes.range("class");
+      if (range === null) return lists;
+      for (let position = range[0]; position < range[1];) {
+        while (position < range[1] && isWordSpace(source.charCodeAt(position))) position++;
+        const wordStart = position;
+        while (position < range[1] && !isWordSpace(source.charCodeAt(position))) position++;
+        if (position > wordStart) lists = matchBucket(this.byClass.get(source.slice(wordStart, position)), element, name, attributes, lists);
+      }
+    }
+    return lists;
+  }
+}
+
+/** One-step selectors that require the same thing, and the last element that tested them. */
+interface Bucket {
+  readonly selectors: FlatSelector[];
+  element: number;
+}
+
+const ID_AND_CLASS = ["id", "class"] as const;
+
+function bucket(buckets: Map<string, Bucket>, key: string): Bucket {
+  let found = buckets.get(key);
+  if (found === undefined) buckets.set(key, (found = { selectors: [], element: 0 }));
+  return found;
+}
+
+/** `lists` with the bits of the bucket's selectors that the element matches; a bucket already tested on it adds none. */
+function matchBucket(bucket: Bucket | undefined, element: number, name: string, attributes: ElementAttributes, lists: number): number {
+  if (bucket === undefined || bucket.element === element) return lists;
+  bucket.element = element;
+  for (const { steps, list } of bucket.selectors) if (stepMatches(steps[0], name, attributes)) lists |= 1 << list;
+  return lists;
+}
+
 const INITIAL_DEPTH = 64;
 
 class MatchWalker implements ScanHandler {
   private readonly source: string;
-  private readonly selectors: FlatSelector[] = [];
+  private readonly oneStep = new OneStepSelectors();
+  private readonly selectors: FlatSelector[] = []; // those of more than one step, which keep pending steps per open element
   private readonly stride: number;
   // Open elements, bottom (0) to top (openCount - 1); only the first SELECTOR_MATCH_MAX_DEPTH keep states.
   private openCount = 0;
@@ -117,7 +188,10 @@ class MatchWalker implements ScanHandler {
     this.source = page.source;
     this.attributes = new ElementAttributes(page.source);
     lists.forEach((list, index) => {
-      for (const selector of list.selectors) this.selectors.push({ steps: selector.steps, list: index });
+      for (const { steps } of list.selectors) {
+        if (steps.length === 1) this.oneStep.add({ steps, list: index });
+        else this.selectors.push({ steps, list: index });
+      }
     });
     this.stride = this.selectors.length;
     this.descendantSteps = new Uint32Array(INITIAL_DEPTH * this.stride);
@@ -292,6 +366,7 @@ class MatchWalker implements ScanHandler {
   /**
    * Tests the element against every selector, given its parent's pending steps; records the element's own
    * pending steps at `index` (-1 for a void element, which has no descendants). Returns a bit per matched list.
+   * A one-step selector has no pending steps to keep: its row would stay empty, so it has none.
    */
   private evaluate(name: string, nameEnd: number, tagEnd: number, index: number): number {
     const stride = this.stride;
@@ -300,7 +375,7 @@ class MatchWalker implements ScanHandler {
     const row = index * stride;
     const attributes = this.attributes;
     attributes.reset(nameEnd, tagEnd);
-    let lists = 0;
+    let lists = this.oneStep.match(name, attributes);
     for (let selector = 0; selector < stride; selector++) {
       const { steps, list } = this.selectors[selector];
       const inherited = parentRow >= 0 ? this.descendantSteps[parentRow + selector] : 0;
@@ -411,6 +486,7 @@ class ElementAttributes {
   private readonly names: string[] = []; // looked-up name ordinal → name, for the current element
   private readonly ranges: ([number, number] | null)[] = []; // looked-up name ordinal → its value range, or null
   private count = 0;
+  private readonly found = new Int32Array(4); // prefetch's ranges
 
   constructor(readonly source: string) {}
 
@@ -419,6 +495,15 @@ class ElementAttributes {
     this.from = from;
     this.to = to;
     this.count = 0;
+  }
+
+  /** Looks up names in one reading of the tag (findAttributes): for names tested on every element. Right after reset only. */
+  prefetch(names: readonly string[]): void {
+    findAttributes(this.source, this.from, this.to, names, this.found);
+    for (let n = 0; n < names.length; n++) {
+      this.names[this.count] = names[n];
+      this.ranges[this.count++] = this.found[2 * n] < 0 ? null : [this.found[2 * n], this.found[2 * n + 1]];
+    }
   }
 
   range(name: string): [number, number] | null {

@@ -96,6 +96,8 @@ const SNIPPETS: readonly [string, readonly string[]][] = [
   ["<div data-x=\"a&amp;b\" title='q\"r'>t</div><div DATA-X=ab>u</div>", ["[data-x]", "[data-x=ab]", "[title*='\"']", "[data-x^=a]"]],
   ["<main><article><h1>T</h1><div class=body><p>1</p><aside><p>2</p></aside></div></article></main>", ["main p", "article > div > p", "div p", "main > article", "aside p, h1", "article aside"]],
   ["<div><div><div><p>x</p></div></div></div>", ["div > div", "div div div", "div > div > div > p", "div > p", "div div > p"]],
+  // One-step selectors wait in buckets (by id, else class, else tag): a class written twice, ids with classes, lists sharing a bucket.
+  ["<div id=a class='x x y'><p class=y id=b>t</p><span class=\"x\tz\">u</span></div><nav id=a class=y>v</nav><x-y id=b>w</x-y>", ["#a", "div#a.x", ".x.y", ".x", "p.y#b", "span.z", "nav", "*", "#a.y, .y, nav", "x-y#b", "#b"]],
 ];
 
 describe("pass 1 matches what lol-html matches", () => {
