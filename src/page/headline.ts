@@ -11,7 +11,36 @@ const MIN_HEADLINE_KEY = 10;
  * ("Now–2x" and "Now2x", "Stats… Impressive!" and "Stats Impressive!"), not in words.
  */
 function comparisonKey(text: string): string {
+  return rangeKey(text, 0, text.length, Infinity) ?? "";
+}
+
+/**
+ * comparisonKey of text[start, end), or null once the key is longer than `limit`. ASCII text (most headings, and
+ * most blocks compared) is keyed in one loop that stops at the limit; other text by the Unicode pattern.
+ */
+function rangeKey(text: string, start: number, end: number, limit: number): string | null {
+  if (end - start > keyCodes.length) return limited(unicodeComparisonKey(text.slice(start, end)), limit);
+  let kept = 0;
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x80) return limited(unicodeComparisonKey(text.slice(start, end)), limit);
+    const lower = code >= 65 && code <= 90 ? code | 0x20 : code;
+    if (!((lower >= 97 && lower <= 122) || (code >= 48 && code <= 57))) continue;
+    if (kept === limit) return null;
+    keyCodes[kept++] = lower;
+  }
+  return String.fromCharCode.apply(null, keyCodes.subarray(0, kept) as unknown as number[]);
+}
+
+/** rangeKey's buffer. */
+const keyCodes = new Uint16Array(4096);
+
+function unicodeComparisonKey(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+}
+
+function limited(key: string, limit: number): string | null {
+  return key.length > limit ? null : key;
 }
 
 /** The page's <title> as isTitleText compares it (computed once per page). */
@@ -62,6 +91,7 @@ export function statesHeadline(page: PageModel, block: number, { key, title, max
   const { textStart, textEnd } = page.blocks;
   const length = textEnd[block] - textStart[block];
   if (length < key.length || length > maxChars) return false;
-  const text = comparisonKey(page.text.slice(textStart[block], textEnd[block]));
-  return text === key || (text.includes(key) && title.includes(text));
+  // A key longer than both the headline's and the title's can be neither.
+  const text = rangeKey(page.text, textStart[block], textEnd[block], Math.max(key.length, title.length));
+  return text !== null && (text === key || (text.includes(key) && title.includes(text)));
 }

@@ -36,6 +36,16 @@ describe("headline blocks", () => {
     expect(texts).toEqual([TITLE, TITLE]);
   });
 
+  it("compare letters and digits of any script, case folded, and take no block whose letters outrun the title's", () => {
+    const html = `<title>Ünïcode Straße: 2x faster — Now</title><h1>ünïcode STRASSE 2x faster now</h1><h2>Ünïcode  Straße, 2x faster… now!</h2>
+<p>Unicode Strasse 2x faster now</p><h3>ÜNÏCODE STRAßE: 2X FASTER — NOW, and more words than the title holds</h3>`;
+    const model = analysePage(html);
+    const blocks = headlineBlocks(model, "Ünïcode Straße: 2x faster — Now")!;
+    const texts = [...blocks.keys()].filter((block) => blocks[block] === 1).map((block) => model.text.slice(model.blocks.textStart[block], model.blocks.textEnd[block]));
+    // "STRASSE" and "Strasse" spell another key than "straße"; the h3 holds the headline but is longer than the <title>.
+    expect(texts).toEqual(["Ünïcode Straße, 2x faster… now!"]);
+  });
+
   it("keep the site's banner out: when the host does not name a part, the whole <title> is the headline", () => {
     const model = analysePage(page(`Wrenmouth Gazette - ${TITLE}`));
     expect(titleWithoutSiteName(model, "https://news.example/p/1")).toBe(`Wrenmouth Gazette - ${TITLE}`);
