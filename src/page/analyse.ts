@@ -19,7 +19,7 @@ import { HtmlScan, NAMESPACE_MATH, NAMESPACE_SVG, TEXT_CDATA, TEXT_DATA, TEXT_RA
 import {
   FLAG_BLOCK, FLAG_BUTTON_SCOPE, FLAG_CLOSES_P, FLAG_HEADING, FLAG_SPECIAL, FLAG_TABLE_SCOPE, FLAG_VOID, TAG_A,
   TAG_BODY, TAG_BR, TAG_DD, TAG_DT, TAG_FLAGS, TAG_HEAD, TAG_HTML, TAG_LI, TAG_OPTGROUP, TAG_OPTION, TAG_OTHER, TAG_P,
-  TAG_ROOT, TAG_TBODY, TAG_TD, TAG_TFOOT, TAG_TH, TAG_THEAD, TAG_TITLE, TAG_TR, TAG_DIV, TAG_ADDRESS, TAG_META, TAG_BUTTON, tagId,
+  TAG_NAMES, TAG_ROOT, TAG_TBODY, TAG_TD, TAG_TFOOT, TAG_TH, TAG_THEAD, TAG_TITLE, TAG_TR, TAG_DIV, TAG_ADDRESS, TAG_META, TAG_BUTTON, tagId,
 } from "./tags";
 import {
   CLOSED_BY_ANCESTOR_END_TAG, CLOSED_BY_END_OF_PAGE, CLOSED_BY_IMPLIED_END, CLOSED_BY_OWN_END_TAG, MARKUP_COUNTERS,
@@ -127,6 +127,9 @@ const MARKUP_KIND = new Map<string, number>([
   ["a", MARKUP_LINKS], ["img", MARKUP_IMAGES], ["svg", MARKUP_IMAGES], ["picture", MARKUP_IMAGES],
   ["input", MARKUP_INPUTS], ["button", MARKUP_INPUTS], ["select", MARKUP_INPUTS], ["textarea", MARKUP_INPUTS],
 ]);
+/** MARKUP_KIND by the tag id of the name (0: none), so that listed names need no lookup by string; "picture" has no id. */
+const MARKUP_KIND_BY_ID = new Uint8Array(TAG_NAMES.length);
+for (const [name, kind] of MARKUP_KIND) if (tagId(name) !== TAG_OTHER) MARKUP_KIND_BY_ID[tagId(name)] = kind;
 
 /** First size of the growable tables (they double when full; blocks and text nodes start from the page size). */
 const INITIAL_CAPACITY = 64;
@@ -137,6 +140,7 @@ const INITIAL_CAPACITY = 64;
  */
 const OPEN_COLUMNS = {
   tag: Uint8Array, // tag id (TAG_OTHER for foreign elements)
+  name: Uint8Array, // tag id of its name, foreign elements too (TAG_OTHER: only openNames has it)
   block: Int32Array, // its block ordinal, or -1 if not a block
   innermostBlock: Int32Array, // innermost block at or below it
   foreign: Uint8Array, // 1 if in the svg or math namespace
@@ -202,7 +206,10 @@ class PageBuilder implements ScanHandler {
   // Open elements, bottom (0) to top (openCount - 1).
   private openCount = 0;
   private readonly openNames: string[] = [];
-  private readonly openNameCount = new Map<string, number>(); // tag name → open elements of that name
+  // Open elements per name: by the name's tag id, in a Map for the names with none (TAG_OTHER). Counted by id so
+  // that most start and end tags need no lookup by string.
+  private readonly openNameCount = new Int32Array(TAG_NAMES.length);
+  private readonly openOtherNameCount = new Map<string, number>();
   private readonly stack: Columns<typeof OPEN_COLUMNS>;
   private linkOpen = 0;
   private buttonOpen = 0;
@@ -255,7 +262,8 @@ class PageBuilder implements ScanHandler {
   }
 
   startTag(name: string, tagStart: number, nameEnd: number, tagEnd: number, selfClosing: boolean, foreign: boolean, namespace: number): void {
-    const tag = foreign ? TAG_OTHER : tagId(name);
+    const nameTag = tagId(name);
+    const tag = foreign ? TAG_OTHER : nameTag;
     this.lastStartName = name;
     if (tag === TAG_SCRIPT) this.inJsonLd = !foreign && readAttribute(this.source, nameEnd, tagEnd, "type")?.trim().toLowerCase() === "application/ld+json";
     if (!foreign) this.implyEnds(tag, tagStart);
@@ -264,12 +272,12 @@ class PageBuilder implements ScanHandler {
     if (tag === TAG_A && !foreign && namesComments(this.source, nameEnd, tagEnd)) this.commentAnchors.push(tagStart);
     if (tag === TAG_META && this.charsetDeclaration[0] < 0) this.charsetDeclaration = findCharsetLabel(this.source, nameEnd, tagEnd);
     if (foreign ? selfClosing : (TAG_FLAGS[tag] & FLAG_VOID) !== 0) {
-      this.countMarkup(this.currentBlock(), name);
+      this.countMarkup(this.currentBlock(), name, nameTag);
       return;
     }
-    this.push(name, tag, foreign, tagStart, nameEnd, tagEnd);
+    this.push(name, nameTag, tag, foreign, tagStart, nameEnd, tagEnd);
     this.stack.rendering[this.openCount - 1] = this.renderingOf(name, tag, foreign ? namespace : 0);
-    this.countMarkup(this.currentBlock(), name);
+    this.countMarkup(this.currentBlock(), name, nameTag);
   }
 
   /**
@@ -291,19 +299,21 @@ class PageBuilder implements ScanHandler {
   }
 
   /** Counts a start tag in the block that holds it (a block's own start tag counts in the block). */
-  private countMarkup(block: number, name: string): void {
+  private countMarkup(block: number, name: string, nameTag: number): void {
     const row = block * MARKUP_COUNTERS;
     this.blockMarkup[row + MARKUP_TAGS]++;
-    const kind = MARKUP_KIND.get(name);
-    if (kind !== undefined) this.blockMarkup[row + kind]++;
+    const kind = nameTag === TAG_OTHER ? MARKUP_KIND.get(name) : MARKUP_KIND_BY_ID[nameTag];
+    if (kind !== undefined && kind !== 0) this.blockMarkup[row + kind]++;
   }
 
-  private push(name: string, tag: number, foreign: boolean, tagStart: number, nameEnd: number, tagEnd: number): void {
+  private push(name: string, nameTag: number, tag: number, foreign: boolean, tagStart: number, nameEnd: number, tagEnd: number): void {
     const parentBlock = this.currentBlock();
     if (this.openCount === this.stack.tag.length) grow(this.stack);
     const index = this.openCount++;
     this.openNames[index] = name;
-    this.openNameCount.set(name, (this.openNameCount.get(name) ?? 0) + 1);
+    if (nameTag !== TAG_OTHER) this.openNameCount[nameTag]++;
+    else this.openOtherNameCount.set(name, (this.openOtherNameCount.get(name) ?? 0) + 1);
+    this.stack.name[index] = nameTag;
     this.stack.tag[index] = tag;
     this.stack.foreign[index] = foreign ? 1 : 0;
     if (tag === TAG_A) this.linkOpen++;
@@ -333,16 +343,17 @@ class PageBuilder implements ScanHandler {
 
   endTag(name: string, tagStart: number, tagEnd: number): void {
     // An end tag with no open element of its name is ignored at once (no walk down a deep stack).
-    const open = (this.openNameCount.get(name) ?? 0) > 0;
+    const nameTag = tagId(name);
+    const open = nameTag !== TAG_OTHER ? this.openNameCount[nameTag] > 0 : (this.openOtherNameCount.get(name) ?? 0) > 0;
     for (let index = open ? this.openCount - 1 : -1; index >= 0; index--) {
-      if (this.openNames[index] === name) {
+      if (this.stack.name[index] === nameTag && (nameTag !== TAG_OTHER || this.openNames[index] === name)) {
         this.closeAbove(index, tagStart);
         this.closeElement(index, tagEnd, CLOSED_BY_OWN_END_TAG);
         this.openCount = index;
         return;
       }
     }
-    if (name === "br") this.pendingSpace = true; // "</br>" is read as "<br>"
+    if (nameTag === TAG_BR) this.pendingSpace = true; // "</br>" is read as "<br>"
   }
 
   /** Closes the elements above `index`, ended by an ancestor's end tag starting at `offset`. */
@@ -361,8 +372,12 @@ class PageBuilder implements ScanHandler {
   }
 
   private closeElement(index: number, sourceEnd: number, kind: number): void {
-    const name = this.openNames[index];
-    this.openNameCount.set(name, (this.openNameCount.get(name) ?? 1) - 1);
+    const nameTag = this.stack.name[index];
+    if (nameTag !== TAG_OTHER) this.openNameCount[nameTag]--;
+    else {
+      const name = this.openNames[index];
+      this.openOtherNameCount.set(name, (this.openOtherNameCount.get(name) ?? 1) - 1);
+    }
     if (this.stack.foreign[index] === 0) {
       if (this.stack.tag[index] === TAG_A) this.linkOpen--;
       else if (this.stack.tag[index] === TAG_BUTTON) this.buttonOpen--;
@@ -390,7 +405,7 @@ class PageBuilder implements ScanHandler {
     if (tag === TAG_LI) this.closeListItem(offset, TAG_LI, TAG_LI);
     else if (tag === TAG_DD || tag === TAG_DT) this.closeListItem(offset, TAG_DD, TAG_DT);
     // No <p> open (most start tags): no search down the stack, which on nested lists would reach its floor each time.
-    if ((flags & FLAG_CLOSES_P) !== 0 && (this.openNameCount.get("p") ?? 0) > 0) {
+    if ((flags & FLAG_CLOSES_P) !== 0 && this.openNameCount[TAG_P] > 0) {
       const paragraph = this.findOpen(TAG_P, TAG_P, FLAG_BUTTON_SCOPE);
       if (paragraph >= 0) this.implyEnd(paragraph, offset);
     }
