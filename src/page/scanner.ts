@@ -4,10 +4,11 @@
  * (the HTML parser inside HTMLRewriter): comments (including "<!-->" and "--!>"), doctype and bogus
  * comments, raw-text elements (script with its escape states, style, xmp, iframe, noembed, noframes,
  * noscript), RCDATA (textarea, title), plaintext, quoted attribute values holding ">", and CDATA sections
- * and self-closing tags inside svg and math. It builds no tree and allocates only tag names.
+ * and self-closing tags inside svg and math. It builds no tree and allocates only the tag names it does not know.
  */
 
 import { findAttribute, isTagSpace } from "./attributes";
+import { TAG_NAMES } from "./tags";
 
 /** Kinds of text runs. */
 export const TEXT_DATA = 0; // ordinary character data (entities to decode)
@@ -172,23 +173,80 @@ function isAsciiLetter(code: number): boolean {
   return lower >= 97 && lower <= 122;
 }
 
-/** Offset just after the tag name that starts at `start`, and its lowercase text. */
-function readTagName(html: string, start: number): [string, number] {
+/** Set by readTagName: the offset just after the name it read. */
+let lastNameEnd = 0;
+
+/**
+ * The lowercase text of the tag name that starts at `start` (lastNameEnd: the offset after it). A name the
+ * page model or the scanner knows is found by a hash of its lowercase codes, taken while reading it, and given
+ * as the one string kept for it: no string is made, and the listeners' lookups and comparisons by name are
+ * those of a constant. Other names are sliced (and lower-cased, non-ASCII letters too, as before).
+ */
+function readTagName(html: string, start: number): string {
+  const length = html.length;
   let end = start;
   let upper = false;
-  while (end < html.length) {
-    const code = html.charCodeAt(end);
+  let ascii = true;
+  let hash = 0;
+  while (end < length) {
+    let code = html.charCodeAt(end);
     if (isTagSpace(code) || code === 47 || code === 62) break;
-    if (code >= 65 && code <= 90) upper = true;
+    if (code >= 65 && code <= 90) {
+      upper = true;
+      code |= 0x20;
+    } else if (code >= 0x80) ascii = false;
+    hash = (Math.imul(hash, 31) + code) | 0;
     end++;
   }
+  lastNameEnd = end;
+  if (ascii) {
+    const known = knownName(html, start, end, hash);
+    if (known !== null) return known;
+  }
   const name = html.slice(start, end);
-  return [upper ? name.toLowerCase() : name, end];
+  return upper ? name.toLowerCase() : name;
+}
+
+/** Tag names kept as constants: those with a tag id, and the others that pass 1's listeners or common pages name. */
+const KNOWN_NAMES: readonly string[] = [
+  ...TAG_NAMES.slice(2), ...RAW_TEXT_NAMES, ...RCDATA_NAMES, ...SVG_INTEGRATION_POINTS, ...MATH_INTEGRATION_POINTS,
+  ...FOREIGN_CONTENT_EXITS, "picture", "time", "abbr", "cite", "small", "sup", "sub", "text", "tspan", "textpath",
+  "annotation", "path", "g", "use", "symbol", "defs", "circle", "rect", "polygon", "noindex", "ins", "del", "q",
+  "figcaption", "video", "audio", "canvas", "picture", "u", "s", "code", "kbd", "samp", "mark", "dfn", "bdi", "bdo",
+];
+/** Open-addressed table of KNOWN_NAMES by readTagName's hash (a quarter full at most); empty slots hold "". */
+const KNOWN_SLOTS = 1024;
+const knownNames: string[] = new Array<string>(KNOWN_SLOTS).fill("");
+const knownHashes = new Int32Array(KNOWN_SLOTS);
+for (const name of new Set(KNOWN_NAMES)) {
+  let hash = 0;
+  for (let i = 0; i < name.length; i++) hash = (Math.imul(hash, 31) + name.charCodeAt(i)) | 0;
+  let slot = hash & (KNOWN_SLOTS - 1);
+  while (knownNames[slot] !== "") slot = (slot + 1) & (KNOWN_SLOTS - 1);
+  knownNames[slot] = name;
+  knownHashes[slot] = hash;
+}
+
+/** The constant for the ASCII name html[start, end) lower-cased, whose hash is `hash`, or null when it is not known. */
+function knownName(html: string, start: number, end: number, hash: number): string | null {
+  for (let slot = hash & (KNOWN_SLOTS - 1); ; slot = (slot + 1) & (KNOWN_SLOTS - 1)) {
+    const name = knownNames[slot];
+    if (name === "") return null;
+    if (knownHashes[slot] !== hash || name.length !== end - start) continue;
+    let i = 0;
+    while (i < name.length && toAsciiLower(html.charCodeAt(start + i)) === name.charCodeAt(i)) i++;
+    if (i === name.length) return name;
+  }
+}
+
+function toAsciiLower(code: number): number {
+  return code >= 65 && code <= 90 ? code | 0x20 : code;
 }
 
 /** Reads the start tag at `position`, reports it, then its raw content if any; returns where text resumes. */
 function startTagAt(html: string, position: number, handler: ScanHandler, frames: NamespaceStack): number {
-  const [name, nameEnd] = readTagName(html, position + 1);
+  const name = readTagName(html, position + 1);
+  const nameEnd = lastNameEnd;
   const tagEnd = tagEndAt(html, nameEnd);
   if (tagEnd < 0) return html.length; // an unfinished tag at the end of the page is dropped, as lol-html does
   const selfClosing = lastTagSelfClosing;
@@ -276,7 +334,8 @@ function scriptEnd(html: string, from: number): number {
 
 /** Reads the end tag at `position`, reports it; returns the offset after it. */
 function endTagAt(html: string, position: number, handler: ScanHandler, frames: NamespaceStack): number {
-  const [name, nameEnd] = readTagName(html, position + 2);
+  const name = readTagName(html, position + 2);
+  const nameEnd = lastNameEnd;
   const tagEnd = tagEndAt(html, nameEnd);
   if (tagEnd < 0) return html.length;
   handler.endTag(name, position, tagEnd);
