@@ -374,60 +374,75 @@ function bogusCommentEnd(html: string, from: number): number {
   return close < 0 ? html.length : close + 1;
 }
 
-const BEFORE_ATTRIBUTE = 0;
-const ATTRIBUTE_NAME = 1;
-const AFTER_ATTRIBUTE_NAME = 2;
-const BEFORE_VALUE = 3;
-const UNQUOTED_VALUE = 4;
-const AFTER_QUOTED_VALUE = 5;
+/** The characters tagEndAt tells apart, by code below 128 (any other is ORDINARY). */
+const ORDINARY = 0;
+const SPACE = 1;
+const SLASH = 2;
+const EQUALS = 3;
+const CLOSE = 4;
+const TAG_CHARACTER = new Uint8Array(128);
+for (const code of [9, 10, 12, 13, 32]) TAG_CHARACTER[code] = SPACE;
+TAG_CHARACTER[47] = SLASH;
+TAG_CHARACTER[61] = EQUALS;
+TAG_CHARACTER[62] = CLOSE;
 
 /**
- * Offset after the ">" that ends a tag whose attributes start at `from` (the HTML5 attribute states, so a
- * quoted ">" does not end it), or -1 at the end of the page. Sets lastTagSelfClosing.
+ * Offset after the ">" that ends a tag whose attributes start at `from`, or -1 at the end of the page. Sets
+ * lastTagSelfClosing. HTML5's attribute states, folded to the four that differ in where a tag ends: before a name
+ * (after a quoted value too), in a name (after one too: only there does "=" start a value), before a value (a quote
+ * there starts a quoted value, read with indexOf, so a quoted ">" does not end the tag) and in an unquoted value
+ * (where "/" and "=" are text).
  */
 function tagEndAt(html: string, from: number): number {
-  let state = BEFORE_ATTRIBUTE;
   lastTagSelfClosing = false;
-  for (let i = from; i < html.length; i++) {
+  const length = html.length;
+  let inName = false;
+  let i = from;
+  while (i < length) {
     const code = html.charCodeAt(i);
-    if (state === BEFORE_VALUE) {
-      if (isTagSpace(code)) continue;
-      if (code === 34 || code === 39) {
-        const close = html.indexOf(code === 34 ? '"' : "'", i + 1);
-        if (close < 0) return -1;
-        i = close;
-        state = AFTER_QUOTED_VALUE;
-        continue;
-      }
-      if (code === 62) return i + 1;
-      state = UNQUOTED_VALUE;
+    const kind = code < 128 ? TAG_CHARACTER[code] : ORDINARY;
+    if (kind === ORDINARY) {
+      inName = true;
+      i++;
       continue;
     }
-    if (code === 62) return i + 1;
-    if (state === UNQUOTED_VALUE) {
-      if (isTagSpace(code)) state = BEFORE_ATTRIBUTE;
+    if (kind === SPACE) {
+      i++;
       continue;
     }
-    if (code === 47) {
+    if (kind === CLOSE) return i + 1;
+    if (kind === SLASH) {
       if (html.charCodeAt(i + 1) === 62) {
         lastTagSelfClosing = true;
         return i + 2;
       }
-      state = BEFORE_ATTRIBUTE;
+      inName = false;
+      i++;
       continue;
     }
-    state = nextAttributeState(state, code);
+    // EQUALS: a name's first character, or the start of its value.
+    i++;
+    if (!inName) {
+      inName = true;
+      continue;
+    }
+    while (i < length && isTagSpace(html.charCodeAt(i))) i++;
+    if (i >= length) return -1;
+    const first = html.charCodeAt(i);
+    if (first === 34 || first === 39) {
+      const close = html.indexOf(first === 34 ? '"' : "'", i + 1);
+      if (close < 0) return -1;
+      i = close + 1;
+    } else {
+      if (first === 62) return i + 1;
+      for (i++; i < length; i++) {
+        const next = html.charCodeAt(i);
+        if (next === 62) return i + 1;
+        if (isTagSpace(next)) break;
+      }
+      i++;
+    }
+    inName = false;
   }
   return -1;
-}
-
-function nextAttributeState(state: number, code: number): number {
-  const space = isTagSpace(code);
-  if (state === ATTRIBUTE_NAME) {
-    if (space) return AFTER_ATTRIBUTE_NAME;
-    return code === 61 ? BEFORE_VALUE : ATTRIBUTE_NAME;
-  }
-  if (space) return state === AFTER_QUOTED_VALUE ? BEFORE_ATTRIBUTE : state;
-  if (code === 61 && state === AFTER_ATTRIBUTE_NAME) return BEFORE_VALUE;
-  return ATTRIBUTE_NAME;
 }
