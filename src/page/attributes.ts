@@ -15,6 +15,25 @@ let nameEnd = 0;
 let valueStart = 0;
 let valueEnd = 0;
 
+/**
+ * What a character is inside a tag, for the scanner's tagEndAt: the codes that end a name or a value, by a table
+ * of the codes below 128; any other code is TAG_ORDINARY.
+ */
+export const TAG_ORDINARY = 0;
+export const TAG_SPACE = 1; // HTML's ASCII white space
+export const TAG_SLASH = 2; // "/"
+export const TAG_EQUALS = 3; // "="
+export const TAG_CLOSE = 4; // ">"
+const TAG_CHARACTER = new Uint8Array(128);
+for (let code = 0; code < 128; code++) if (isTagSpace(code)) TAG_CHARACTER[code] = TAG_SPACE;
+TAG_CHARACTER[47] = TAG_SLASH;
+TAG_CHARACTER[61] = TAG_EQUALS;
+TAG_CHARACTER[62] = TAG_CLOSE;
+
+export function tagCharacter(code: number): number {
+  return code < 128 ? TAG_CHARACTER[code] : TAG_ORDINARY;
+}
+
 /** Reads the attribute at or after `i` in source[i, to): sets the ranges above; returns where the next one may start, or -1 when none is left. */
 function readNextAttribute(source: string, i: number, to: number): number {
   while (i < to) {

@@ -7,7 +7,7 @@
  * and self-closing tags inside svg and math. It builds no tree and allocates only the tag names it does not know.
  */
 
-import { findAttribute, isTagSpace } from "./attributes";
+import { findAttribute, isTagSpace, TAG_CLOSE, TAG_ORDINARY, TAG_SLASH, TAG_SPACE, tagCharacter } from "./attributes";
 import { TAG_NAMES } from "./tags";
 
 /** Kinds of text runs. */
@@ -374,18 +374,6 @@ function bogusCommentEnd(html: string, from: number): number {
   return close < 0 ? html.length : close + 1;
 }
 
-/** The characters tagEndAt tells apart, by code below 128 (any other is ORDINARY). */
-const ORDINARY = 0;
-const SPACE = 1;
-const SLASH = 2;
-const EQUALS = 3;
-const CLOSE = 4;
-const TAG_CHARACTER = new Uint8Array(128);
-for (const code of [9, 10, 12, 13, 32]) TAG_CHARACTER[code] = SPACE;
-TAG_CHARACTER[47] = SLASH;
-TAG_CHARACTER[61] = EQUALS;
-TAG_CHARACTER[62] = CLOSE;
-
 /**
  * Offset after the ">" that ends a tag whose attributes start at `from`, or -1 at the end of the page. Sets
  * lastTagSelfClosing. HTML5's attribute states, folded to the four that differ in where a tag ends: before a name
@@ -399,19 +387,18 @@ function tagEndAt(html: string, from: number): number {
   let inName = false;
   let i = from;
   while (i < length) {
-    const code = html.charCodeAt(i);
-    const kind = code < 128 ? TAG_CHARACTER[code] : ORDINARY;
-    if (kind === ORDINARY) {
+    const kind = tagCharacter(html.charCodeAt(i));
+    if (kind === TAG_ORDINARY) {
       inName = true;
       i++;
       continue;
     }
-    if (kind === SPACE) {
+    if (kind === TAG_SPACE) {
       i++;
       continue;
     }
-    if (kind === CLOSE) return i + 1;
-    if (kind === SLASH) {
+    if (kind === TAG_CLOSE) return i + 1;
+    if (kind === TAG_SLASH) {
       if (html.charCodeAt(i + 1) === 62) {
         lastTagSelfClosing = true;
         return i + 2;
@@ -420,7 +407,7 @@ function tagEndAt(html: string, from: number): number {
       i++;
       continue;
     }
-    // EQUALS: a name's first character, or the start of its value.
+    // TAG_EQUALS: a name's first character, or the start of its value.
     i++;
     if (!inName) {
       inName = true;
