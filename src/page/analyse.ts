@@ -554,6 +554,11 @@ class PageBuilder implements ScanHandler {
       const segment = position++;
       while (position < end) {
         const next = source.charCodeAt(position);
+        // Most characters: above the ASCII spaces, not "&", not U+00A0 (a visible character, tested in three comparisons).
+        if (next > 32 && next !== 38 && next !== 0xa0) {
+          position++;
+          continue;
+        }
         if (next === 32 && position + 1 < end && isPlainVisible(source.charCodeAt(position + 1))) {
           position += 2;
           continue;
