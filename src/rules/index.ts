@@ -46,7 +46,7 @@ export {
   type RuleMatching,
   type RuleOverflow,
 } from "./intervals";
-export { isSeparatorCode, requiredWords, textWords } from "./prefilter";
+export { isSeparatorCode, requiredWords } from "./prefilter";
 export { contentEdgeIntervals } from "./content-edges";
 export { explainRules, explainSelectors, type RuleEffect, type RulesExplanation, type SelectorEffect } from "./explain";
 export { parseSiteKey, ruleSetFileName, SITE_KEY_PATTERN, siteKeyCandidates, siteKeyOfLabel, siteOfHost } from "./site-key";

@@ -7,7 +7,7 @@
 import { RULES_MAX_MATCHES_PER_PAGE, RULES_MAX_SCAN_CHARACTERS, RULES_MERGE_GAP_MAX_CHARACTERS } from "../config";
 import type { CompiledRuleSet } from "./compile";
 import { contentEdgeIntervals } from "./content-edges";
-import { isSeparatorCode, textWords } from "./prefilter";
+import { isSeparatorCode, WordFinder } from "./prefilter";
 
 /** Text positions must stay below this (2^26 code units, 64 Mi) for the packing below; longer texts get no rules. */
 const MATCH_POSITION_LIMIT = 2 ** 26;
@@ -85,12 +85,12 @@ export function matchRules(compiled: CompiledRuleSet, text: string, options: Par
  * maxScanCharacters whatever the rule count and the page.
  */
 function collectMatches(compiled: CompiledRuleSet, text: string, options: IntervalOptions): number | RuleOverflow {
-  const words = compiled.rules.some((rule) => rule.words.length > 0) ? textWords(text) : null;
+  const words = wordFinder(compiled).foundIn(text);
   const { maxMatches, maxScanCharacters, expired } = options;
   let count = 0;
   let scanned = 0;
   for (const { regex, words: required } of compiled.rules) {
-    if (words !== null && !required.every((word) => words.has(word))) continue;
+    if (!required.every((word) => words.has(word))) continue;
     scanned += text.length;
     if (scanned > maxScanCharacters) return "rule-work";
     if (expired?.() === true) return "time-budget";
@@ -111,6 +111,15 @@ function collectMatches(compiled: CompiledRuleSet, text: string, options: Interv
     }
   }
   return count;
+}
+
+/** Each compiled set's finder of its rules' required words, made on its first page (a set is compiled once per isolate and kept). */
+const wordFinders = new WeakMap<CompiledRuleSet, WordFinder>();
+
+function wordFinder(compiled: CompiledRuleSet): WordFinder {
+  let finder = wordFinders.get(compiled);
+  if (finder === undefined) wordFinders.set(compiled, (finder = new WordFinder(compiled.rules.flatMap((rule) => rule.words))));
+  return finder;
 }
 
 function mergeSorted(sorted: Float64Array, text: string, mergeGap: number): Int32Array {

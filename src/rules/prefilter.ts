@@ -1,8 +1,8 @@
 /**
  * A prefilter that keeps rule matching cheap on large pages: each rule's required words (literal words that
- * every match holds as whole words of the text) are read from its pattern once, the page text's words are
- * collected once, and a rule with a required word missing from the page is not run. Linear in the text
- * plus the patterns, where running every rule costs rules × text.
+ * every match holds as whole words of the text) are read from its pattern once, the page text is read once for
+ * the set's required words (WordFinder), and a rule with a required word missing from the page is not run.
+ * Linear in the text plus the patterns, where running every rule costs rules × text.
  */
 import type { CharSet } from "./char-set";
 import { parsePattern, type PatternElement } from "./pattern-syntax";
@@ -57,19 +57,70 @@ function onlySeparators(set: CharSet): boolean {
   return true;
 }
 
-/** The distinct words of a text: maximal runs of letters, digits and marks, as isSeparatorCode splits them. */
-export function textWords(text: string): ReadonlySet<string> {
-  const words = new Set<string>();
-  let start = -1;
-  for (let position = 0; position <= text.length; position++) {
-    const separator = position === text.length || isSeparatorCode(text.charCodeAt(position));
-    if (!separator && start < 0) start = position;
-    else if (separator && start >= 0) {
-      words.add(text.slice(start, position));
+/**
+ * Words looked for in texts: which of them a text holds as whole words (maximal runs of letters, digits and marks, as isSeparatorCode splits them), read in one
+ * pass that hashes each word of the text as it goes and makes a string of none. A rule set's required words are
+ * a few hundred; a page's words are thousands, and a set of them all cost more than the rule runs it saved.
+ */
+export class WordFinder {
+  private readonly mask: number;
+  /** Slot → hash of the word in it; slot → the word's index + 1, 0 for an empty slot. */
+  private readonly hashes: Int32Array;
+  private readonly slots: Int32Array;
+  private readonly words: readonly string[];
+
+  constructor(words: Iterable<string>) {
+    this.words = [...new Set(words)];
+    let size = 16;
+    while (size < 2 * this.words.length) size *= 2;
+    this.mask = size - 1;
+    this.hashes = new Int32Array(size);
+    this.slots = new Int32Array(size);
+    this.words.forEach((word, index) => {
+      const hash = wordHash(word, 0, word.length);
+      let slot = hash & this.mask;
+      while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
+      this.hashes[slot] = hash;
+      this.slots[slot] = index + 1;
+    });
+  }
+
+  /** The words that `text` holds as whole words. */
+  foundIn(text: string): ReadonlySet<string> {
+    const found = new Set<string>();
+    if (this.words.length === 0) return found;
+    let start = -1;
+    let hash = 0;
+    for (let position = 0; position <= text.length; position++) {
+      const code = position === text.length ? 32 : text.charCodeAt(position);
+      if (!isSeparatorCode(code)) {
+        if (start < 0) {
+          start = position;
+          hash = HASH_SEED;
+        }
+        hash = Math.imul(hash ^ code, HASH_PRIME);
+        continue;
+      }
+      if (start < 0) continue;
+      for (let slot = hash & this.mask; this.slots[slot] !== 0; slot = (slot + 1) & this.mask) {
+        if (this.hashes[slot] !== hash) continue;
+        const word = this.words[this.slots[slot] - 1];
+        if (word.length === position - start && text.startsWith(word, start)) found.add(word);
+      }
       start = -1;
     }
+    return found;
   }
-  return words;
+}
+
+const HASH_SEED = 0x811c9dc5 | 0;
+const HASH_PRIME = 16777619;
+
+/** 32-bit FNV-1a of text[start, end), as foundIn hashes a word of the text. */
+function wordHash(text: string, start: number, end: number): number {
+  let hash = HASH_SEED;
+  for (let position = start; position < end; position++) hash = Math.imul(hash ^ text.charCodeAt(position), HASH_PRIME);
+  return hash;
 }
 
 /** ASCII code → 1 when it is white space, a control, punctuation or a symbol; 0 for letters and digits. */

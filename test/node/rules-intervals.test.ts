@@ -10,6 +10,7 @@ import {
   checkPatternSafety,
   compileRuleSet,
   findRuleIntervals,
+  matchRules,
   RULESET_VERSION,
   type Rule,
   type RuleSet,
@@ -105,6 +106,19 @@ describe("findRuleIntervals", () => {
     expect(findRuleIntervals(compiled, "nothing here")).toHaveLength(0);
     expect(findRuleIntervals(compiled, "Home Home Home", RAW)).toHaveLength(2);
     expect(findRuleIntervals(compiled, "Home x Home x Home", { maxMatches: 2 })).toHaveLength(0);
+  });
+
+  it("runs only the rules whose required words the text holds as whole words, in any script and case as written", () => {
+    // Each rule's middle word is required (separators on both sides); a rule that runs scans the whole text, so with
+    // room for two scans, a third rule run overflows.
+    const rule = (word: string): Rule => ({ pattern: `Menu\\s+${word}\\s+Home`, docFreq: 1, count: 1, tokens: 3 });
+    const compiled = compileRuleSet(ruleSetOf(["Bücher", "Straße", "news", "Ω", "12"].map(rule)));
+    const text = "Menu Bücher Home · Straßen · News · ΩΩ · a12 · Menu 12 Home";
+    const twoScans = { ...RAW, maxScanCharacters: 2 * text.length };
+    expect(matchRules(compiled, text, twoScans)).toMatchObject({ overflow: null });
+    expect([...matchRules(compiled, text, twoScans).intervals]).toEqual([0, 16, text.length - 12, text.length]);
+    expect(matchRules(compiled, `${text} news`, twoScans)).toMatchObject({ overflow: "rule-work" });
+    expect(matchRules(compiled, `${text} x-Ω-x`, twoScans)).toMatchObject({ overflow: "rule-work" });
   });
 
   it("draws random cases that match, overlap and merge", () => {
