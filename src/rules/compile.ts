@@ -8,12 +8,14 @@ import {
   RULES_MAX_RULE_COUNT,
 } from "../config";
 import { checkPatternSafety } from "./pattern-safety";
-import { requiredWords } from "./prefilter";
+import { literalPrefix, requiredWords } from "./prefilter";
 import { parseRuleSetText, type DefaultMode, type RuleSet } from "./rule-set";
 import { compileSiteSelectors, type SiteSelectors } from "./site-selectors";
 
 /** Flags of every compiled rule: global scan only (case-sensitive, code units; the safety proof assumes exactly this). */
 export const RULE_FLAGS = "g";
+/** The same, sticky instead of global: a rule tried at one position (CompiledRule.prefixed). */
+const STICKY_RULE_FLAGS = "y";
 
 export interface CompiledRule {
   /** Position of the rule in the RuleSet's `rules`. */
@@ -23,7 +25,15 @@ export interface CompiledRule {
   readonly regex: RegExp;
   /** Words every match holds as whole words (prefilter.ts): a page without one of them is not scanned by the rule. */
   readonly words: readonly string[];
+  /**
+   * Where every match starts with a literal of at least MIN_SEARCHED_PREFIX code units (most mined rules: "Share\s+this"):
+   * the literal, and a sticky twin of `regex` to try where the literal stands. Null for other rules.
+   */
+  readonly prefixed: { readonly prefix: string; readonly sticky: RegExp } | null;
 }
+
+/** Shortest literal prefix searched for before the rule's regex is tried: one character is about as common as any position. */
+const MIN_SEARCHED_PREFIX = 2;
 
 export interface SkippedRule {
   readonly index: number;
@@ -71,7 +81,9 @@ export function compileRuleSet(ruleSet: RuleSet, options: Partial<CompileOptions
       return;
     }
     seen.set(pattern, index);
-    rules.push({ index, pattern, regex, words: requiredWords(pattern) });
+    const prefix = literalPrefix(pattern);
+    const prefixed = prefix.length >= MIN_SEARCHED_PREFIX ? { prefix, sticky: new RegExp(pattern, STICKY_RULE_FLAGS) } : null;
+    rules.push({ index, pattern, regex, words: requiredWords(pattern), prefixed });
   });
   return { site: ruleSet.site, version: ruleSet.version, minedAt: ruleSet.minedAt, rules, skipped, selectors: compileSiteSelectors(ruleSet),
     ...(ruleSet.defaultMode === undefined ? {} : { defaultMode: ruleSet.defaultMode.mode }) };

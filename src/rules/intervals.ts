@@ -89,20 +89,15 @@ function collectMatches(compiled: CompiledRuleSet, text: string, options: Interv
   const { maxMatches, maxScanCharacters, expired } = options;
   let count = 0;
   let scanned = 0;
-  for (const { regex, words: required } of compiled.rules) {
-    if (!required.every((word) => words.has(word))) continue;
+  for (const rule of compiled.rules) {
+    if (!rule.words.every((word) => words.has(word))) continue;
     scanned += text.length;
     if (scanned > maxScanCharacters) return "rule-work";
     if (expired?.() === true) return "time-budget";
-    regex.lastIndex = 0;
-    for (let match = regex.exec(text); match !== null; match = regex.exec(text)) {
-      const start = match.index;
-      const end = regex.lastIndex;
-      if (end === start) {
-        // Safe patterns never match empty; step over it anyway rather than loop.
-        regex.lastIndex = start + 1;
-        continue;
-      }
+    const scan: MatchCursor = rule.prefixed === null ? new GlobalScan(rule.regex, text) : new PrefixScan(rule.prefixed.prefix, rule.prefixed.sticky, text);
+    while (scan.next()) {
+      const { start, end } = scan;
+      if (end === start) continue; // safe patterns never match empty
       if (count === maxMatches) return "too-many-rule-matches";
       if (count % EXPIRY_CHECK_MATCHES === EXPIRY_CHECK_MATCHES - 1 && expired?.() === true) return "time-budget";
       if (count === packedMatches.length) packedMatches = growFloat64(packedMatches);
@@ -111,6 +106,61 @@ function collectMatches(compiled: CompiledRuleSet, text: string, options: Interv
     }
   }
   return count;
+}
+
+/** The matches of one rule in a text, in order: each next() that gives true has found one, text[start, end). */
+interface MatchCursor {
+  start: number;
+  end: number;
+  next(): boolean;
+}
+
+/** A rule's matches as its global regex finds them, scanning from every position. */
+class GlobalScan implements MatchCursor {
+  start = 0;
+  end = 0;
+
+  constructor(private readonly regex: RegExp, private readonly text: string) {
+    regex.lastIndex = 0;
+  }
+
+  next(): boolean {
+    const match = this.regex.exec(this.text);
+    if (match === null) return false;
+    this.start = match.index;
+    this.end = this.regex.lastIndex;
+    // An empty match (never from a safe pattern) would repeat forever: step over it.
+    if (this.end === this.start) this.regex.lastIndex += 1;
+    return true;
+  }
+}
+
+/**
+ * The same matches for a rule whose every match starts with a literal prefix: the engine's substring search finds
+ * where the prefix stands, and the sticky twin of the rule's regex is tried there only. A match can start nowhere
+ * else, and from one start the sticky regex finds what the global one would, so the matches are the same; the
+ * positions tried are a subset of the global scan's.
+ */
+class PrefixScan implements MatchCursor {
+  start = 0;
+  end = 0;
+  private from = 0;
+
+  constructor(private readonly prefix: string, private readonly sticky: RegExp, private readonly text: string) {}
+
+  next(): boolean {
+    const { prefix, sticky, text } = this;
+    for (let at = text.indexOf(prefix, this.from); at >= 0; at = text.indexOf(prefix, at + 1)) {
+      sticky.lastIndex = at;
+      if (sticky.exec(text) === null) continue;
+      this.start = at;
+      this.end = sticky.lastIndex;
+      this.from = this.end;
+      return true;
+    }
+    this.from = text.length + 1;
+    return false;
+  }
 }
 
 /** Each compiled set's finder of its rules' required words, made on its first page (a set is compiled once per isolate and kept). */

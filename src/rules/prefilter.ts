@@ -35,6 +35,18 @@ export function requiredWords(pattern: string): readonly string[] {
   return [...new Set(words)];
 }
 
+/** The literal every match of the pattern starts with: its leading elements that are one code unit, exactly once. */
+export function literalPrefix(pattern: string): string {
+  const parsed = parsePattern(pattern);
+  if (!parsed.ok) return "";
+  let prefix = "";
+  for (const element of parsed.elements) {
+    if (element.kind !== "atom" || element.min !== 1 || element.max !== 1 || element.set.length !== 2 || element.set[0] !== element.set[1]) break;
+    prefix += String.fromCharCode(element.set[0]);
+  }
+  return prefix;
+}
+
 /** The code unit of an element that is one literal letter or digit, exactly once; else -1. */
 function literalWordCode(element: PatternElement): number {
   if (element.kind !== "atom" || element.min !== 1 || element.max !== 1) return -1;
