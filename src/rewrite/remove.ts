@@ -41,9 +41,10 @@ export interface RewriteHtmlOptions {
 
 /** Runs pass 2: the page without the plan's removed blocks and text, as HTML that still renders. */
 export async function rewriteHtml(page: PageModel, plan: NormalisedPlan, backend: HtmlRewriterBackend, options: RewriteHtmlOptions = {}): Promise<RewriteHtmlResult> {
-  const [mark, elementMark] = chooseMarkAttributes(page.source);
   const edits = new SourceEdits();
   const [cut, topRemoved] = options.cutClosedBlocks === true ? splitClosedBlocks(page, plan.topBlocks) : [new Int32Array(0), plan.topBlocks];
+  // Most pages have no block left to mark once the closed ones are cut: then the page is not searched for the marks' names.
+  const [mark, elementMark] = topRemoved.length > 0 || plan.removedElements !== undefined ? chooseMarkAttributes(page.source) : [REMOVE_MARK_ATTRIBUTE, REMOVE_MARK_ATTRIBUTE];
   addImpliedEnds(page, edits);
   addRemovedBlocks(page, topRemoved, mark, edits);
   const names = new Set<string>();
