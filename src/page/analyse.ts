@@ -158,18 +158,50 @@ const NODE_COLUMNS = {
 const IMPLIED_COLUMNS = { offset: Int32Array, tag: Uint8Array };
 
 type Column = Int32Array | Uint16Array | Uint8Array;
-type Columns<T> = { -readonly [K in keyof T]: T[K] extends new (length: number) => infer A ? A : never };
+/** A column's typed-array constructor: its element size, and a view of `length` elements at `byteOffset` of a buffer. */
+type ColumnType = { readonly BYTES_PER_ELEMENT: number; new (buffer: ArrayBuffer, byteOffset: number, length: number): Column };
+type Columns<T> = { -readonly [K in keyof T]: T[K] extends new (buffer: ArrayBuffer, byteOffset: number, length: number) => infer A ? A : never };
 
-/** A table of `capacity` rows: a zeroed typed array per column. */
-function columns<T extends Record<string, new (length: number) => Column>>(types: T, capacity: number): Columns<T> {
+/**
+ * A table of `capacity` rows: a zeroed typed array per column, all views of one buffer. One allocation per table,
+ * not one per column: each typed array with a buffer of its own costs an allocation outside the heap, and pass 1
+ * made some thirty a page.
+ */
+function columns<T extends Record<string, ColumnType>>(types: T, capacity: number): Columns<T> {
+  let bytes = 0;
+  for (const name in types) bytes += columnBytes(types[name].BYTES_PER_ELEMENT, capacity);
+  const buffer = new ArrayBuffer(bytes);
   const table: Record<string, Column> = {};
-  for (const name in types) table[name] = new types[name](capacity);
+  let offset = 0;
+  for (const name in types) {
+    table[name] = new types[name](buffer, offset, capacity);
+    offset += columnBytes(types[name].BYTES_PER_ELEMENT, capacity);
+  }
   return table as Columns<T>;
 }
 
-/** Doubles the rows of every column of a table, in place. */
+/** Bytes of a column in a table's buffer: rounded up to 4, so that every column starts aligned. */
+function columnBytes(elementBytes: number, capacity: number): number {
+  return (elementBytes * capacity + 3) & ~3;
+}
+
+/** Doubles the rows of every column of a table, in place (into one new buffer). */
 function grow(table: Record<string, Column>): void {
-  for (const name in table) table[name] = doubled(table[name]);
+  let capacity = 0;
+  let bytes = 0;
+  for (const name in table) {
+    capacity = 2 * table[name].length;
+    bytes += columnBytes(table[name].BYTES_PER_ELEMENT, capacity);
+  }
+  const buffer = new ArrayBuffer(bytes);
+  let offset = 0;
+  for (const name in table) {
+    const column = table[name];
+    const next = new (column.constructor as ColumnType)(buffer, offset, capacity);
+    next.set(column);
+    table[name] = next;
+    offset += columnBytes(column.BYTES_PER_ELEMENT, capacity);
+  }
 }
 
 /** The first `count` rows of every column (views, not copies). */
