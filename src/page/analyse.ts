@@ -726,19 +726,23 @@ function namesComments(source: string, nameEnd: number, tagEnd: number): boolean
 }
 
 /**
- * A cheap test that COMMENT_ANCHOR cannot match, so that the regex runs on few links: its match needs an "=", then
- * white space and a quote at most, then a value starting with c, r or d (any case). A non-ASCII character where
- * those are looked for (\s takes Unicode spaces) lets the regex decide.
+ * A cheap test that COMMENT_ANCHOR cannot match, so that the regex runs on few links: its match needs, before the tag's
+ * end, a name ending in e or d ("name", "id"), white space at most, "=", then white space and a quote at most, then a
+ * value starting with c, r or d (any case). A non-ASCII character where those are looked for (\s takes Unicode
+ * spaces) lets the regex decide.
  */
 function mayNameComments(source: string, nameEnd: number, tagEnd: number): boolean {
-  let close = source.indexOf(">", nameEnd);
-  if (close < 0 || close > tagEnd) close = tagEnd;
-  for (let equals = source.indexOf("=", nameEnd); equals >= 0 && equals < close; equals = source.indexOf("=", equals + 1)) {
-    let i = equals + 1;
+  for (let equals = source.indexOf("=", nameEnd); equals >= 0 && equals < tagEnd; equals = source.indexOf("=", equals + 1)) {
+    let i = equals - 1;
     let code = source.charCodeAt(i);
+    while (code === 32 || (code >= 9 && code <= 13)) code = source.charCodeAt(--i);
+    let lower = code | 0x20;
+    if (lower !== 101 && lower !== 100 && code < 0x80) continue;
+    i = equals + 1;
+    code = source.charCodeAt(i);
     while (code === 32 || (code >= 9 && code <= 13)) code = source.charCodeAt(++i);
     if (code === 34 || code === 39) code = source.charCodeAt(++i);
-    const lower = code | 0x20;
+    lower = code | 0x20;
     if (lower === 99 || lower === 114 || lower === 100 || code >= 0x80) return true;
   }
   return false;
