@@ -30,6 +30,16 @@ export interface ScanHandler {
 
 const RAW_TEXT_NAMES = new Set(["style", "xmp", "iframe", "noembed", "noframes", "noscript"]);
 const RCDATA_NAMES = new Set(["textarea", "title"]);
+/** How the content of the elements the tokenizer reads as text ends, by name: one lookup per start tag. */
+const CONTENT_SCRIPT = 0; // at "</script", with the script escape states
+const CONTENT_RAW = 1; // at the element's end tag
+const CONTENT_RCDATA = 2; // at the element's end tag (references decoded)
+const CONTENT_PLAINTEXT = 3; // never
+const TEXT_CONTENT = new Map<string, number>([
+  ["script", CONTENT_SCRIPT], ["plaintext", CONTENT_PLAINTEXT],
+  ...[...RAW_TEXT_NAMES].map((name): [string, number] => [name, CONTENT_RAW]),
+  ...[...RCDATA_NAMES].map((name): [string, number] => [name, CONTENT_RCDATA]),
+]);
 const SVG_INTEGRATION_POINTS = new Set(["foreignobject", "desc", "title"]);
 const MATH_INTEGRATION_POINTS = new Set(["mi", "mo", "mn", "ms", "mtext"]);
 /** HTML start tags that leave svg or math content (HTML5 "in foreign content"; <font> with color, face or size too). */
@@ -258,22 +268,10 @@ function startTagAt(html: string, position: number, handler: ScanHandler, frames
 
 /** For raw-text, RCDATA, script and plaintext elements: reports their content and returns where it ends. */
 function rawContentEnd(html: string, name: string, contentStart: number, handler: ScanHandler): number {
-  let kind = -1;
-  let contentEnd = -1;
-  if (name === "script") {
-    kind = TEXT_RAW;
-    contentEnd = scriptEnd(html, contentStart);
-  } else if (RAW_TEXT_NAMES.has(name)) {
-    kind = TEXT_RAW;
-    contentEnd = appropriateEndTag(html, name, contentStart);
-  } else if (RCDATA_NAMES.has(name)) {
-    kind = TEXT_RCDATA;
-    contentEnd = appropriateEndTag(html, name, contentStart);
-  } else if (name === "plaintext") {
-    kind = TEXT_RAW;
-    contentEnd = html.length;
-  }
-  if (kind < 0) return contentStart;
+  const content = TEXT_CONTENT.get(name);
+  if (content === undefined) return contentStart;
+  const kind = content === CONTENT_RCDATA ? TEXT_RCDATA : TEXT_RAW;
+  let contentEnd = content === CONTENT_SCRIPT ? scriptEnd(html, contentStart) : content === CONTENT_PLAINTEXT ? html.length : appropriateEndTag(html, name, contentStart);
   if (contentEnd < 0) contentEnd = html.length;
   if (contentStart < contentEnd) handler.text(contentStart, contentEnd, kind);
   return contentEnd;
