@@ -89,9 +89,8 @@ export function charsetFromContentType(contentType: string | null | undefined): 
 }
 
 function charsetFromMeta(bytes: Uint8Array): string | null {
-  const head = bytes.subarray(0, META_PRESCAN_BYTES);
-  let ascii = "";
-  for (let i = 0; i < head.length; i++) ascii += String.fromCharCode(head[i]);
+  // Each byte as the character of its code, made in one call (not a string grown by 1,024 concatenations).
+  const ascii = String.fromCharCode.apply(null, bytes.subarray(0, META_PRESCAN_BYTES) as unknown as number[]);
   const match = META_CHARSET.exec(ascii);
   return match ? match[1].toLowerCase() : null;
 }
