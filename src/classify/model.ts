@@ -93,7 +93,7 @@ interface Linear {
  * All trees in flat typed arrays, each padded to the same full depth so that scoring walks exactly `depth`
  * levels with no leaf test (a leaf above the last level is copied down to the nodes below it, under splits
  * every value passes). Tree t's node n (heap order: children 2n+1 and 2n+2) is at t * nodes + n; column is
- * the feature-matrix column tested, threshold the split on the raw feature value, value the leaf value times
+ * the tested column's place in `tested`, threshold the split on the raw feature value, value the leaf value times
  * the learning rate (read at the last level only).
  */
 interface Forest {
@@ -101,6 +101,8 @@ interface Forest {
   readonly depth: number;
   /** Nodes per tree: 2^(depth+1) - 1. */
   readonly nodes: number;
+  /** The feature-matrix columns the trees read, each once: only these are copied column-major for scoring. */
+  readonly tested: Int32Array;
   readonly column: Int32Array;
   readonly threshold: Float64Array;
   readonly value: Float64Array;
@@ -142,11 +144,18 @@ export function rawThreshold(threshold: number, mean: number, scale: number): nu
 
 function flattenTrees(json: ModelJson, columns: Int32Array): Forest {
   const boosted = json.boosted;
-  if (!boosted) return { trees: 0, depth: 0, nodes: 1, column: new Int32Array(0), threshold: new Float64Array(0), value: new Float64Array(0) };
+  if (!boosted) return { trees: 0, depth: 0, nodes: 1, tested: new Int32Array(0), column: new Int32Array(0), threshold: new Float64Array(0), value: new Float64Array(0) };
   const { depth, feature, value, learningRate } = boosted;
   const { inner, nodes, trees } = treeShape(boosted);
   const { mean, scale } = json.normalisation;
-  const forest = { trees, depth, nodes, column: new Int32Array(trees * nodes), threshold: new Float64Array(trees * nodes), value: new Float64Array(trees * nodes) };
+  // Matrix column → its place among the tested columns. A padded node reads place 0, which holds matrix column 0, as it
+  // read column 0 of the whole matrix before (x <= Infinity fails only for NaN, so that the walk is unchanged even then).
+  const places = new Map<number, number>([[0, 0]]);
+  const place = (column: number): number => {
+    if (!places.has(column)) places.set(column, places.size);
+    return places.get(column)!;
+  };
+  const forest = { trees, depth, nodes, tested: new Int32Array(0), column: new Int32Array(trees * nodes), threshold: new Float64Array(trees * nodes), value: new Float64Array(trees * nodes) };
   for (let tree = 0; tree < trees; tree++) {
     const offset = tree * nodes;
     // A leaf above the last level is copied down to every node below it, under splits every value passes (x <= Infinity).
@@ -159,17 +168,17 @@ function flattenTrees(json: ModelJson, columns: Int32Array): Forest {
       fillLeaf(2 * node + 1, leaf);
       fillLeaf(2 * node + 2, leaf);
     };
-    const place = (node: number): void => {
+    const fill = (node: number): void => {
       const tested = node < inner ? feature[tree * inner + node] : -1;
       if (tested < 0) return fillLeaf(node, learningRate * value[offset + node]);
-      forest.column[offset + node] = columns[tested];
+      forest.column[offset + node] = place(columns[tested]);
       forest.threshold[offset + node] = rawThreshold(value[offset + node], mean[tested], scale[tested]);
-      place(2 * node + 1);
-      place(2 * node + 2);
+      fill(2 * node + 1);
+      fill(2 * node + 2);
     };
-    place(0);
+    fill(0);
   }
-  return forest;
+  return { ...forest, tested: Int32Array.from(places.keys()) };
 }
 
 /** Inner nodes and nodes per tree of the boosted part's depth (1 or more), and how many trees its feature list holds. */
@@ -222,9 +231,10 @@ function treeProblems(json: ModelJson, width: number): string[] {
 /**
  * Block ordinal → template probability in [0, 1].
  *
- * The feature matrix is copied column by column first, and each part is summed one column or one tree at a time over
- * all blocks: a tree's splits are then loop constants, and consecutive blocks' walks do not wait on each other (block by
- * block, each level's load waited on the one before). Every block's sums add the same terms in the same order as before.
+ * The linear part reads the feature matrix row by row (addLinear). The columns the trees test are copied column-major
+ * first, and the trees are summed one at a time over all blocks: a tree's splits are then loop constants, and consecutive
+ * blocks' walks do not wait on each other (block by block, each level's load waited on the one before). Every block's
+ * sums add the same terms in the same order as before.
  */
 export function scoreBlocks(features: FeatureMatrix, model: ClassifierModel): Float32Array {
   const { json, linear, forest } = model;
@@ -233,7 +243,7 @@ export function scoreBlocks(features: FeatureMatrix, model: ClassifierModel): Fl
   if (json.kind === "logistic") addLinear(linear!, features, logOdds);
   else {
     const trees = scratch.sums(count, 1).fill(0, 0, count);
-    addForest(forest, transpose(features), count, trees);
+    addForest(forest, transpose(features, forest.tested), count, trees);
     const base = json.boosted?.base ?? 0;
     if (json.kind === "boosted-trees") for (let b = 0; b < count; b++) logOdds[b] = base + trees[b];
     else {
@@ -247,9 +257,10 @@ export function scoreBlocks(features: FeatureMatrix, model: ClassifierModel): Fl
 }
 
 /**
- * Scratch arrays reused from page to page (scoring runs to its end without yielding, so no two pages share them
- * at once): a new typed array of a page's size cost more than the transpose's own loop (58 us for 300 blocks' columns
- * in Node). A page whose arrays outgrow SCRATCH_KEPT_BYTES gets its own, freed after.
+ * Scratch arrays reused from page to page (scoring runs to its end without yielding, so no two pages share them at
+ * once): a new typed array of a page's size cost nearly as much as the transpose loop that fills it (58 us against
+ * 70 us for 300 blocks' 85 columns in Node, on a loaded machine). A page whose arrays outgrow SCRATCH_KEPT_BYTES gets
+ * its own, freed after.
  */
 const scratch = {
   columns: new Float32Array(0),
@@ -269,14 +280,15 @@ const scratch = {
     return sums;
   },
 };
-/** Largest scratch array kept between pages (bytes; 2 MiB holds the columns of a page of 6,000 blocks). */
+/** Largest scratch array kept between pages (bytes; 2 MiB holds the shipped model's 64 tested columns for 8,192 blocks). */
 const SCRATCH_KEPT_BYTES = 2 << 20;
 
-/** The feature matrix column-major: feature f of block b at f * blockCount + b. */
-function transpose({ blockCount, featureCount, data }: FeatureMatrix): Float32Array {
-  const columns = scratch.floats(blockCount * featureCount);
-  for (let b = 0, row = 0; b < blockCount; b++, row += featureCount) {
-    for (let f = 0, at = b; f < featureCount; f++, at += blockCount) columns[at] = data[row + f];
+/** The tested columns of the feature matrix, column-major: tested column c of block b at c * blockCount + b. */
+function transpose({ blockCount, featureCount, data }: FeatureMatrix, tested: Int32Array): Float32Array {
+  const width = tested.length;
+  const columns = scratch.floats(blockCount * width);
+  for (let c = 0, at = 0; c < width; c++) {
+    for (let b = 0, from = tested[c]; b < blockCount; b++, from += featureCount) columns[at++] = data[from];
   }
   return columns;
 }
