@@ -87,6 +87,8 @@ interface Linear {
   readonly columns: Int32Array;
   readonly weights: Float64Array;
   readonly bias: number;
+  /** Weight → place of its column among the columns the trees test (Forest.tested), where addLinear copies it; -1 if untested. */
+  readonly copyTo: Int32Array;
 }
 
 /**
@@ -108,12 +110,13 @@ interface Forest {
   readonly value: Float64Array;
 }
 
-function foldLinear(json: ModelJson, columns: Int32Array): Linear | null {
+function foldLinear(json: ModelJson, columns: Int32Array, forest: Forest): Linear | null {
   if (json.kind === "boosted-trees" || !json.logistic) return null;
   const { mean, scale } = json.normalisation;
   const weights = json.logistic.weights.map((weight, f) => weight / scale[f]);
   const bias = json.logistic.weights.reduce((sum, weight, f) => sum - (weight * mean[f]) / scale[f], json.logistic.bias);
-  return { columns, weights: Float64Array.from(weights), bias };
+  const copyTo = columns.map((column) => forest.tested.indexOf(column));
+  return { columns, weights: Float64Array.from(weights), bias, copyTo };
 }
 
 /**
@@ -148,9 +151,9 @@ function flattenTrees(json: ModelJson, columns: Int32Array): Forest {
   const { depth, feature, value, learningRate } = boosted;
   const { inner, nodes, trees } = treeShape(boosted);
   const { mean, scale } = json.normalisation;
-  // Matrix column → its place among the tested columns. A padded node reads place 0, which holds matrix column 0, as it
-  // read column 0 of the whole matrix before (x <= Infinity fails only for NaN, so that the walk is unchanged even then).
-  const places = new Map<number, number>([[0, 0]]);
+  // Matrix column → its place among the tested columns. A padded node reads place 0, whatever it holds: every path
+  // below it ends at the same leaf.
+  const places = new Map<number, number>();
   const place = (column: number): number => {
     if (!places.has(column)) places.set(column, places.size);
     return places.get(column)!;
@@ -213,7 +216,9 @@ export function parseModel(value: unknown): ParseModelResult {
   if (json.normalisation.scale.some((scale) => scale <= 0)) problems.push("normalisation.scale: must be positive");
   if (json.kind !== "boosted-trees" && json.logistic?.weights.length !== width) problems.push("logistic.weights: one weight per feature");
   if (json.kind !== "logistic") problems.push(...treeProblems(json, width));
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, model: { json, columns, linear: foldLinear(json, columns), forest: flattenTrees(json, columns) } };
+  if (problems.length > 0) return { ok: false, problems };
+  const forest = flattenTrees(json, columns);
+  return { ok: true, model: { json, columns, linear: foldLinear(json, columns, forest), forest } };
 }
 
 function treeProblems(json: ModelJson, width: number): string[] {
@@ -231,8 +236,8 @@ function treeProblems(json: ModelJson, width: number): string[] {
 /**
  * Block ordinal → template probability in [0, 1].
  *
- * The linear part reads the feature matrix row by row (addLinear). The columns the trees test are copied column-major
- * first, and the trees are summed one at a time over all blocks: a tree's splits are then loop constants, and consecutive
+ * The linear part reads the feature matrix row by row (addLinear), and copies out column-major the columns the trees
+ * test. The trees are then summed one at a time over all blocks: a tree's splits are loop constants, and consecutive
  * blocks' walks do not wait on each other (block by block, each level's load waited on the one before). Every block's
  * sums add the same terms in the same order as before.
  */
@@ -240,16 +245,17 @@ export function scoreBlocks(features: FeatureMatrix, model: ClassifierModel): Fl
   const { json, linear, forest } = model;
   const count = features.blockCount;
   const logOdds = scratch.sums(count, 0);
-  if (json.kind === "logistic") addLinear(linear!, features, logOdds);
+  const columns = scratch.floats(count * forest.tested.length);
+  if (json.kind === "logistic") addLinear(linear!, features, logOdds, columns);
   else {
     const trees = scratch.sums(count, 1).fill(0, 0, count);
-    addForest(forest, transpose(features, forest.tested), count, trees);
+    // The linear part reads every feature of the model, so every column the trees test: it copies them as it goes.
+    if (json.kind === "ensemble") addLinear(linear!, features, logOdds, columns);
+    else transpose(features, forest.tested, columns);
+    addForest(forest, columns, count, trees);
     const base = json.boosted?.base ?? 0;
     if (json.kind === "boosted-trees") for (let b = 0; b < count; b++) logOdds[b] = base + trees[b];
-    else {
-      addLinear(linear!, features, logOdds);
-      for (let b = 0; b < count; b++) logOdds[b] = (logOdds[b] + base + trees[b]) / 2;
-    }
+    else for (let b = 0; b < count; b++) logOdds[b] = (logOdds[b] + base + trees[b]) / 2;
   }
   const scores = new Float32Array(count);
   for (let b = 0; b < count; b++) scores[b] = 1 / (1 + Math.exp(-logOdds[b]));
@@ -283,40 +289,46 @@ const scratch = {
 /** Largest scratch array kept between pages (bytes; 2 MiB holds the shipped model's 64 tested columns for 8,192 blocks). */
 const SCRATCH_KEPT_BYTES = 2 << 20;
 
-/** The tested columns of the feature matrix, column-major: tested column c of block b at c * blockCount + b. */
-function transpose({ blockCount, featureCount, data }: FeatureMatrix, tested: Int32Array): Float32Array {
-  const width = tested.length;
-  const columns = scratch.floats(blockCount * width);
-  for (let c = 0, at = 0; c < width; c++) {
+/** Copies the tested columns of the feature matrix column-major: tested column c of block b at c * blockCount + b. */
+function transpose({ blockCount, featureCount, data }: FeatureMatrix, tested: Int32Array, columns: Float32Array): void {
+  for (let c = 0, at = 0; c < tested.length; c++) {
     for (let b = 0, from = tested[c]; b < blockCount; b++, from += featureCount) columns[at++] = data[from];
   }
-  return columns;
 }
 
 /**
  * Sets sums[b] to the linear part's log-odds of block b (the bias, then each weighted feature in model order), reading
  * the row-major matrix four blocks at a time: the four sums are independent chains, where one block's 85 additions would
- * each wait on the one before, and a block's row is read in place, with no column copy.
+ * each wait on the one before. The values the trees test are copied out column-major (as transpose does) on the way,
+ * while the rows are at hand: one pass over the matrix instead of two.
  */
-function addLinear({ columns: tested, weights, bias }: Linear, { blockCount: count, featureCount, data }: FeatureMatrix, sums: Float64Array): void {
+function addLinear({ columns: read, weights, bias, copyTo }: Linear, { blockCount: count, featureCount, data }: FeatureMatrix, sums: Float64Array, columns: Float32Array): void {
   const width = weights.length;
   let b = 0;
   for (; b + 4 <= count; b += 4) {
     const r0 = b * featureCount, r1 = r0 + featureCount, r2 = r1 + featureCount, r3 = r2 + featureCount;
     let s0 = bias, s1 = bias, s2 = bias, s3 = bias;
     for (let f = 0; f < width; f++) {
-      const weight = weights[f], column = tested[f];
-      s0 += weight * data[r0 + column];
-      s1 += weight * data[r1 + column];
-      s2 += weight * data[r2 + column];
-      s3 += weight * data[r3 + column];
+      const weight = weights[f], column = read[f];
+      const x0 = data[r0 + column], x1 = data[r1 + column], x2 = data[r2 + column], x3 = data[r3 + column];
+      s0 += weight * x0;
+      s1 += weight * x1;
+      s2 += weight * x2;
+      s3 += weight * x3;
+      if (copyTo[f] < 0) continue;
+      const at = copyTo[f] * count + b;
+      columns[at] = x0, columns[at + 1] = x1, columns[at + 2] = x2, columns[at + 3] = x3;
     }
     sums[b] = s0, sums[b + 1] = s1, sums[b + 2] = s2, sums[b + 3] = s3;
   }
   for (; b < count; b++) {
     const row = b * featureCount;
     let sum = bias;
-    for (let f = 0; f < width; f++) sum += weights[f] * data[row + tested[f]];
+    for (let f = 0; f < width; f++) {
+      const x = data[row + read[f]];
+      sum += weights[f] * x;
+      if (copyTo[f] >= 0) columns[copyTo[f] * count + b] = x;
+    }
     sums[b] = sum;
   }
 }
