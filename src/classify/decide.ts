@@ -71,7 +71,27 @@ export function smoothingInputs(page: PageModel, penaltyScale: number, charsPerU
 
 /** Smooths block scores over the page's block tree (scores quantised to SMOOTHING_SCORE_LEVELS first). */
 export function smoothScores(page: PageModel, scores: Float32Array, weights: Float32Array, penalties: Float32Array): Float32Array {
-  return isotonicSmooth({ parent: page.blocks.parent, scores: quantise(scores), weights, penalties });
+  const quantised = quantise(scores);
+  return isotonicSmooth({ parent: page.blocks.parent, scores: quantised, weights, penalties, levels: quantisedLevels(quantised) });
+}
+
+/**
+ * The distinct values of quantised scores in increasing order, as distinctLevels gives them, from the levels present
+ * instead of a sort of every score; undefined where a score is NaN (distinctLevels keeps each NaN apart).
+ */
+function quantisedLevels(quantised: Float32Array): Float32Array | undefined {
+  const top = SMOOTHING_SCORE_LEVELS - 1;
+  const present = new Uint8Array(SMOOTHING_SCORE_LEVELS);
+  let count = 0;
+  for (let i = 0; i < quantised.length; i++) {
+    const level = Math.round(quantised[i] * top); // exact: quantised[i] is level / top rounded to a float
+    if (!(level >= 0)) return undefined;
+    count += 1 - present[level];
+    present[level] = 1;
+  }
+  const levels = new Float32Array(count);
+  for (let level = 0, at = 0; level <= top; level++) if (present[level] === 1) levels[at++] = level / top;
+  return levels;
 }
 
 function quantise(scores: Float32Array): Float32Array {

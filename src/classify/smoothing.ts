@@ -34,6 +34,8 @@ export interface SmoothingProblem {
   readonly weights: Float32Array;
   /** Block ordinal → penalty for starting a new segment at this block (>= 0; ignored for the root). */
   readonly penalties: Float32Array;
+  /** distinctLevels(scores), where the caller knows them without sorting every score. */
+  readonly levels?: Float32Array;
 }
 
 /** Sorted distinct values of `scores`. */
@@ -51,7 +53,7 @@ export function isotonicSmooth(problem: SmoothingProblem): Float32Array {
   const count = problem.parent.length;
   const result = new Float32Array(count);
   if (count === 0) return result;
-  const levels = distinctLevels(problem.scores);
+  const levels = problem.levels ?? distinctLevels(problem.scores);
   const cost = buildCosts(problem, levels);
   const levelOf = new Int32Array(count); // block ordinal → chosen level index
   const width = levels.length;
