@@ -8,7 +8,7 @@ import {
   RULES_MAX_RULE_COUNT,
 } from "../config";
 import { checkPatternSafety } from "./pattern-safety";
-import { literalPrefix, requiredWords } from "./prefilter";
+import { isSeparatorCode, literalPrefix, requiredWords } from "./prefilter";
 import { parseRuleSetText, type DefaultMode, type RuleSet } from "./rule-set";
 import { compileSiteSelectors, type SiteSelectors } from "./site-selectors";
 
@@ -26,14 +26,13 @@ export interface CompiledRule {
   /** Words every match holds as whole words (prefilter.ts): a page without one of them is not scanned by the rule. */
   readonly words: readonly string[];
   /**
-   * Where every match starts with a literal of at least MIN_SEARCHED_PREFIX code units (most mined rules: "Share\s+this"):
-   * the literal, and a sticky twin of `regex` to try where the literal stands. Null for other rules.
+   * Where every match starts with a literal (most mined rules: "Share\\s+this") of two code units or more, or of one
+   * that is punctuation or a symbol ("—", "|", "»": rarer in text than a letter, where trying the rule at each one
+   * would cost more than the engine's own scan): the literal, and a sticky twin of `regex` tried where it stands
+   * (intervals.ts). Null for other rules.
    */
   readonly prefixed: { readonly prefix: string; readonly sticky: RegExp } | null;
 }
-
-/** Shortest literal prefix searched for before the rule's regex is tried: one character is about as common as any position. */
-const MIN_SEARCHED_PREFIX = 2;
 
 export interface SkippedRule {
   readonly index: number;
@@ -82,7 +81,8 @@ export function compileRuleSet(ruleSet: RuleSet, options: Partial<CompileOptions
     }
     seen.set(pattern, index);
     const prefix = literalPrefix(pattern);
-    const prefixed = prefix.length >= MIN_SEARCHED_PREFIX ? { prefix, sticky: new RegExp(pattern, STICKY_RULE_FLAGS) } : null;
+    const searched = prefix.length >= 2 || (prefix.length === 1 && isSeparatorCode(prefix.charCodeAt(0)));
+    const prefixed = searched ? { prefix, sticky: new RegExp(pattern, STICKY_RULE_FLAGS) } : null;
     rules.push({ index, pattern, regex, words: requiredWords(pattern), prefixed });
   });
   return { site: ruleSet.site, version: ruleSet.version, minedAt: ruleSet.minedAt, rules, skipped, selectors: compileSiteSelectors(ruleSet),

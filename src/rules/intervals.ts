@@ -81,86 +81,132 @@ export function matchRules(compiled: CompiledRuleSet, text: string, options: Par
 
 /**
  * Runs the rules whose required words are all in the text and packs their matches; returns the count, or why
- * it stopped. Each rule that runs scans the text once (safe patterns are linear), so the work is bounded by
- * maxScanCharacters whatever the rule count and the page.
+ * it stopped. Each rule that runs counts one scan of the text (safe patterns are linear), so the work is bounded
+ * by maxScanCharacters whatever the rule count and the page; it is checked before any rule runs.
  */
 function collectMatches(compiled: CompiledRuleSet, text: string, options: IntervalOptions): number | RuleOverflow {
   const words = wordFinder(compiled).foundIn(text);
   const { maxMatches, maxScanCharacters, expired } = options;
-  let count = 0;
+  const rules = compiled.rules;
+  const running = new Uint8Array(rules.length);
   let scanned = 0;
-  for (const rule of compiled.rules) {
-    if (!rule.words.every((word) => words.has(word))) continue;
+  for (let rule = 0; rule < rules.length; rule++) {
+    if (!rules[rule].words.every((word) => words.has(word))) continue;
     scanned += text.length;
     if (scanned > maxScanCharacters) return "rule-work";
+    running[rule] = 1;
+  }
+  let count = 0;
+  /** Packs one match; says why matching stops, or null. */
+  const add = (start: number, end: number): RuleOverflow | null => {
+    if (count === maxMatches) return "too-many-rule-matches";
+    if (count % EXPIRY_CHECK_MATCHES === EXPIRY_CHECK_MATCHES - 1 && expired?.() === true) return "time-budget";
+    if (count === packedMatches.length) packedMatches = growFloat64(packedMatches);
+    packedMatches[count] = start * MATCH_POSITION_LIMIT + end;
+    count += 1;
+    return null;
+  };
+  for (let rule = 0; rule < rules.length; rule++) {
+    if (running[rule] === 0 || rules[rule].prefixed !== null) continue;
     if (expired?.() === true) return "time-budget";
-    const scan: MatchCursor = rule.prefixed === null ? new GlobalScan(rule.regex, text) : new PrefixScan(rule.prefixed.prefix, rule.prefixed.sticky, text);
-    while (scan.next()) {
-      const { start, end } = scan;
-      if (end === start) continue; // safe patterns never match empty
-      if (count === maxMatches) return "too-many-rule-matches";
-      if (count % EXPIRY_CHECK_MATCHES === EXPIRY_CHECK_MATCHES - 1 && expired?.() === true) return "time-budget";
-      if (count === packedMatches.length) packedMatches = growFloat64(packedMatches);
-      packedMatches[count] = start * MATCH_POSITION_LIMIT + end;
-      count += 1;
+    const regex = rules[rule].regex;
+    regex.lastIndex = 0;
+    for (let match = regex.exec(text); match !== null; match = regex.exec(text)) {
+      const start = match.index;
+      const end = regex.lastIndex;
+      if (end === start) {
+        // Safe patterns never match empty; step over it anyway rather than loop.
+        regex.lastIndex = start + 1;
+        continue;
+      }
+      const stop = add(start, end);
+      if (stop !== null) return stop;
     }
   }
-  return count;
+  if (expired?.() === true) return "time-budget";
+  const stop = matchPrefixedRules(compiled, text, running, add, expired);
+  return stop ?? count;
 }
 
-/** The matches of one rule in a text, in order: each next() that gives true has found one, text[start, end). */
-interface MatchCursor {
-  start: number;
-  end: number;
-  next(): boolean;
-}
-
-/** A rule's matches as its global regex finds them, scanning from every position. */
-class GlobalScan implements MatchCursor {
-  start = 0;
-  end = 0;
-
-  constructor(private readonly regex: RegExp, private readonly text: string) {
-    regex.lastIndex = 0;
-  }
-
-  next(): boolean {
-    const match = this.regex.exec(this.text);
-    if (match === null) return false;
-    this.start = match.index;
-    this.end = this.regex.lastIndex;
-    // An empty match (never from a safe pattern) would repeat forever: step over it.
-    if (this.end === this.start) this.regex.lastIndex += 1;
-    return true;
-  }
-}
+/** Text positions between two looks at the clock in matchPrefixedRules' pass. */
+const EXPIRY_CHECK_POSITIONS = 1 << 16;
 
 /**
- * The same matches for a rule whose every match starts with a literal prefix: the engine's substring search finds
- * where the prefix stands, and the sticky twin of the rule's regex is tried there only. A match can start nowhere
- * else, and from one start the sticky regex finds what the global one would, so the matches are the same; the
- * positions tried are a subset of the global scan's.
+ * The running rules whose every match starts with a literal (CompiledRule.prefixed), all in one pass over the text:
+ * where a position starts some rule's literal (PrefixIndex: its first code unit or two, then the whole literal in
+ * place), that rule's sticky regex is tried there. Positions go in order and a rule is not tried again before the
+ * end of its last match, so each rule finds what its global regex would (a match can start only where its literal
+ * stands, and from one start the sticky regex finds what the global one would), with one pass for all of them
+ * where each alone scanned the whole text: a site of 166 rules ran them all on its every page.
  */
-class PrefixScan implements MatchCursor {
-  start = 0;
-  end = 0;
-  private from = 0;
-
-  constructor(private readonly prefix: string, private readonly sticky: RegExp, private readonly text: string) {}
-
-  next(): boolean {
-    const { prefix, sticky, text } = this;
-    for (let at = text.indexOf(prefix, this.from); at >= 0; at = text.indexOf(prefix, at + 1)) {
+function matchPrefixedRules(
+  compiled: CompiledRuleSet, text: string, running: Uint8Array, add: (start: number, end: number) => RuleOverflow | null, expired: (() => boolean) | undefined,
+): RuleOverflow | null {
+  const { first, byCode, byPair } = prefixIndex(compiled);
+  if (byCode.size + byPair.size === 0) return null;
+  const rules = compiled.rules;
+  const nextFrom = new Int32Array(rules.length); // rule → where it may match next (the end of its last match)
+  /** Tries the candidate rules at `at`; says why matching stops, or null. */
+  const tryAt = (candidates: readonly number[] | undefined, at: number): RuleOverflow | null => {
+    if (candidates === undefined) return null;
+    for (const rule of candidates) {
+      if (running[rule] === 0 || at < nextFrom[rule]) continue;
+      const { prefix, sticky } = rules[rule].prefixed!;
+      if (!text.startsWith(prefix, at)) continue;
       sticky.lastIndex = at;
       if (sticky.exec(text) === null) continue;
-      this.start = at;
-      this.end = sticky.lastIndex;
-      this.from = this.end;
-      return true;
+      nextFrom[rule] = sticky.lastIndex;
+      const stop = add(at, sticky.lastIndex);
+      if (stop !== null) return stop;
     }
-    this.from = text.length + 1;
-    return false;
+    return null;
+  };
+  for (let at = 0; at < text.length; at++) {
+    if ((at & (EXPIRY_CHECK_POSITIONS - 1)) === EXPIRY_CHECK_POSITIONS - 1 && expired?.() === true) return "time-budget";
+    const code = text.charCodeAt(at);
+    const starts = first[code];
+    if (starts === 0) continue;
+    const stop = ((starts & STARTS_ONE) !== 0 ? tryAt(byCode.get(code), at) : null)
+      ?? ((starts & STARTS_LONGER) !== 0 && at + 1 < text.length ? tryAt(byPair.get(code * 0x10000 + text.charCodeAt(at + 1)), at) : null);
+    if (stop !== null) return stop;
   }
+  return null;
+}
+
+/** Where the prefixed rules' literals may start: by first code unit (a quick test), then by the first two. */
+interface PrefixIndex {
+  /** Code unit → STARTS_ONE if some literal is it alone, | STARTS_LONGER if a longer one starts with it. */
+  readonly first: Uint8Array;
+  /** Code unit → the rules (ordinals in compiled.rules) whose literal is it alone. */
+  readonly byCode: Map<number, number[]>;
+  /** First code unit × 0x10000 + second → the rules whose longer literal starts with both. */
+  readonly byPair: Map<number, number[]>;
+}
+
+const STARTS_ONE = 1;
+const STARTS_LONGER = 2;
+
+/** Each compiled set's prefix index, made on its first page. */
+const prefixIndexes = new WeakMap<CompiledRuleSet, PrefixIndex>();
+
+function prefixIndex(compiled: CompiledRuleSet): PrefixIndex {
+  let index = prefixIndexes.get(compiled);
+  if (index !== undefined) return index;
+  const first = new Uint8Array(0x10000);
+  const byCode = new Map<number, number[]>();
+  const byPair = new Map<number, number[]>();
+  compiled.rules.forEach(({ prefixed }, rule) => {
+    if (prefixed === null) return;
+    const code = prefixed.prefix.charCodeAt(0);
+    const one = prefixed.prefix.length === 1;
+    first[code] |= one ? STARTS_ONE : STARTS_LONGER;
+    const [map, key] = one ? [byCode, code] : [byPair, code * 0x10000 + prefixed.prefix.charCodeAt(1)];
+    const rules = map.get(key);
+    if (rules === undefined) map.set(key, [rule]);
+    else rules.push(rule);
+  });
+  prefixIndexes.set(compiled, (index = { first, byCode, byPair }));
+  return index;
 }
 
 /** Each compiled set's finder of its rules' required words, made on its first page (a set is compiled once per isolate and kept). */
