@@ -210,12 +210,13 @@ const HASH_SEED = 2166136261;
 /**
  * Word hash → occurrences on the page (and whether the title has the word), plus the page's word total. An
  * open-addressed table in typed arrays (linear probing, kept at most half full): a page has thousands of
- * words, and a Map entry for each cost more than the counting.
+ * words, and a Map entry for each cost more than the counting. The text nodes' words are kept in order as
+ * their slots (`words`), so that the statistics need no second probe: the table remaps them when it grows.
  */
 interface WordTable {
   mask: number;
   keys: Uint32Array;
-  /** Slot → occurrences on the page; -1 marks an empty slot. */
+  /** Slot → occurrences on the page; -1 marks an empty slot (a word only of a text node counts 0). */
   counts: Int32Array;
   /** Slot → 1 if the title has the word. */
   inTitle: Uint8Array;
@@ -223,12 +224,18 @@ interface WordTable {
   used: number;
   /** Words on the page. */
   total: number;
+  /** The text nodes' words, in order, as slots. */
+  words: Int32Array;
+  wordCount: number;
 }
 
-function emptyWordTable(expected: number): WordTable {
+function emptyWordTable(expected: number, words: number): WordTable {
   let size = 64;
   while (size < 2 * expected) size *= 2;
-  return { mask: size - 1, keys: new Uint32Array(size), counts: new Int32Array(size).fill(-1), inTitle: new Uint8Array(size), used: 0, total: 0 };
+  return {
+    mask: size - 1, keys: new Uint32Array(size), counts: new Int32Array(size).fill(-1), inTitle: new Uint8Array(size), used: 0, total: 0,
+    words: new Int32Array(words), wordCount: 0,
+  };
 }
 
 /** The slot of a word hash: its own, or the empty one where it would go. */
@@ -240,18 +247,7 @@ function slotOf(table: WordTable, hash: number): number {
 
 /** The slot of a word hash, taken for it if new (the table doubles before it is half full). */
 function claimSlot(table: WordTable, hash: number): number {
-  if (2 * (table.used + 1) > table.mask + 1) {
-    const old = table;
-    const grown = emptyWordTable(old.mask + 1);
-    for (let slot = 0; slot <= old.mask; slot++) {
-      if (old.counts[slot] < 0) continue;
-      const at = slotOf(grown, old.keys[slot]);
-      grown.keys[at] = old.keys[slot];
-      grown.counts[at] = old.counts[slot];
-      grown.inTitle[at] = old.inTitle[slot];
-    }
-    Object.assign(table, { mask: grown.mask, keys: grown.keys, counts: grown.counts, inTitle: grown.inTitle });
-  }
+  if (2 * (table.used + 1) > table.mask + 1) growWordTable(table);
   const slot = slotOf(table, hash);
   if (table.counts[slot] < 0) {
     table.keys[slot] = hash;
@@ -259,6 +255,39 @@ function claimSlot(table: WordTable, hash: number): number {
     table.used++;
   }
   return slot;
+}
+
+/** Doubles the table, moving each word to its new slot (the kept words' slots too). */
+function growWordTable(table: WordTable): void {
+  const { keys, counts, inTitle, mask } = table;
+  const size = 2 * (mask + 1);
+  Object.assign(table, { mask: size - 1, keys: new Uint32Array(size), counts: new Int32Array(size).fill(-1), inTitle: new Uint8Array(size) });
+  const moved = new Int32Array(mask + 1); // old slot → new slot
+  for (let slot = 0; slot <= mask; slot++) {
+    if (counts[slot] < 0) continue;
+    const at = slotOf(table, keys[slot]);
+    table.keys[at] = keys[slot];
+    table.counts[at] = counts[slot];
+    table.inTitle[at] = inTitle[slot];
+    moved[slot] = at;
+  }
+  for (let word = 0; word < table.wordCount; word++) table.words[word] = moved[table.words[word]];
+}
+
+/** Keeps a text node's word (its slot) in order. */
+function keepWord(table: WordTable, slot: number): void {
+  if (table.wordCount === table.words.length) {
+    const grown = new Int32Array(2 * table.words.length);
+    grown.set(table.words);
+    table.words = grown;
+  }
+  table.words[table.wordCount++] = slot;
+}
+
+/** Counts a word of the page. */
+function countPageWord(table: WordTable, slot: number): void {
+  table.counts[slot]++;
+  table.total++;
 }
 
 /** Calls `word` with the hash of each word of `text` (case-folded). */
@@ -283,30 +312,16 @@ function forEachWord(text: string, word: (hash: number) => void): void {
  * One pass over every text node: character classes, words, sentence ends; then the word statistics, once the page's
  * word counts are known. The page's words are counted in the same pass: they are the text nodes' words, except
  * that a word runs on across two text nodes that touch (no separator between them in the page text, as in
- * "foo<b>bar</b>"). Each node's word hashes are kept in order, so that the statistics add the same terms in the
- * same order as a second walk of the text would. Returns the page text's prefix hashes (textRepeats), taken in the
+ * "foo<b>bar</b>"). Each node's words are kept in order (as slots of the word table), so that the statistics add the
+ * same terms in the same order as a second walk of the text would. Returns the page text's prefix hashes (textRepeats), taken in the
  * same walk.
  */
 function countText(page: PageModel, counts: BlockCounts): Uint32Array {
   const { text, textNodes } = page;
   const prefix = new Uint32Array(text.length + 1); // offset → rolling hash of text[0, offset) (textRepeats)
   // Pages average about one word in six characters; the table grows if there are more.
-  const table = emptyWordTable(text.length / 6 + 16);
-  let nodeWords = new Uint32Array(Math.max(64, text.length >> 3)); // the nodes' word hashes, in order
-  let wordCount = 0;
-  const nodeWordEnd = new Int32Array(page.textNodeCount); // text node ordinal → end of its words in nodeWords
-  const addNodeWord = (hash: number): void => {
-    if (wordCount === nodeWords.length) {
-      const grown = new Uint32Array(2 * nodeWords.length);
-      grown.set(nodeWords);
-      nodeWords = grown;
-    }
-    nodeWords[wordCount++] = hash;
-  };
-  const addPageWord = (hash: number): void => {
-    table.counts[claimSlot(table, hash)]++;
-    table.total++;
-  };
+  const table = emptyWordTable(text.length / 6 + 16, Math.max(64, text.length >> 3));
+  const nodeWordEnd = new Int32Array(page.textNodeCount); // text node ordinal → end of its words in table.words
   let pageHash = HASH_SEED;
   let inPageWord = false;
   let previousEnd = -1;
@@ -317,7 +332,7 @@ function countText(page: PageModel, counts: BlockCounts): Uint32Array {
     const linked = textNodes.inLink[t] === 1;
     // A separator between this node and the last (a space or a line break) ends the page's word.
     if (inPageWord && start !== previousEnd) {
-      addPageWord(pageHash);
+      countPageWord(table, claimSlot(table, pageHash));
       inPageWord = false;
     }
     // The separator before the node (text nodes and their separators make the whole page text).
@@ -357,21 +372,27 @@ function countText(page: PageModel, counts: BlockCounts): Uint32Array {
       if (inWord) {
         words++;
         if (i - wordStart <= SHORT_WORD_LETTERS) shortWords++;
-        addNodeWord(hash);
+        const slot = claimSlot(table, hash);
+        keepWord(table, slot);
         inWord = false;
+        // Mostly the page's word is the node's and ends here too: the same hash, the same slot.
+        if (i < end && inPageWord && pageHash === hash) {
+          countPageWord(table, slot);
+          inPageWord = false;
+        }
       }
       if (i === end) continue; // the node's end: the page's word may run on into the next node
       if (inPageWord) {
-        addPageWord(pageHash);
+        countPageWord(table, claimSlot(table, pageHash));
         inPageWord = false;
       }
       if (ideograph) {
         words++;
         shortWords++;
         letters++;
-        const single = hashStep(HASH_SEED, code);
-        addNodeWord(single);
-        addPageWord(single);
+        const slot = claimSlot(table, hashStep(HASH_SEED, code));
+        keepWord(table, slot);
+        countPageWord(table, slot);
         continue;
       }
       if (code === 32) continue;
@@ -380,7 +401,7 @@ function countText(page: PageModel, counts: BlockCounts): Uint32Array {
       if ((code === 46 || code === 33 || code === 63) && (i + 1 >= end || text.charCodeAt(i + 1) === 32)) sentences++;
       else if (isScriptSentenceEnd(code)) sentences++;
     }
-    nodeWordEnd[t] = wordCount;
+    nodeWordEnd[t] = table.wordCount;
     counts.digits[block] += digits;
     counts.letters[block] += letters;
     counts.capitals[block] += capitals;
@@ -398,12 +419,12 @@ function countText(page: PageModel, counts: BlockCounts): Uint32Array {
       counts.paragraphCredit[block] += 1 + commas + Math.min(PARAGRAPH_MAX_LENGTH_CREDIT, (end - start) / PARAGRAPH_LENGTH_UNIT);
     }
   }
-  if (inPageWord) addPageWord(pageHash);
+  if (inPageWord) countPageWord(table, claimSlot(table, pageHash));
   for (let i = Math.max(0, previousEnd); i < text.length; i++) prefix[i + 1] = (Math.imul(prefix[i], HASH_BASE) + text.charCodeAt(i)) >>> 0;
   forEachWord(page.title, (hash) => {
     table.inTitle[claimSlot(table, hash)] = 1;
   });
-  countWordStatistics(page, counts, table, nodeWords, nodeWordEnd);
+  countWordStatistics(page, counts, table, nodeWordEnd);
   return prefix;
 }
 
@@ -411,15 +432,16 @@ function countText(page: PageModel, counts: BlockCounts): Uint32Array {
  * How unexpected each word is on its page (its share of the page's words), summed per block, and the block's words
  * that the title has. The term of a word depends on its slot only: computed once per slot, not per word.
  */
-function countWordStatistics(page: PageModel, counts: BlockCounts, table: WordTable, nodeWords: Uint32Array, nodeWordEnd: Int32Array): void {
+function countWordStatistics(page: PageModel, counts: BlockCounts, table: WordTable, nodeWordEnd: Int32Array): void {
   const logTotal = Math.log(table.total + 1);
   const surprise = new Float64Array(table.mask + 1); // slot → logTotal - log of its count (a word not on the page: count 1)
-  for (let slot = 0; slot <= table.mask; slot++) surprise[slot] = logTotal - Math.log(Math.max(1, table.counts[slot]));
+  // Most slots are empty or hold a word seen once (log 1 = 0): only the others need a logarithm.
+  for (let slot = 0; slot <= table.mask; slot++) surprise[slot] = table.counts[slot] > 1 ? logTotal - Math.log(table.counts[slot]) : logTotal;
   let word = 0;
   for (let t = 0; t < page.textNodeCount; t++) {
     const block = page.textNodes.block[t];
     for (const end = nodeWordEnd[t]; word < end; word++) {
-      const slot = slotOf(table, nodeWords[word]);
+      const slot = table.words[word];
       counts.crossEntropy[block] += surprise[slot];
       counts.titleWords[block] += table.inTitle[slot];
     }
