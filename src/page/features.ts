@@ -505,29 +505,63 @@ function mayHide(source: string, from: number, to: number): boolean {
   return to - from > 6 && HIDDEN_ATTRIBUTE.test(source.slice(from, to));
 }
 
+/** A stem or exact word of a hint group, with the group's bit. */
+interface HintWord {
+  readonly word: string;
+  readonly bit: number;
+  readonly exact: boolean;
+}
+
+/** First character's code → the hint groups' stems and exact words that start with it. */
+const HINT_WORDS_BY_FIRST: readonly (readonly HintWord[])[] = (() => {
+  const byFirst: HintWord[][] = Array.from({ length: 128 }, () => []);
+  HINT_GROUPS.forEach(({ stems, exact }, group) => {
+    for (const word of stems) byFirst[word.charCodeAt(0)].push({ word, bit: 1 << group, exact: false });
+    for (const word of exact) byFirst[word.charCodeAt(0)].push({ word, bit: 1 << group, exact: true });
+  });
+  return byFirst;
+})();
+
+/** A character of a hint word: a lower-case ASCII letter or a digit (a lower-cased value's word characters). */
+function isHintWordCode(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+}
+
+/** An ASCII upper-case letter's lower case; any other code as it is. */
+function foldCase(code: number): number {
+  return code >= 65 && code <= 90 ? code | 0x20 : code;
+}
+
+/** Whether `word` (lower-case) is written at text[at, end), ASCII case folded. */
+function wordAt(text: string, at: number, end: number, word: string): boolean {
+  if (at + word.length > end) return false;
+  for (let k = 0; k < word.length; k++) if (foldCase(text.charCodeAt(at + k)) !== word.charCodeAt(k)) return false;
+  return true;
+}
+
 /**
- * Hint group → one pattern over a lower-cased class or id value: a word (run of letters and digits)
- * starting with a stem, or equal to an exact word. The same as splitting into words and comparing each.
+ * Hint bits of a class or id value text[start, end), lower-cased: at each start of a word (a run of lower-case ASCII
+ * letters and digits), the stems it starts with and the exact word it is. -1 for a value with a non-ASCII character
+ * unless `lowerCased`: such a value is lower-cased by toLowerCase first (which maps the Kelvin sign to "k").
  */
-const HINT_PATTERNS: readonly RegExp[] = HINT_GROUPS.map(({ stems, exact }) => {
-  const alternatives = stems.map((stem) => `(?<![a-z0-9])${stem}`);
-  if (exact.length > 0) alternatives.push(`(?<![a-z0-9])(?:${exact.join("|")})(?![a-z0-9])`);
-  return new RegExp(alternatives.join("|"));
-});
+function valueHintBits(text: string, start: number, end: number, lowerCased: boolean): number {
+  let bits = 0;
+  for (let i = start; i < end; i++) {
+    const code = foldCase(text.charCodeAt(i));
+    if (code >= 128) {
+      if (!lowerCased) return -1;
+      continue;
+    }
+    if (i > start && isHintWordCode(foldCase(text.charCodeAt(i - 1)))) continue;
+    for (const { word, bit, exact } of HINT_WORDS_BY_FIRST[code]) {
+      if (wordAt(text, i, end, word) && !(exact && i + word.length < end && isHintWordCode(foldCase(text.charCodeAt(i + word.length))))) bits |= bit;
+    }
+  }
+  return bits;
+}
 
 /** The value ranges of HINT_ATTRIBUTES in the start tag being read (findAttributes). */
 const hintRanges = new Int32Array(2 * HINT_ATTRIBUTES.length);
-
-/**
- * Class or id value (as written) → its hint bits. Pages repeat their values block after block, and a site's pages
- * (and the web's themes) repeat them page after page: each value is tested once while it stays in the cache.
- */
-const hintCache = new Map<string, number>();
-/** Characters of the values in hintCache. */
-let hintCacheChars = 0;
-/** Values and characters the cache holds at most (it is emptied when either is reached): about 1 MB. */
-const HINT_CACHE_ENTRIES = 4096;
-const HINT_CACHE_CHARS = 1 << 19;
 
 /** Hint bits of a start tag's class and id values (attributes in source[from, to)). */
 function hintBits(source: string, from: number, to: number): number {
@@ -538,19 +572,10 @@ function hintBits(source: string, from: number, to: number): number {
     const start = hintRanges[2 * n];
     const end = hintRanges[2 * n + 1];
     if (end <= start) continue;
-    const written = source.slice(start, end);
-    let valueBits = hintCache.get(written);
-    if (valueBits === undefined) {
-      const value = written.toLowerCase();
-      valueBits = 0;
-      for (let group = 0; group < HINT_PATTERNS.length; group++) if (HINT_PATTERNS[group].test(value)) valueBits |= 1 << group;
-      if (hintCache.size >= HINT_CACHE_ENTRIES || hintCacheChars + written.length > HINT_CACHE_CHARS) {
-        hintCache.clear();
-        hintCacheChars = 0;
-      }
-      // A copy, not the slice: an engine's slice of a long string may keep the whole page alive while cached.
-      hintCache.set(` ${written}`.slice(1), valueBits);
-      hintCacheChars += written.length;
+    let valueBits = valueHintBits(source, start, end, false);
+    if (valueBits < 0) {
+      const value = source.slice(start, end).toLowerCase();
+      valueBits = valueHintBits(value, 0, value.length, true);
     }
     bits |= valueBits;
   }
