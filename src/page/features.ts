@@ -512,14 +512,18 @@ interface HintWord {
   readonly exact: boolean;
 }
 
-/** First character's code → the hint groups' stems and exact words that start with it. */
-const HINT_WORDS_BY_FIRST: readonly (readonly HintWord[])[] = (() => {
-  const byFirst: HintWord[][] = Array.from({ length: 128 }, () => []);
+/**
+ * The first two characters of a stem or exact word (ASCII codes c1 * 128 + c2) → the hint groups' stems and exact
+ * words that start with them: a value's word is compared with one or two of them, not with all of its first letter's.
+ */
+const HINT_WORDS_BY_PAIR: readonly (readonly HintWord[] | undefined)[] = (() => {
+  const byPair: HintWord[][] = new Array(128 * 128);
   HINT_GROUPS.forEach(({ stems, exact }, group) => {
-    for (const word of stems) byFirst[word.charCodeAt(0)].push({ word, bit: 1 << group, exact: false });
-    for (const word of exact) byFirst[word.charCodeAt(0)].push({ word, bit: 1 << group, exact: true });
+    for (const [words, isExact] of [[stems, false], [exact, true]] as const) {
+      for (const word of words) (byPair[word.charCodeAt(0) * 128 + word.charCodeAt(1)] ??= []).push({ word, bit: 1 << group, exact: isExact });
+    }
   });
-  return byFirst;
+  return byPair;
 })();
 
 /** A character of a hint word: a lower-case ASCII letter or a digit (a lower-cased value's word characters). */
@@ -553,7 +557,10 @@ function valueHintBits(text: string, start: number, end: number, lowerCased: boo
       continue;
     }
     if (i > start && isHintWordCode(foldCase(text.charCodeAt(i - 1)))) continue;
-    for (const { word, bit, exact } of HINT_WORDS_BY_FIRST[code]) {
+    const second = foldCase(text.charCodeAt(i + 1)); // past the value's end, wordAt turns the candidates down
+    const candidates = second < 128 ? HINT_WORDS_BY_PAIR[code * 128 + second] : undefined;
+    if (candidates === undefined) continue;
+    for (const { word, bit, exact } of candidates) {
       if (wordAt(text, i, end, word) && !(exact && i + word.length < end && isHintWordCode(foldCase(text.charCodeAt(i + word.length))))) bits |= bit;
     }
   }
