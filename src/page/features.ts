@@ -674,14 +674,17 @@ const IN_LINK_COLUMN = FEATURE_NAMES.indexOf("inLink");
 const HINT_COLUMN = FEATURE_NAMES.indexOf("hintNavigation");
 const INHERITED_HINT_COLUMN = FEATURE_NAMES.indexOf("inHintNavigation");
 
+/** Writes 1 at column + bit for each set bit of `bits`: the row's flags are all 0 before, and most bits are not set. */
+function writeBits(out: Float32Array, column: number, bits: number): void {
+  for (let rest = bits; rest !== 0; rest &= rest - 1) out[column + 31 - Math.clz32(rest & -rest)] = 1; // lowest set bit first
+}
+
 function writeFlags(out: Float32Array, row: number, group: number, containers: number, hints: number, inherited: number, counts: BlockCounts, b: number): void {
   out[row + TAG_COLUMN + group] = 1;
-  for (let bit = 0; bit < CONTAINER_GROUPS.length; bit++) out[row + CONTAINER_COLUMN + bit] = (containers >>> bit) & 1;
+  writeBits(out, row + CONTAINER_COLUMN, containers & ((1 << CONTAINER_GROUPS.length) - 1));
   out[row + IN_LINK_COLUMN] = counts.chars[b] > 0 && counts.linkChars[b] === counts.chars[b] ? 1 : 0;
-  for (let bit = 0; bit < HINT_GROUPS.length; bit++) {
-    out[row + HINT_COLUMN + bit] = (hints >>> bit) & 1;
-    out[row + INHERITED_HINT_COLUMN + bit] = (inherited >>> bit) & 1;
-  }
+  writeBits(out, row + HINT_COLUMN, hints);
+  writeBits(out, row + INHERITED_HINT_COLUMN, inherited);
 }
 
 // ── context ──────────────────────────────────────────────────────────────────────────────────────────
