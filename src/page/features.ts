@@ -200,6 +200,9 @@ function isFullwidthAlphanumeric(code: number): boolean {
   return (code >= 0xff10 && code <= 0xff19) || (code >= 0xff21 && code <= 0xff3a) || (code >= 0xff41 && code <= 0xff5a);
 }
 
+/** ASCII code → 1 for the word characters (isWordCode): most of a page's text is ASCII, classed by one load a character. */
+const ASCII_WORD = Uint8Array.from({ length: 0x80 }, (_, code) => (isWordCode(code) ? 1 : 0));
+
 /** 32-bit FNV-1a step over a case-folded character. */
 function hashStep(hash: number, code: number): number {
   const folded = code >= 65 && code <= 90 ? code | 0x20 : code;
@@ -355,8 +358,8 @@ function countText(page: PageModel, counts: BlockCounts): Uint32Array {
         code = text.charCodeAt(i);
         prefix[i + 1] = (Math.imul(prefix[i], HASH_BASE) + code) >>> 0;
       }
-      const ideograph = isIdeograph(code);
-      if (!ideograph && isWordCode(code)) {
+      const ideograph = code >= 0x80 && isIdeograph(code);
+      if (code < 0x80 ? ASCII_WORD[code] === 1 : !ideograph && isWordCode(code)) {
         if (!inWord) wordStart = i;
         hash = hashStep(inWord ? hash : HASH_SEED, code);
         pageHash = hashStep(inPageWord ? pageHash : HASH_SEED, code);
