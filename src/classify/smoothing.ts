@@ -54,7 +54,8 @@ export function isotonicSmooth(problem: SmoothingProblem): Float32Array {
   const result = new Float32Array(count);
   if (count === 0) return result;
   const levels = problem.levels ?? distinctLevels(problem.scores);
-  const cost = buildCosts(problem, levels);
+  const shortcut = shortcutLeaves(problem, levels);
+  const cost = buildCosts(problem, levels, shortcut);
   const levelOf = new Int32Array(count); // block ordinal → chosen level index
   const width = levels.length;
   let best = 0;
@@ -63,6 +64,17 @@ export function isotonicSmooth(problem: SmoothingProblem): Float32Array {
   result[0] = levels[best];
   for (let i = 1; i < count; i++) {
     const parentLevel = levelOf[problem.parent[i]];
+    if (shortcut[i] === 1) {
+      // The lowest cost above the parent's level is 0, at the leaf's own level, if that is above; else it stays.
+      const x = problem.scores[i];
+      const distance = x - levels[parentLevel];
+      const stay = problem.weights[i] * (distance < 0 ? -distance : distance);
+      let own = parentLevel;
+      if (levels[parentLevel] < x && 0 + problem.penalties[i] < stay) while (levels[own] < x) own++;
+      levelOf[i] = own;
+      result[i] = levels[own];
+      continue;
+    }
     const row = i * width;
     let chosen = parentLevel;
     let bestHigher = Infinity;
@@ -77,8 +89,30 @@ export function isotonicSmooth(problem: SmoothingProblem): Float32Array {
   return result;
 }
 
-/** Bottom-up pass: fills and returns the cost table E (row per block, column per level). */
-function buildCosts(problem: SmoothingProblem, levels: Float32Array): Float64Array {
+/**
+ * Block ordinal → 1 for the leaves whose cost row need not be kept: a block without children, with a finite score, a
+ * penalty >= 0, and a weight w > 0, finite, with w times the least gap between levels above 0. Its row
+ * E(k) = w |x - v_k| is then 0 at its own level j alone and grows away from it, so that what it adds to its parent's row,
+ * min(E(k), g + min over k' > k of E(k')), is E(k) from j up and min(E(k), g) below j; and with the parent at level P,
+ * it takes level j where P < j and g < E(P), else P. Each is the value the full table gives, with the same ties.
+ * About 60% of a dev page's blocks are leaves.
+ */
+function shortcutLeaves({ parent, scores, weights, penalties }: SmoothingProblem, levels: Float32Array): Uint8Array {
+  const count = parent.length;
+  const shortcut = new Uint8Array(count).fill(1);
+  shortcut[0] = 0; // the root adds to no parent
+  for (let i = 1; i < count; i++) shortcut[parent[i]] = 0;
+  let gap = Infinity; // NaN where a level is NaN: no shortcut then
+  for (let k = 1; k < levels.length; k++) gap = Math.min(gap, levels[k] - levels[k - 1]);
+  for (let i = 1; i < count; i++) {
+    const weight = weights[i];
+    if (!(weight > 0 && weight < Infinity && weight * gap > 0 && penalties[i] >= 0 && Math.abs(scores[i]) < Infinity)) shortcut[i] = 0;
+  }
+  return shortcut;
+}
+
+/** Bottom-up pass: fills and returns the cost table E (row per block, column per level); a shortcut leaf's row is left at 0. */
+function buildCosts(problem: SmoothingProblem, levels: Float32Array, shortcut: Uint8Array): Float64Array {
   const { parent, scores, weights, penalties } = problem;
   const count = parent.length;
   const width = levels.length;
@@ -90,6 +124,16 @@ function buildCosts(problem: SmoothingProblem, levels: Float32Array): Float64Arr
     const row = i * width;
     const x = scores[i];
     const weight = weights[i];
+    if (shortcut[i] === 1) {
+      const parentRow = parent[i] * width;
+      const jump = penalties[i] + 0; // g + the least cost above any level below the leaf's own: 0
+      for (let k = 0; k < width; k++) {
+        const distance = x - levels[k];
+        const own = weight * (distance < 0 ? -distance : distance);
+        cost[parentRow + k] += levels[k] < x && !(own < jump) ? jump : own;
+      }
+      continue;
+    }
     for (let k = 0; k < width; k++) {
       const distance = x - levels[k];
       cost[row + k] += weight * (distance < 0 ? -distance : distance);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isMonotone, isotonicSmooth, smoothingCost, type SmoothingProblem } from "../../src/classify/index";
+import { distinctLevels, isMonotone, isotonicSmooth, smoothingCost, type SmoothingProblem } from "../../src/classify/index";
 import { seededRandom as randomSource } from "../../scripts/lib/seeded-random";
 
 function randomProblem(random: () => number, count: number, scoreLevels: number): SmoothingProblem {
@@ -74,6 +74,20 @@ describe("isotonic smoothing on trees", () => {
     expect(Array.from(smoothed).map((value) => Math.round(value * 10) / 10)).toEqual([0, 0.9, 0.9, 0.9, 0.9, 0.9]);
   });
 
+  it("gives every block the level of the full cost table, leaves it shortcuts included, ties and odd values too", () => {
+    const random = randomSource(31);
+    const odd = [0, -0, 1e-40, Infinity, NaN];
+    for (let trial = 0; trial < 3000; trial++) {
+      const problem = randomProblem(random, 1 + Math.floor(random() * 40), 1 + Math.floor(random() * 32));
+      if (trial % 5 === 0) {
+        for (const values of [problem.scores, problem.weights, problem.penalties] as Float32Array[]) {
+          if (random() < 0.5) values[Math.floor(random() * values.length)] = odd[Math.floor(random() * odd.length)];
+        }
+      }
+      expect(Array.from(isotonicSmooth(problem)), `trial ${trial}`).toEqual(Array.from(fullTableSmooth(problem)));
+    }
+  });
+
   it("keeps the optimum of a 3,000-block tree with quantised scores equal to a slower reference", () => {
     const random = randomSource(7);
     const problem = randomProblem(random, 3000, 32);
@@ -84,6 +98,35 @@ describe("isotonic smoothing on trees", () => {
     expect(smoothingCost(problem, smoothed)).toBeCloseTo(referenceOptimum(problem, 64), 3);
   });
 });
+
+/** isotonicSmooth as it was before its leaf shortcut: every block's cost row kept, every level choice read from it. */
+function fullTableSmooth({ parent, scores, weights, penalties }: SmoothingProblem): Float32Array {
+  const count = parent.length;
+  const levels = distinctLevels(scores);
+  const width = levels.length;
+  const cost = new Float64Array(count * width);
+  for (let i = count - 1; i >= 0; i--) {
+    for (let k = 0; k < width; k++) cost[i * width + k] += weights[i] * Math.abs(scores[i] - levels[k]);
+    if (i === 0) break;
+    let suffixMin = Infinity;
+    for (let k = width - 1; k >= 0; k--) {
+      const own = cost[i * width + k];
+      const jump = penalties[i] + suffixMin;
+      cost[parent[i] * width + k] += own < jump ? own : jump;
+      if (own < suffixMin) suffixMin = own;
+    }
+  }
+  const levelOf = new Int32Array(count);
+  for (let k = 1; k < width; k++) if (cost[k] < cost[levelOf[0]]) levelOf[0] = k;
+  for (let i = 1; i < count; i++) {
+    const up = levelOf[parent[i]];
+    let best = Infinity;
+    let bestLevel = -1;
+    for (let k = up + 1; k < width; k++) if (cost[i * width + k] < best) [best, bestLevel] = [cost[i * width + k], k];
+    levelOf[i] = best + penalties[i] < cost[i * width + up] ? bestLevel : up;
+  }
+  return Float32Array.from(levelOf, (level) => levels[level]);
+}
 
 /** Plain O(n K^2) dynamic programme over an explicit grid of candidate values (reference for large trees). */
 function referenceOptimum(problem: SmoothingProblem, steps: number): number {
