@@ -146,6 +146,16 @@ const CONTENT_CHARACTER = /[\p{L}\p{N}\p{M}]/u;
  */
 export function isSeparatorCode(code: number): boolean {
   if (code < 0x80) return ASCII_SEPARATOR[code] === 1;
-  if (code >= 0xd800 && code <= 0xdfff) return false;
-  return !CONTENT_CHARACTER.test(String.fromCharCode(code));
+  let known = KNOWN_SEPARATOR[code];
+  if (known === UNKNOWN) {
+    known = (code >= 0xd800 && code <= 0xdfff) || CONTENT_CHARACTER.test(String.fromCharCode(code)) ? CONTENT : SEPARATOR;
+    KNOWN_SEPARATOR[code] = known;
+  }
+  return known === SEPARATOR;
 }
+
+/** Code unit → what isSeparatorCode found it to be: the Unicode test runs once per code unit an isolate meets, not per character read. */
+const KNOWN_SEPARATOR = new Uint8Array(0x10000);
+const UNKNOWN = 0;
+const SEPARATOR = 1;
+const CONTENT = 2;

@@ -10,6 +10,7 @@ import {
   checkPatternSafety,
   compileRuleSet,
   findRuleIntervals,
+  isSeparatorCode,
   matchRules,
   RULESET_VERSION,
   type Rule,
@@ -75,6 +76,20 @@ const RAW = { contentEdges: false } as const;
 const ROUNDS = 400;
 const replaySeed = process.env.REPLAY_SEED === undefined ? null : Number(process.env.REPLAY_SEED);
 const seeds = replaySeed === null ? Array.from({ length: ROUNDS }, (_, index) => index + 1) : [replaySeed];
+
+describe("isSeparatorCode", () => {
+  it("is true for every code unit that is not a letter, digit or combining mark, surrogate halves aside, however often asked", () => {
+    const content = /[\p{L}\p{N}\p{M}]/u;
+    for (let round = 0; round < 2; round++) {
+      const wrong: number[] = [];
+      for (let code = 0; code <= 0xffff; code++) {
+        const expected = !(code >= 0xd800 && code <= 0xdfff) && !content.test(String.fromCharCode(code));
+        if (isSeparatorCode(code) !== expected) wrong.push(code);
+      }
+      expect(wrong).toEqual([]);
+    }
+  });
+});
 
 describe("findRuleIntervals", () => {
   it("removes t = 'aabb' whole with rules 'aabb' and 'ab' in either order (paper 002, 3.4.1)", () => {
