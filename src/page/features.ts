@@ -633,6 +633,15 @@ function textRepeats(page: PageModel, prefix: Uint32Array): Float64Array {
 
 // ── rows ─────────────────────────────────────────────────────────────────────────────────────────────
 
+/** Math.log1p of the counts below LOG_TABLE_SIZE, which most blocks' counts are: a lookup is cheaper than the logarithm. */
+const LOG_TABLE_SIZE = 1024;
+const LOG1P = Float64Array.from({ length: LOG_TABLE_SIZE }, (_, n) => Math.log1p(n));
+
+/** Math.log1p of a count (a whole number at least 0). */
+function logCount(count: number): number {
+  return count < LOG_TABLE_SIZE ? LOG1P[count] : Math.log1p(count);
+}
+
 function writeRow(page: PageModel, counts: BlockCounts, b: number, out: Float32Array, row: number, repeats: number): void {
   const { blocks } = page;
   const chars = counts.chars[b];
@@ -643,9 +652,9 @@ function writeRow(page: PageModel, counts: BlockCounts, b: number, out: Float32A
   const parent = blocks.parent[b];
   const sourceLength = blocks.sourceEnd[b] - blocks.sourceStart[b];
   let column = row;
-  out[column++] = Math.log1p(chars);
-  out[column++] = Math.log1p(words);
-  out[column++] = Math.log1p(counts.ownChars[b]);
+  out[column++] = logCount(chars);
+  out[column++] = logCount(words);
+  out[column++] = logCount(counts.ownChars[b]);
   out[column++] = counts.linkChars[b] * perChar;
   out[column++] = counts.linkWords[b] * perWord;
   out[column++] = Math.min(MAX_RATIO, counts.anchors[b] * perWord);
@@ -654,18 +663,18 @@ function writeRow(page: PageModel, counts: BlockCounts, b: number, out: Float32A
   out[column++] = counts.punctuation[b] * perChar;
   out[column++] = counts.digits[b] * perChar;
   out[column++] = counts.capitals[b] / (counts.letters[b] + 1);
-  out[column++] = Math.log1p(counts.sentences[b]);
+  out[column++] = logCount(counts.sentences[b]);
   out[column++] = Math.min(MAX_WORDS_PER_SENTENCE, words / (counts.sentences[b] + 1));
   out[column++] = sourceLength > 0 ? Math.min(1, chars / sourceLength) : 0;
   out[column++] = Math.min(MAX_RATIO, counts.tags[b] * perWord);
-  out[column++] = Math.log1p(counts.children[b]);
+  out[column++] = logCount(counts.children[b]);
   out[column++] = blocks.depth[b] / DEPTH_SCALE;
   out[column++] = blocks.textStart[b] / pageChars;
   out[column++] = blocks.textEnd[b] / pageChars;
   out[column++] = chars / pageChars;
   out[column++] = parent >= 0 ? chars / (counts.chars[parent] + 1) : 1;
   out[column++] = counts.crossEntropy[b] * perWord;
-  out[column++] = Math.log1p(repeats);
+  out[column++] = logCount(repeats);
   out[column++] = counts.titleWords[b] * perWord;
   out[row + SHORT_WORD_COLUMN] = counts.shortWords[b] * perWord;
 }
@@ -749,7 +758,7 @@ function writeSequence(page: PageModel, data: Float32Array): void {
     const end = Math.min(nodes, to);
     const total = end > start ? chars[end] - chars[start] : 0;
     data[row] = total > 0 ? (linked[end] - linked[start]) / total : 0;
-    data[row + 1] = Math.log1p(total);
+    data[row + 1] = logCount(total);
   };
   for (let b = 0; b < page.blockCount; b++) {
     const row = b * FEATURE_COUNT + PREVIOUS_COLUMN;
