@@ -611,23 +611,33 @@ function basePower(exponent: number): number {
  */
 function textRepeats(page: PageModel, prefix: Uint32Array): Float64Array {
   const { blocks } = page;
-  const keys = new Float64Array(page.blockCount).fill(-1); // block ordinal → hash and length of its text; -1 if empty
-  const seen = new Map<number, number>(); // key → blocks with that text, nested same-text blocks once
+  // An open-addressed table of the keys (text hash and length) in typed arrays, at most half full.
+  let size = 64;
+  while (size < 2 * page.blockCount) size *= 2;
+  const keyHash = new Uint32Array(size);
+  const keyLength = new Int32Array(size); // slot → the key's length + 1; 0 marks an empty slot
+  const seen = new Int32Array(size); // slot → blocks with that text, nested same-text blocks once
+  const slots = new Int32Array(page.blockCount).fill(-1); // block ordinal → its key's slot; -1 if its text is empty
   for (let b = 1; b < page.blockCount; b++) {
     const start = blocks.textStart[b];
     const end = blocks.textEnd[b];
     if (end <= start) continue;
     const parent = blocks.parent[b];
     if (parent > 0 && blocks.textStart[parent] === start && blocks.textEnd[parent] === end) {
-      keys[b] = keys[parent]; // the same text seen twice: parents come first, so its key is known
+      slots[b] = slots[parent]; // the same text seen twice: parents come first, so its key is known
       continue;
     }
     const hash = (prefix[end] - Math.imul(prefix[start], basePower(end - start))) >>> 0;
-    keys[b] = hash * 65536 + Math.min(end - start, 65535);
-    seen.set(keys[b], (seen.get(keys[b]) ?? 0) + 1);
+    const length = Math.min(end - start, 65535) + 1;
+    let slot = Math.imul(hash ^ length, 0x9e3779b1) & (size - 1);
+    while (keyLength[slot] !== 0 && (keyHash[slot] !== hash || keyLength[slot] !== length)) slot = (slot + 1) & (size - 1);
+    keyHash[slot] = hash;
+    keyLength[slot] = length;
+    seen[slot]++;
+    slots[b] = slot;
   }
   const repeats = new Float64Array(page.blockCount);
-  for (let b = 1; b < page.blockCount; b++) repeats[b] = keys[b] >= 0 ? (seen.get(keys[b]) ?? 1) - 1 : 0;
+  for (let b = 1; b < page.blockCount; b++) repeats[b] = slots[b] >= 0 ? seen[slots[b]] - 1 : 0;
   return repeats;
 }
 
