@@ -18,7 +18,7 @@ import { ScanLog } from "./scan-log";
 import { HtmlScan, NAMESPACE_MATH, NAMESPACE_SVG, TEXT_CDATA, TEXT_DATA, TEXT_RAW, TEXT_RCDATA, type ScanHandler } from "./scanner";
 import {
   FLAG_BLOCK, FLAG_BUTTON_SCOPE, FLAG_CLOSES_P, FLAG_HEADING, FLAG_SPECIAL, FLAG_TABLE_SCOPE, FLAG_VOID, TAG_A,
-  TAG_BODY, TAG_BR, TAG_DD, TAG_DT, TAG_FLAGS, TAG_HEAD, TAG_HTML, TAG_LI, TAG_OPTGROUP, TAG_OPTION, TAG_OTHER, TAG_P,
+  TAG_BODY, TAG_BR, TAG_DD, TAG_DT, TAG_FLAGS, TAG_HEAD, TAG_HTML, TAG_LI, TAG_OPTGROUP, TAG_OPTION, TAG_OTHER, TAG_P, TAG_SELECT,
   TAG_NAMES, TAG_ROOT, TAG_TBODY, TAG_TD, TAG_TFOOT, TAG_TH, TAG_THEAD, TAG_TITLE, TAG_TR, TAG_DIV, TAG_ADDRESS, TAG_META, TAG_BUTTON, tagId,
 } from "./tags";
 import {
@@ -269,6 +269,7 @@ class PageBuilder implements ScanHandler {
   private charsetDeclaration: readonly [number, number] = [-1, -1];
   private lastStartName = "";
   private unclosedRawText = false;
+  private selectOrFrameset = false;
   /** Where the text of a title left open to the end of the page starts, or -1. */
   private runawayTitleStart = -1;
   /** Source offsets of the links that name reader comments (COMMENT_ANCHOR), in order. */
@@ -303,6 +304,7 @@ class PageBuilder implements ScanHandler {
     if (tag === TAG_BR) this.pendingSpace = true;
     if (tag === TAG_A && !foreign && namesComments(this.source, nameEnd, tagEnd)) this.commentAnchors.push(tagStart);
     if (tag === TAG_META && this.charsetDeclaration[0] < 0) this.charsetDeclaration = findCharsetLabel(this.source, nameEnd, tagEnd);
+    if (nameTag === TAG_SELECT || (nameTag === TAG_OTHER && name === "frameset")) this.selectOrFrameset = true;
     if (foreign ? selfClosing : (TAG_FLAGS[tag] & FLAG_VOID) !== 0) {
       this.countMarkup(this.currentBlock(), name, nameTag);
       return;
@@ -662,6 +664,7 @@ class PageBuilder implements ScanHandler {
       impliedEndCount: this.impliedCount,
       charsetDeclaration: this.charsetDeclaration,
       unclosedRawText: this.unclosedRawText,
+      selectOrFrameset: this.selectOrFrameset,
       ...(this.runawayTitleStart < 0 ? {} : { runawayTitleStart: this.runawayTitleStart }),
       ...(this.commentAnchors.length === 0 ? {} : { commentAnchors: this.commentAnchors }),
       ...(this.articleBodyScripts.length === 0 ? {} : { articleBodyScripts: this.articleBodyScripts }),

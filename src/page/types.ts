@@ -42,6 +42,12 @@ export interface PageModel {
    * tag instead, and this stays true: the page was broken). Optional, as charsetDeclaration.
    */
   readonly unclosedRawText?: boolean;
+  /**
+   * A <select> or <frameset> start tag was read, in any namespace: after one, HTMLRewriter refuses a page whose parse
+   * it cannot tell without a tree (lol-html's ambiguity guard), so pass 2 runs it even with nothing for it to remove
+   * (rewrite/remove.ts). Optional, as charsetDeclaration.
+   */
+  readonly selectOrFrameset?: boolean;
   /** Source offset where the text of a <title> left open to the end starts (pass 1 then closes it: analyse.ts), when so. */
   readonly runawayTitleStart?: number;
   /**

@@ -1,7 +1,8 @@
 /**
  * Pass 2 for html output: the page streamed through HTMLRewriter with what the plan removes taken out,
  * with one call into JavaScript per removed element (clean() cuts the removed blocks that end with their own end
- * tag out of the source string instead: see RewriteHtmlOptions).
+ * tag out of the source string instead: see RewriteHtmlOptions; when that leaves no element to remove, the page
+ * does not go through HTMLRewriter at all).
  *
  * Before the page goes in, a few edits are written into the source string at offsets pass 1 recorded:
  * - a mark attribute in the start tag of every top-most removed block, and of every element that is not a block
@@ -67,9 +68,20 @@ export async function rewriteHtml(page: PageModel, plan: NormalisedPlan, backend
   // and as one space where white space at its inner edges separated that text from its neighbours ("[<em>note </em>]").
   if (elementNames.size > 0) handlers.push({ selector: markSelector(elementNames, elementMark), element: (element) => { removedElements++; element.remove(); } });
   if (spaced.size > 0) handlers.push({ selector: markSelector(spaced, `${elementMark}-s`), element: (element) => { removedElements++; element.replace(" "); } });
+  // With no handler (most pages: their removed blocks were cut from the source), HTMLRewriter gives its input back
+  // byte for byte (so it does on every dev page), with two exceptions that still go through it: a lone surrogate,
+  // which UTF-8 cannot carry, comes back as U+FFFD, and after a <select> or <frameset> it refuses a page whose parse
+  // it cannot tell (PageModel.selectOrFrameset): a bailout, and the page goes out as it came.
+  if (handlers.length === 0 && page.selectOrFrameset !== true && isWellFormed(input)) return { ok: true, html: input, removedElements };
   const outcome = await backend.rewrite(input, handlers);
   if (!outcome.ok) return outcome;
   return { ok: true, html: outcome.html, removedElements };
+}
+
+/** Whether a string has no lone surrogate (String.prototype.isWellFormed, ES2024; false where the engine lacks it). */
+function isWellFormed(text: string): boolean {
+  const native = (text as { isWellFormed?: () => boolean }).isWellFormed;
+  return typeof native === "function" && native.call(text);
 }
 
 /** True when the page declares a charset other than UTF-8 in a <meta>: the output is UTF-8, and says so. */

@@ -77,7 +77,7 @@ describe("pass 2 removes exactly what pass 1 decided, on malformed snippets", ()
 });
 
 describe("pass 2 cuts removed blocks closed by their own end tag from the source", () => {
-  it("hands HTMLRewriter no handler for them, and one for a block an ancestor's end tag closes", async () => {
+  it("does not run HTMLRewriter for them, and hands it one handler for a block an ancestor's end tag closes", async () => {
     const handlerCounts: number[] = [];
     const counting: HtmlRewriterBackend = { name: backend.name, rewrite: (input, handlers) => (handlerCounts.push(handlers.length), backend.rewrite(input, handlers)) };
     const page = analysePage("<div><p>keep</p><ul><li>gone</li></ul><section><div>also gone</section><p>end</p></div>");
@@ -86,6 +86,19 @@ describe("pass 2 cuts removed blocks closed by their own end tag from the source
     expect(closed.ok && closed.html).toBe("<div><p>keep</p> <section><div>also gone</section><p>end</p></div>");
     const byAncestor = await rewriteHtml(page, normalisePlan(page, removed("<div>also")), counting, { cutClosedBlocks: true });
     expect(byAncestor.ok && byAncestor.html).toBe("<div><p>keep</p><ul><li>gone</li></ul><section> </section><p>end</p></div>");
-    expect(handlerCounts).toEqual([0, 1]);
+    expect(handlerCounts).toEqual([1]);
+    // A lone surrogate still goes through HTMLRewriter, which writes it as U+FFFD (UTF-8 cannot carry it), as before.
+    const lone = analysePage("<div><p>keep \uD800</p><ul><li>gone</li></ul></div>");
+    const loneRemoved = planOf(lone, (block) => lone.source.startsWith("<ul", lone.blocks.sourceStart[block]));
+    const through = await rewriteHtml(lone, normalisePlan(lone, loneRemoved), counting, { cutClosedBlocks: true });
+    expect(through.ok && through.html).toBe("<div><p>keep \uFFFD</p> </div>");
+    expect(handlerCounts).toEqual([1, 0]);
+    // After a <select>, HTMLRewriter may refuse the page (a text-switching tag inside it is ambiguous without a tree):
+    // it still runs, and its refusal stands.
+    const select = analysePage("<div><ul><li>gone</li></ul><select><plaintext>x</select><p>end</p></div>");
+    const selectRemoved = planOf(select, (block) => select.source.startsWith("<ul", select.blocks.sourceStart[block]));
+    const refused = await rewriteHtml(select, normalisePlan(select, selectRemoved), counting, { cutClosedBlocks: true });
+    expect(refused).toMatchObject({ ok: false, reason: "rewriter-error" });
+    expect(handlerCounts).toEqual([1, 0, 0]);
   });
 });
