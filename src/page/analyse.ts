@@ -14,6 +14,7 @@ import { CHARSET_PARAMETER } from "./charset";
 import { decodeEntityAt, entityEnd } from "./entities";
 import { findAttribute, readAttribute } from "./attributes";
 import { MetadataCollector } from "./metadata-scan";
+import { RewriterAmbiguity } from "./rewriter-ambiguity";
 import { ScanLog } from "./scan-log";
 import { HtmlScan, NAMESPACE_MATH, NAMESPACE_SVG, TEXT_CDATA, TEXT_DATA, TEXT_RAW, TEXT_RCDATA, type ScanHandler } from "./scanner";
 import {
@@ -269,7 +270,7 @@ class PageBuilder implements ScanHandler {
   private charsetDeclaration: readonly [number, number] = [-1, -1];
   private lastStartName = "";
   private unclosedRawText = false;
-  private selectOrFrameset = false;
+  private readonly ambiguity = new RewriterAmbiguity();
   /** Where the text of a title left open to the end of the page starts, or -1. */
   private runawayTitleStart = -1;
   /** Source offsets of the links that name reader comments (COMMENT_ANCHOR), in order. */
@@ -304,7 +305,7 @@ class PageBuilder implements ScanHandler {
     if (tag === TAG_BR) this.pendingSpace = true;
     if (tag === TAG_A && !foreign && namesComments(this.source, nameEnd, tagEnd)) this.commentAnchors.push(tagStart);
     if (tag === TAG_META && this.charsetDeclaration[0] < 0) this.charsetDeclaration = findCharsetLabel(this.source, nameEnd, tagEnd);
-    if (nameTag === TAG_SELECT || (nameTag === TAG_OTHER && name === "frameset")) this.selectOrFrameset = true;
+    if (this.ambiguity.watching || nameTag === TAG_SELECT || name === "frameset") this.ambiguity.startTag(name);
     if (foreign ? selfClosing : (TAG_FLAGS[tag] & FLAG_VOID) !== 0) {
       this.countMarkup(this.currentBlock(), name, nameTag);
       return;
@@ -376,6 +377,7 @@ class PageBuilder implements ScanHandler {
   }
 
   endTag(name: string, tagStart: number, tagEnd: number): void {
+    if (this.ambiguity.watching) this.ambiguity.endTag(name);
     // An end tag with no open element of its name is ignored at once (no walk down a deep stack).
     const nameTag = tagId(name);
     const open = nameTag !== TAG_OTHER ? this.openNameCount[nameTag] > 0 : (this.openOtherNameCount.get(name) ?? 0) > 0;
@@ -664,7 +666,7 @@ class PageBuilder implements ScanHandler {
       impliedEndCount: this.impliedCount,
       charsetDeclaration: this.charsetDeclaration,
       unclosedRawText: this.unclosedRawText,
-      selectOrFrameset: this.selectOrFrameset,
+      rewriterMayRefuse: this.ambiguity.found,
       ...(this.runawayTitleStart < 0 ? {} : { runawayTitleStart: this.runawayTitleStart }),
       ...(this.commentAnchors.length === 0 ? {} : { commentAnchors: this.commentAnchors }),
       ...(this.articleBodyScripts.length === 0 ? {} : { articleBodyScripts: this.articleBodyScripts }),

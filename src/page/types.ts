@@ -43,11 +43,11 @@ export interface PageModel {
    */
   readonly unclosedRawText?: boolean;
   /**
-   * A <select> or <frameset> start tag was read, in any namespace: after one, HTMLRewriter refuses a page whose parse
-   * it cannot tell without a tree (lol-html's ambiguity guard), so pass 2 runs it even with nothing for it to remove
-   * (rewrite/remove.ts). Optional, as charsetDeclaration.
+   * HTMLRewriter refuses this page: a start tag that switches to text stands where lol-html cannot tell whether a
+   * browser ignores it (between <select> and </select>, or after <frameset>: rewriter-ambiguity.ts), so pass 2 runs
+   * it even with nothing for it to remove (rewrite/remove.ts). Optional, as charsetDeclaration.
    */
-  readonly selectOrFrameset?: boolean;
+  readonly rewriterMayRefuse?: boolean;
   /** Source offset where the text of a <title> left open to the end starts (pass 1 then closes it: analyse.ts), when so. */
   readonly runawayTitleStart?: number;
   /**

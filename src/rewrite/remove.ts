@@ -70,9 +70,9 @@ export async function rewriteHtml(page: PageModel, plan: NormalisedPlan, backend
   if (spaced.size > 0) handlers.push({ selector: markSelector(spaced, `${elementMark}-s`), element: (element) => { removedElements++; element.replace(" "); } });
   // With no handler (most pages: their removed blocks were cut from the source), HTMLRewriter gives its input back
   // byte for byte (so it does on every dev page), with two exceptions that still go through it: a lone surrogate,
-  // which UTF-8 cannot carry, comes back as U+FFFD, and after a <select> or <frameset> it refuses a page whose parse
-  // it cannot tell (PageModel.selectOrFrameset): a bailout, and the page goes out as it came.
-  if (handlers.length === 0 && page.selectOrFrameset !== true && isWellFormed(input)) return { ok: true, html: input, removedElements };
+  // which UTF-8 cannot carry, comes back as U+FFFD, and a page whose parse it cannot tell it refuses
+  // (PageModel.rewriterMayRefuse): a bailout, and the page goes out as it came.
+  if (handlers.length === 0 && page.rewriterMayRefuse !== true && isWellFormed(input)) return { ok: true, html: input, removedElements };
   const outcome = await backend.rewrite(input, handlers);
   if (!outcome.ok) return outcome;
   return { ok: true, html: outcome.html, removedElements };
