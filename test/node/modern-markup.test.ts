@@ -30,6 +30,13 @@ describe.skipIf(!hasData())("modern markup on scrapinghub pages (skipped without
     return result.body;
   }
 
+  /** The page with `from` replaced by `to` (which must change it), and it cleaned to json: its text and its comments. */
+  async function editedDocument(entry: DatasetPage, from: string, to: string): Promise<{ html: string; document: { text: string; comments: string } }> {
+    const html = entry.html.replace(from, to);
+    expect(html).not.toBe(entry.html);
+    return { html, document: JSON.parse(await cleaned(entry, "json", {}, html)) as { text: string; comments: string } };
+  }
+
   it("leaves out what a reader never sees: a display:none copy of the story's schema.org metadata (businessinsider.de)", async () => {
     const entry = page("fde930b0");
     const text = await cleaned(entry, "text");
@@ -43,10 +50,8 @@ describe.skipIf(!hasData())("modern markup on scrapinghub pages (skipped without
 
   it("keeps a story whose own class says it has comments, and its comments apart (profootballtalk, as lifehacker's <article class=\"… commented\">)", async () => {
     const entry = page("8e3efab5");
-    const html = entry.html.replace('class="content-item article-module pft-article', 'class="content-item article-module pft-article commented');
-    expect(html).not.toBe(entry.html);
+    const { html, document } = await editedDocument(entry, 'class="content-item article-module pft-article', 'class="content-item article-module pft-article commented');
     const story = "Chargers coach Anthony Lynn recognizes that his team";
-    const document = JSON.parse(await cleaned(entry, "json", {}, html)) as { text: string; comments: string };
     expect(document.text).toContain(story);
     expect(document.comments).not.toContain(story);
     expect(document.comments).not.toBe(""); // the readers' <article class="comment-body"> stay comments
@@ -63,11 +68,8 @@ describe.skipIf(!hasData())("modern markup on scrapinghub pages (skipped without
   });
 
   it("reads a comment-like heading among the story's own sections as a section of the story (bbc.com, a crosshead named Reaction)", async () => {
-    const entry = page("c7e39ac4");
-    const html = entry.html.replace(">What has the reaction been?</h2>", ">Reaction</h2>");
-    expect(html).not.toBe(entry.html);
+    const { document } = await editedDocument(page("c7e39ac4"), ">What has the reaction been?</h2>", ">Reaction</h2>");
     const last = "Last month, a judge rejected Assange's attempt to delay the full extradition hearing";
-    const document = JSON.parse(await cleaned(entry, "json", {}, html)) as { text: string; comments: string };
     expect(document.text).toContain(last);
     expect(document.comments).not.toContain(last);
   });
