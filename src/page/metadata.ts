@@ -99,7 +99,9 @@ export function extractMetadata(input: string | PageModel, pageUrl?: string, kep
  */
 export function titleWithoutSiteName(page: PageModel, pageUrl?: string): string | null {
   const title = tidy(page.title);
-  return title === null ? null : withoutSiteName(title, [], hostKey(hostOf(pageUrl) ?? ""), []).title;
+  const host = hostKey(hostOf(pageUrl) ?? "");
+  // Without a host's name nothing in the title can be shown to name the site: the title stays whole.
+  return title === null || host === "" ? title : withoutSiteName(title, [], host, []).title;
 }
 
 /**
