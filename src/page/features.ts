@@ -153,8 +153,18 @@ export function* computeFeaturesSlices(page: PageModel): Slices<FeatureMatrix> {
   return { blockCount: count, featureCount: FEATURE_COUNT, data };
 }
 
+/** The number of BlockCounts' counters. */
+const BLOCK_COUNTERS = 20;
+
+/**
+ * Zeroed counters, views of one buffer: one allocation a page instead of twenty, each a fresh backing store. A counter
+ * added to BlockCounts without a larger BLOCK_COUNTERS makes its view throw (RangeError) on the first page.
+ */
 function emptyCounts(count: number): BlockCounts {
-  const make = (): Float64Array => new Float64Array(count);
+  const bytes = Float64Array.BYTES_PER_ELEMENT * count;
+  const buffer = new ArrayBuffer(bytes * BLOCK_COUNTERS);
+  let next = 0;
+  const make = (): Float64Array => new Float64Array(buffer, bytes * next++, count);
   return {
     chars: make(), ownChars: make(), linkChars: make(), words: make(), linkWords: make(), punctuation: make(),
     digits: make(), letters: make(), capitals: make(), sentences: make(), crossEntropy: make(), titleWords: make(),
@@ -326,6 +336,7 @@ function countText(page: PageModel, counts: BlockCounts): Uint32Array {
   const table = emptyWordTable(text.length / 6 + 16, Math.max(64, text.length >> 3));
   const nodeWordEnd = new Int32Array(page.textNodeCount); // text node ordinal → end of its words in table.words
   let pageHash = HASH_SEED;
+  let textHash = 0; // prefix[i], held apart so that the next step need not read it back from the array
   let inPageWord = false;
   let previousEnd = -1;
   for (let t = 0; t < page.textNodeCount; t++) {
@@ -339,7 +350,7 @@ function countText(page: PageModel, counts: BlockCounts): Uint32Array {
       inPageWord = false;
     }
     // The separator before the node (text nodes and their separators make the whole page text).
-    for (let i = Math.max(0, previousEnd); i < start; i++) prefix[i + 1] = (Math.imul(prefix[i], HASH_BASE) + text.charCodeAt(i)) >>> 0;
+    for (let i = Math.max(0, previousEnd); i < start; i++) prefix[i + 1] = textHash = (Math.imul(textHash, HASH_BASE) + text.charCodeAt(i)) >>> 0;
     previousEnd = end;
     let words = 0;
     let commas = 0;
@@ -356,7 +367,7 @@ function countText(page: PageModel, counts: BlockCounts): Uint32Array {
       let code = 32;
       if (i < end) {
         code = text.charCodeAt(i);
-        prefix[i + 1] = (Math.imul(prefix[i], HASH_BASE) + code) >>> 0;
+        prefix[i + 1] = textHash = (Math.imul(textHash, HASH_BASE) + code) >>> 0;
       }
       const ideograph = code >= 0x80 && isIdeograph(code);
       if (code < 0x80 ? ASCII_WORD[code] === 1 : !ideograph && isWordCode(code)) {
@@ -423,7 +434,7 @@ function countText(page: PageModel, counts: BlockCounts): Uint32Array {
     }
   }
   if (inPageWord) countPageWord(table, claimSlot(table, pageHash));
-  for (let i = Math.max(0, previousEnd); i < text.length; i++) prefix[i + 1] = (Math.imul(prefix[i], HASH_BASE) + text.charCodeAt(i)) >>> 0;
+  for (let i = Math.max(0, previousEnd); i < text.length; i++) prefix[i + 1] = textHash = (Math.imul(textHash, HASH_BASE) + text.charCodeAt(i)) >>> 0;
   forEachWord(page.title, (hash) => {
     table.inTitle[claimSlot(table, hash)] = 1;
   });
