@@ -506,8 +506,9 @@ const AT_ONCE: Pacing = {
  * (workerd with nodejs_compat, Node): Node stretches setTimeout(0) to at least 1 ms, which a large page's dozens of
  * pauses would add to its time with the isolate idle.
  */
-const nextTurn: () => Promise<void> = typeof setImmediate === "function"
-  ? () => new Promise((resume) => setImmediate(resume))
+const setImmediateOf = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate?.bind(globalThis);
+const nextTurn: () => Promise<void> = setImmediateOf !== undefined
+  ? () => new Promise((resume) => setImmediateOf(resume))
   : () => new Promise((resume) => setTimeout(resume, 0));
 
 /** Pauses that let the event loop run what waits (other requests) before going on, and the time they took. */
