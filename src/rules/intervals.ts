@@ -8,6 +8,7 @@ import { RULES_MAX_MATCHES_PER_PAGE, RULES_MAX_SCAN_CHARACTERS, RULES_MERGE_GAP_
 import type { CompiledRuleSet } from "./compile";
 import { contentEdgeIntervals } from "./content-edges";
 import { isSeparatorCode, WordFinder } from "./prefilter";
+import { matchPrefixedRules } from "./prefixed-rules";
 
 /** Text positions must stay below this (2^26 code units, 64 Mi) for the packing below; longer texts get no rules. */
 const MATCH_POSITION_LIMIT = 2 ** 26;
@@ -126,87 +127,6 @@ function collectMatches(compiled: CompiledRuleSet, text: string, options: Interv
   if (expired?.() === true) return "time-budget";
   const stop = matchPrefixedRules(compiled, text, running, add, expired);
   return stop ?? count;
-}
-
-/** Text positions between two looks at the clock in matchPrefixedRules' pass. */
-const EXPIRY_CHECK_POSITIONS = 1 << 16;
-
-/**
- * The running rules whose every match starts with a literal (CompiledRule.prefixed), all in one pass over the text:
- * where a position starts some rule's literal (PrefixIndex: its first code unit or two, then the whole literal in
- * place), that rule's sticky regex is tried there. Positions go in order and a rule is not tried again before the
- * end of its last match, so each rule finds what its global regex would (a match can start only where its literal
- * stands, and from one start the sticky regex finds what the global one would), with one pass for all of them
- * where each alone scanned the whole text: a site of 166 rules ran them all on its every page.
- */
-function matchPrefixedRules(
-  compiled: CompiledRuleSet, text: string, running: Uint8Array, add: (start: number, end: number) => RuleOverflow | null, expired: (() => boolean) | undefined,
-): RuleOverflow | null {
-  const { first, byCode, byPair } = prefixIndex(compiled);
-  if (byCode.size + byPair.size === 0) return null;
-  const rules = compiled.rules;
-  const nextFrom = new Int32Array(rules.length); // rule → where it may match next (the end of its last match)
-  /** Tries the candidate rules at `at`; says why matching stops, or null. */
-  const tryAt = (candidates: readonly number[] | undefined, at: number): RuleOverflow | null => {
-    if (candidates === undefined) return null;
-    for (const rule of candidates) {
-      if (running[rule] === 0 || at < nextFrom[rule]) continue;
-      const { prefix, sticky } = rules[rule].prefixed!;
-      if (!text.startsWith(prefix, at)) continue;
-      sticky.lastIndex = at;
-      if (sticky.exec(text) === null) continue;
-      nextFrom[rule] = sticky.lastIndex;
-      const stop = add(at, sticky.lastIndex);
-      if (stop !== null) return stop;
-    }
-    return null;
-  };
-  for (let at = 0; at < text.length; at++) {
-    if ((at & (EXPIRY_CHECK_POSITIONS - 1)) === EXPIRY_CHECK_POSITIONS - 1 && expired?.() === true) return "time-budget";
-    const code = text.charCodeAt(at);
-    const starts = first[code];
-    if (starts === 0) continue;
-    const stop = ((starts & STARTS_ONE) !== 0 ? tryAt(byCode.get(code), at) : null)
-      ?? ((starts & STARTS_LONGER) !== 0 && at + 1 < text.length ? tryAt(byPair.get(code * 0x10000 + text.charCodeAt(at + 1)), at) : null);
-    if (stop !== null) return stop;
-  }
-  return null;
-}
-
-/** Where the prefixed rules' literals may start: by first code unit (a quick test), then by the first two. */
-interface PrefixIndex {
-  /** Code unit → STARTS_ONE if some literal is it alone, | STARTS_LONGER if a longer one starts with it. */
-  readonly first: Uint8Array;
-  /** Code unit → the rules (ordinals in compiled.rules) whose literal is it alone. */
-  readonly byCode: Map<number, number[]>;
-  /** First code unit × 0x10000 + second → the rules whose longer literal starts with both. */
-  readonly byPair: Map<number, number[]>;
-}
-
-const STARTS_ONE = 1;
-const STARTS_LONGER = 2;
-
-/** Each compiled set's prefix index, made on its first page. */
-const prefixIndexes = new WeakMap<CompiledRuleSet, PrefixIndex>();
-
-function prefixIndex(compiled: CompiledRuleSet): PrefixIndex {
-  let index = prefixIndexes.get(compiled);
-  if (index !== undefined) return index;
-  const first = new Uint8Array(0x10000);
-  const byCode = new Map<number, number[]>();
-  const byPair = new Map<number, number[]>();
-  compiled.rules.forEach(({ prefixed }, rule) => {
-    if (prefixed === null) return;
-    const code = prefixed.prefix.charCodeAt(0);
-    const one = prefixed.prefix.length === 1;
-    first[code] |= one ? STARTS_ONE : STARTS_LONGER;
-    const [map, key] = one ? [byCode, code] : [byPair, code * 0x10000 + prefixed.prefix.charCodeAt(1)];
-    const rules = map.get(key);
-    if (rules === undefined) map.set(key, [rule]);
-    else rules.push(rule);
-  });
-  prefixIndexes.set(compiled, (index = { first, byCode, byPair }));
-  return index;
 }
 
 /** Each compiled set's finder of its rules' required words, made on its first page (a set is compiled once per isolate and kept). */

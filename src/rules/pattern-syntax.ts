@@ -58,6 +58,21 @@ export function parsePattern(pattern: string): PatternParse {
   return { ok: true, elements };
 }
 
+/**
+ * Where each top-level element of a pattern ends in its source (the offset after it), or null when the pattern does
+ * not parse. Two patterns whose sources agree up to one of these offsets share those elements.
+ */
+export function topLevelElementEnds(pattern: string): number[] | null {
+  const cursor: Cursor = { pattern, position: 0, failure: null };
+  const ends: number[] = [];
+  while (cursor.position < pattern.length) {
+    const character = pattern[cursor.position];
+    if (character === "|" || character === ")" || parseElement(cursor, 0) === null) return null;
+    ends.push(cursor.position);
+  }
+  return ends;
+}
+
 function fail(cursor: Cursor, reason: string): null {
   if (cursor.failure === null) cursor.failure = `${reason} at offset ${cursor.position}`;
   return null;

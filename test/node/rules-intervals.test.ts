@@ -165,6 +165,23 @@ describe("findRuleIntervals", () => {
     expect([...findRuleIntervals(compiled, text, { ...RAW, mergeGap: 0 })]).toEqual(marksToPairs(referenceMarks(rules, text, 0)));
   });
 
+  it("tries many rules that start alike behind shared gates, and finds what each rule's own scan finds", () => {
+    // A site's comment rules: one date line, then a reader's first words; several match at one position with different
+    // ends, one is the others' common start, and some part ways inside the date (\s* against \s+).
+    const date = "—\\s*(?:Jan|Feb)\\s+\\d+\\s+";
+    const patterns = [
+      ...Array.from({ length: 40 }, (_, i) => `${date}Reader${i}\\s+says`),
+      `${date}Hi`, `${date}Hi\\s+Tim`, `${date}It`, "—\\s*(?:Jan|Feb)\\s+\\d+", "—\\s*(?:Jan|Feb)\\s*\\d+\\s+Hi", "—\\s*Mar", "—",
+    ];
+    const rules: Rule[] = patterns.map((pattern) => ({ pattern, docFreq: 1, count: 1, tokens: 1 }));
+    const compiled = compileRuleSet(ruleSetOf(rules));
+    expect(compiled.skipped).toEqual([]);
+    const text = "— Jan 3 Hi Tim — Feb 12 It — Jan 3Hi —Mar 4 — Jan 3 Reader7 says — Feb 1 Reader39 says — Jan 2 Reader4 said —— Jan 9 Reader12 says Hi";
+    for (const gap of [0, 2]) {
+      expect([...findRuleIntervals(compiled, text, { ...RAW, mergeGap: gap })]).toEqual(marksToPairs(referenceMarks(rules, text, gap)));
+    }
+  });
+
   it.each(seeds)("equals the naive union, whatever the rule order (seed %i)", (seed) => {
     const next = random(seed);
     const rules = Array.from({ length: 1 + Math.floor(next() * 8) }, () => randomRule(next)).filter(
