@@ -101,7 +101,7 @@ async function readWithDeadline(
     if (step === "failed") throw new ServiceError(broken.code, broken.message);
     return step;
   } finally {
-    clearTimeout(timer);
+    if (timer !== undefined) clearTimeout(timer);
   }
 }
 
