@@ -10,7 +10,9 @@
  * subtracted.
  *
  * --vs-readability: clean() to text beside Readability.js (linkedom), in this one process, alternating page by
- * page (bench/readability-race.ts).
+ * page (lib/readability-race.ts).
+ * --against <revision>: this tree's pipeline beside an earlier revision's, in workerd, alternating page by page
+ * (lib/bench-against.ts).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,6 +21,7 @@ import type { CompiledRuleSet } from "../src/rules/index";
 import { parseCommand, runCommand, usageText, type Command } from "./lib/cli";
 import { RULES_FOLDER, SHIPPED_MODEL } from "./lib/paths";
 import { createProgress } from "./lib/progress";
+import { CPU_LIMITS_MS, overLimits, percentile, stageShares, WARMUP_PAGES, WORKERD_BARE_REPEAT, WORKERD_BATCH, WORKERD_REPEAT } from "./lib/bench-figures";
 import type { WorkerdHandle } from "./lib/workerd";
 
 const COMMAND: Command = {
@@ -26,7 +29,7 @@ const COMMAND: Command = {
   usage: usageText("bench"),
 };
 
-const { values } = parseCommand(COMMAND, { options: { "vs-readability": { type: "boolean" } } });
+const { values } = parseCommand(COMMAND, { options: { "vs-readability": { type: "boolean" }, against: { type: "string" } } });
 // Loaded after the arguments are read, so that --help answers at once.
 const { HTMLRewriter } = await import("html-rewriter-wasm");
 const { parseModel } = await import("../src/classify/index");
@@ -37,32 +40,16 @@ const { createWasmBackend } = await import("../src/runtime/index");
 const { startWorkerd } = await import("./lib/workerd");
 const { peakMemory } = await import("./lib/bench-memory");
 const { raceReadability } = await import("./lib/readability-race");
+const { benchAgainst } = await import("./lib/bench-against");
 
 /** Runs per page and kind in Node; the page's time is their mean. */
 const REPEAT = 5;
-/**
- * Runs per page in workerd, where performance.now() has 1 ms steps, so that a page's time has steps of 1/runs ms: 20
- * pipeline runs give 0.05 ms (about 2% of the median page's), 100 bare passes 0.01 ms (4%; 20 gave 0.05 ms, a fifth of
- * the bare median, and the ratio of the medians moved by as much between runs).
- */
-const WORKERD_REPEAT = 20;
-const WORKERD_BARE_REPEAT = 100;
-/** Pages run once before timing, so that both engines have compiled the hot code. */
-const WARMUP_PAGES = 30;
-/** Pages sent to the bench Worker at a time (they are held in isolate memory). */
-const WORKERD_BATCH = 40;
-const STAGES = ["analyse", "rules", "classify", "smooth", "decide", "rewrite", "format"] as const;
 
 interface Series {
   bare: number[];
   pipeline: number[];
   /** Stage → summed milliseconds over all pipeline runs. */
   stages: Record<string, number>;
-}
-
-function percentile(values: readonly number[], share: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(share * sorted.length) - 1))];
 }
 
 function loadRuleSets(pages: readonly DatasetPage[]): Map<string, CompiledRuleSet> {
@@ -149,16 +136,9 @@ async function benchWorkerd(pages: readonly DatasetPage[], ruleSets: Map<string,
   return series;
 }
 
-/** The Free plan's CPU limit per request, and a page five times past it: pages over each are counted. */
-const CPU_LIMITS_MS = [10, 50] as const;
-
 function row(label: string, values: readonly number[]): string {
   const columns = [0.5, 0.95, 0.99, 1].map((share) => percentile(values, share).toFixed(2).padStart(9));
   return `${label.padEnd(26)} ${columns.join(" ")}`;
-}
-
-function overLimits(values: readonly number[]): string {
-  return CPU_LIMITS_MS.map((limit) => `${values.filter((value) => value > limit).length} over ${limit} ms`).join(", ");
 }
 
 /**
@@ -190,13 +170,7 @@ function report(name: string, series: Series, pageCount: number, repeat: number)
   console.log(`${row(`${name} whole pipeline`, series.pipeline)}   mean ${mean(series.pipeline).toFixed(2)}   ` +
     `ratio ${ratio(0.5).toFixed(1)}× (median), ${ratio(0.95).toFixed(1)}× (p95), ${ratio(0.99).toFixed(1)}× (p99); ` +
     `pages: ${overLimits(series.pipeline)}`);
-  const runs = pageCount * repeat;
-  const total = STAGES.reduce((sum, stage) => sum + (series.stages[stage] ?? 0), 0);
-  const stages = STAGES.map((stage) => {
-    const value = series.stages[stage] ?? 0;
-    return `${stage} ${(value / runs).toFixed(2)} (${((100 * value) / total).toFixed(0)}%)`;
-  });
-  console.log(`${"".padEnd(27)}mean ms per page by stage: ${stages.join(", ")}`);
+  console.log(`${"".padEnd(27)}mean ms per page by stage: ${stageShares(series.stages, pageCount * repeat)}`);
   return ratio(0.5);
 }
 
@@ -207,6 +181,7 @@ async function main(): Promise<number> {
   }
   const pages = DATA_SETS.flatMap((set) => loadDataset(set).pages);
   if (values["vs-readability"]) return raceReadability(pages);
+  if (values.against !== undefined) return benchAgainst(values.against, pages);
   const ruleSets = loadRuleSets(pages);
   const withRules = pages.filter((page) => ruleSets.has(page.site)).length;
   const kilobytes = pages.reduce((sum, page) => sum + page.bytes, 0) / pages.length / 1024;

@@ -16,6 +16,8 @@ export { REPO_ROOT };
 export interface WorkerdOptions {
   /** Module to bundle as the Worker, relative to the repository root. Default: src/worker.ts. */
   readonly entry?: string;
+  /** Another tree of the repository (an earlier revision) whose entry is bundled instead; its packages resolve from ours. */
+  readonly root?: string;
   /** Plain-text bindings ([vars]) beside the ones of wrangler.toml. */
   readonly vars?: Readonly<Record<string, string>>;
   /** KV entries written to RULES before the first request. */
@@ -33,7 +35,7 @@ export interface WorkerdHandle {
 const BASE_URL = "http://cleaner.test";
 
 export async function startWorkerd(options: WorkerdOptions = {}): Promise<WorkerdHandle> {
-  const script = await bundle(options.entry ?? "src/worker.ts");
+  const script = await bundle(options.root ?? REPO_ROOT, options.entry ?? "src/worker.ts");
   const settings = readWranglerSettings();
   const miniflare = new Miniflare({
     modules: true,
@@ -59,9 +61,10 @@ export async function startWorkerd(options: WorkerdOptions = {}): Promise<Worker
   };
 }
 
-async function bundle(entry: string): Promise<string> {
+async function bundle(root: string, entry: string): Promise<string> {
   const result = await build({
-    entryPoints: [resolve(REPO_ROOT, entry)],
+    entryPoints: [resolve(root, entry)],
+    nodePaths: [resolve(REPO_ROOT, "node_modules")],
     bundle: true,
     format: "esm",
     platform: "neutral",
