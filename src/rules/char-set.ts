@@ -1,7 +1,8 @@
 /**
  * Sets of UTF-16 code units, as the pattern safety check needs them: exact, so that "disjoint" is a proof.
  * A set is a sorted list of inclusive [low, high] ranges, flattened, disjoint and not touching.
- * Only built while checking a pattern (never on the matching path), so plain arrays are fine.
+ * Built while checking and compiling patterns, so plain arrays are fine; matching reads one only for a code unit
+ * outside ASCII that may follow a rule's literal (prefixed-rules.ts keeps a table for the ASCII ones).
  */
 export type CharSet = readonly number[];
 

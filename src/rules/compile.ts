@@ -8,7 +8,8 @@ import {
   RULES_MAX_RULE_COUNT,
 } from "../config";
 import { checkPatternSafety } from "./pattern-safety";
-import { isSeparatorCode, literalPrefix, requiredWords } from "./prefilter";
+import type { CharSet } from "./char-set";
+import { isSeparatorCode, literalStart, requiredWords } from "./prefilter";
 import { parseRuleSetText, type DefaultMode, type RuleSet } from "./rule-set";
 import { compileSiteSelectors, type SiteSelectors } from "./site-selectors";
 
@@ -28,10 +29,11 @@ export interface CompiledRule {
   /**
    * Where every match starts with a literal (most mined rules: "Share\\s+this") of two code units or more, or of one
    * that is punctuation or a symbol ("—", "|", "»": rarer in text than a letter, where trying the rule at each one
-   * would cost more than the engine's own scan): the literal, and a sticky twin of `regex` tried where it stands
-   * (intervals.ts). Null for other rules.
+   * would cost more than the engine's own scan): the literal, the code units that can follow it in a match (null: any,
+   * or none), and a sticky twin of `regex` tried where the literal stands and is so followed (prefixed-rules.ts).
+   * Null for other rules.
    */
-  readonly prefixed: { readonly prefix: string; readonly sticky: RegExp } | null;
+  readonly prefixed: { readonly prefix: string; readonly follows: CharSet | null; readonly sticky: RegExp } | null;
 }
 
 export interface SkippedRule {
@@ -80,9 +82,9 @@ export function compileRuleSet(ruleSet: RuleSet, options: Partial<CompileOptions
       return;
     }
     seen.set(pattern, index);
-    const prefix = literalPrefix(pattern);
+    const { prefix, follows } = literalStart(pattern);
     const searched = prefix.length >= 2 || (prefix.length === 1 && isSeparatorCode(prefix.charCodeAt(0)));
-    const prefixed = searched ? { prefix, sticky: new RegExp(pattern, STICKY_RULE_FLAGS) } : null;
+    const prefixed = searched ? { prefix, follows, sticky: new RegExp(pattern, STICKY_RULE_FLAGS) } : null;
     rules.push({ index, pattern, regex, words: requiredWords(pattern), prefixed });
   });
   return { site: ruleSet.site, version: ruleSet.version, minedAt: ruleSet.minedAt, rules, skipped, selectors: compileSiteSelectors(ruleSet),

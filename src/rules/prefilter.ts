@@ -5,7 +5,7 @@
  * Linear in the text plus the patterns, where running every rule costs rules × text.
  */
 import type { CharSet } from "./char-set";
-import { parsePattern, type PatternElement } from "./pattern-syntax";
+import { isNullable, parsePattern, sequenceFirstSet, type PatternElement } from "./pattern-syntax";
 
 /** Largest class (code units) examined for being separators only; larger classes may hold letters. */
 const MAX_EXAMINED_SET_SIZE = 4096;
@@ -35,16 +35,21 @@ export function requiredWords(pattern: string): readonly string[] {
   return [...new Set(words)];
 }
 
-/** The literal every match of the pattern starts with: its leading elements that are one code unit, exactly once. */
-export function literalPrefix(pattern: string): string {
+/**
+ * How every match of the pattern starts: the literal it starts with (its leading elements that are one code unit,
+ * exactly once), and the code units that can come right after that literal, or null when the rest of the pattern may
+ * match nothing (then anything, or the end of the text, may follow).
+ */
+export function literalStart(pattern: string): { prefix: string; follows: CharSet | null } {
   const parsed = parsePattern(pattern);
-  if (!parsed.ok) return "";
+  if (!parsed.ok) return { prefix: "", follows: null };
   let prefix = "";
   for (const element of parsed.elements) {
     if (element.kind !== "atom" || element.min !== 1 || element.max !== 1 || element.set.length !== 2 || element.set[0] !== element.set[1]) break;
     prefix += String.fromCharCode(element.set[0]);
   }
-  return prefix;
+  const rest = parsed.elements.slice(prefix.length); // one element per code unit of the literal
+  return { prefix, follows: rest.every(isNullable) ? null : sequenceFirstSet(rest) };
 }
 
 /** The code unit of an element that is one literal letter or digit, exactly once; else -1. */

@@ -7,6 +7,7 @@
  * position, the gates add about log2 of its size in tries there; the page's time budget bounds the pass as before.)
  */
 import { RULES_MAX_RULE_SET_CHARACTERS } from "../config";
+import { contains, EMPTY_SET, union, type CharSet } from "./char-set";
 import type { CompiledRuleSet } from "./compile";
 import type { RuleOverflow } from "./intervals";
 import { topLevelElementEnds } from "./pattern-syntax";
@@ -58,7 +59,7 @@ export function matchPrefixedRules(
   const tryAt = (groups: readonly LiteralGroup[] | undefined, at: number): RuleOverflow | null => {
     if (groups === undefined) return null;
     for (const group of groups) {
-      if (!text.startsWith(group.literal, at)) continue;
+      if (!text.startsWith(group.literal, at) || (group.follows !== null && !group.follows.has(text.charCodeAt(at + group.literal.length)))) continue;
       const stop = tryNode(group, 1, 0, group.rules.length, at);
       if (stop !== null) return stop;
     }
@@ -95,8 +96,27 @@ interface PrefixIndex {
  */
 interface LiteralGroup {
   readonly literal: string;
+  /** What may follow the literal in a match of one of the rules (null: anything, or the end of the text). */
+  follows: FollowingUnits | null;
   readonly rules: number[];
   readonly gates: Map<number, RegExp | null>;
+}
+
+/**
+ * Code units that may come after a literal: most rules' literal is a word the text holds inside other words too ("in",
+ * "to", "the"), followed by a separator, and a test of the next code unit saves the regex's try there.
+ */
+class FollowingUnits {
+  private readonly ascii = new Uint8Array(128);
+
+  constructor(private readonly set: CharSet) {
+    for (let code = 0; code < 128; code++) this.ascii[code] = contains(set, code) ? 1 : 0;
+  }
+
+  /** Whether `code` (NaN past the end of the text) may follow. */
+  has(code: number): boolean {
+    return code < 128 ? this.ascii[code] === 1 : contains(this.set, code);
+  }
 }
 
 const STARTS_ONE = 1;
@@ -130,11 +150,15 @@ function prefixIndex(compiled: CompiledRuleSet): PrefixIndex {
     const groups = map.get(key) ?? [];
     map.set(key, groups);
     const group = groups.find((candidate) => candidate.literal === prefix);
-    if (group === undefined) groups.push({ literal: prefix, rules: [rule], gates: new Map() });
+    if (group === undefined) groups.push({ literal: prefix, follows: null, rules: [rule], gates: new Map() });
     else group.rules.push(rule);
   });
   for (const groups of [...byCode.values(), ...byPair.values()]) {
-    for (const group of groups) group.rules.sort((a, b) => (compiled.rules[a].pattern < compiled.rules[b].pattern ? -1 : 1));
+    for (const group of groups) {
+      group.rules.sort((a, b) => (compiled.rules[a].pattern < compiled.rules[b].pattern ? -1 : 1));
+      const sets = group.rules.map((rule) => compiled.rules[rule].prefixed!.follows);
+      if (!sets.includes(null)) group.follows = new FollowingUnits(sets.reduce((all, set) => union(all!, set!), EMPTY_SET)!);
+    }
   }
   prefixIndexes.set(compiled, (index = { first, byCode, byPair, gateCharactersLeft: GATE_BUDGET_CHARACTERS }));
   return index;

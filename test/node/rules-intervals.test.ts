@@ -165,6 +165,16 @@ describe("findRuleIntervals", () => {
     expect([...findRuleIntervals(compiled, text, { ...RAW, mergeGap: 0 })]).toEqual(marksToPairs(referenceMarks(rules, text, 0)));
   });
 
+  it("tries a rule only where what follows its literal may follow it, a space outside ASCII included, and finds what its own scan finds", () => {
+    const patterns = ["Home\\s+café", "Home\\s*—", "ab\\s+\\d+", "to\\s+Ω", "to\\s*"];
+    const rules: Rule[] = patterns.map((pattern) => ({ pattern, docFreq: 1, count: 1, tokens: 1 }));
+    const compiled = compileRuleSet(ruleSetOf(rules));
+    expect(compiled.rules.map((rule) => rule.prefixed?.follows === null)).toEqual([false, false, false, false, true]);
+    const text = "Home\u00a0café Homecafé Home — Home—x ab\u2003 12 abc to\u3000Ω tooΩ ab";
+    expect([...findRuleIntervals(compiled, text, { ...RAW, mergeGap: 0 })]).toEqual(marksToPairs(referenceMarks(rules, text, 0)));
+    expect(findRuleIntervals(compiled, text, { ...RAW, mergeGap: 0 }).length).toBeGreaterThan(8);
+  });
+
   it("tries many rules that start alike behind shared gates, and finds what each rule's own scan finds", () => {
     // A site's comment rules: one date line, then a reader's first words; several match at one position with different
     // ends, one is the others' common start, and some part ways inside the date (\s* against \s+).
