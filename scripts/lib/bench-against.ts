@@ -3,8 +3,9 @@
  * one run. The revision's sources are exported from git (git archive) into a temporary folder, and each tree's bench
  * Worker (scripts/bench-worker.ts, with that tree's model and site rules) runs in its own workerd. Pages alternate
  * between the two, and which goes first alternates too, so that the machine's load falls on both alike; each page's
- * time is the faster of ROUNDS rounds of WORKERD_REPEAT runs. The figure is the median of the per-page ratios (this
- * tree's time over the revision's), with its spread, per set, and the two trees' medians, p99 and pages over 10 ms.
+ * time is the faster of ROUNDS rounds of WORKERD_REPEAT runs. The figure is the geometric mean of the per-page ratios
+ * (this tree's time over the revision's) with its 95% interval, overall and per set, beside their median and spread,
+ * and the two trees' medians, p99 and pages over 10 ms.
  * On a machine whose load varies, a ratio measured this way holds where two separate bench runs do not.
  */
 import { execFileSync } from "node:child_process";
@@ -74,8 +75,21 @@ function figures(side: Side): string {
   return `${side.label.padEnd(26)} ${[0.5, 0.95, 0.99, 1].map((share) => percentile(times, share).toFixed(2).padStart(9)).join(" ")}   ${overLimits(times)}`;
 }
 
+/**
+ * The geometric mean of per-page ratios with its 95% interval (from the standard error of their logarithms). A page's
+ * time moves in steps of 1/WORKERD_REPEAT ms (workerd's clock has 1 ms steps), so many pages tie and their median ratio
+ * sits at 1.000; the mean of the logarithms counts every page's shift, and its interval says whether it is noise.
+ */
+function geometricMean(ratios: readonly number[]): string {
+  const logs = ratios.map(Math.log);
+  const mean = logs.reduce((sum, value) => sum + value, 0) / logs.length;
+  const variance = logs.reduce((sum, value) => sum + (value - mean) ** 2, 0) / Math.max(1, logs.length - 1);
+  const margin = 1.96 * Math.sqrt(variance / logs.length);
+  return `${Math.exp(mean).toFixed(3)} (95% ${Math.exp(mean - margin).toFixed(3)}-${Math.exp(mean + margin).toFixed(3)})`;
+}
+
 function spread(ratios: readonly number[]): string {
-  return `${percentile(ratios, 0.5).toFixed(3)} (p10 ${percentile(ratios, 0.1).toFixed(3)}, p90 ${percentile(ratios, 0.9).toFixed(3)})`;
+  return `geometric mean ${geometricMean(ratios)}, median ${percentile(ratios, 0.5).toFixed(3)} (p10 ${percentile(ratios, 0.1).toFixed(3)}, p90 ${percentile(ratios, 0.9).toFixed(3)})`;
 }
 
 /** Runs the comparison and prints it; returns the process's exit status. */
@@ -117,12 +131,13 @@ export async function benchAgainst(revision: string, pages: readonly DatasetPage
     for (const side of sides) console.log(figures(side));
     const ratios = pages.map((_, index) => after.times[index] / before.times[index]);
     const sum = (times: readonly number[]): number => times.reduce((total, time) => total + time, 0);
-    console.log(`\nthis tree's time over ${commit}'s, per page: median ${spread(ratios)}; all pages' time together ${(sum(after.times) / sum(before.times)).toFixed(3)}`);
-    const bySet = [...new Set(pages.map((page) => page.set))].map((set) => `${set} ${percentile(ratios.filter((_, index) => pages[index].set === set), 0.5).toFixed(3)}`);
-    console.log(`median per set: ${bySet.join(", ")}`);
+    console.log(`\nthis tree's time over ${commit}'s, per page: ${spread(ratios)}; all pages' time together ${(sum(after.times) / sum(before.times)).toFixed(3)}`);
+    const bySet = [...new Set(pages.map((page) => page.set))].map((set) => `${set} ${geometricMean(ratios.filter((_, index) => pages[index].set === set))}`);
+    console.log(`geometric mean per set: ${bySet.join(", ")}`);
     const runs = pages.length * ROUNDS * WORKERD_REPEAT;
     for (const side of sides) console.log(`mean ms per page by stage, ${side.label}: ${stageShares(side.stages, runs)}`);
-    console.log(`(stages named: ${BENCH_STAGES.join(", ")}; a ratio below 1 means this tree is faster)`);
+    console.log(`(stages named: ${BENCH_STAGES.join(", ")}; a ratio below 1 means this tree is faster. The interval is the pages' noise alone: ` +
+      "two workerd processes running the same code differed by 1% overall and 3% on a set in one run, so differences that small are not resolved.)");
     return 0;
   } finally {
     for (const side of sides) await side.worker.dispose();
