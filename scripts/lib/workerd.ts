@@ -5,7 +5,7 @@
  * Scripts (bench, mine:eval) and Node-side tests use it where they need what workerd cannot read itself (the
  * development data on disk).
  */
-import { build } from "esbuild";
+import { build, type BuildOptions, type Message } from "esbuild";
 import { Miniflare } from "miniflare";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -16,8 +16,8 @@ export { REPO_ROOT };
 export interface WorkerdOptions {
   /** Module to bundle as the Worker, relative to the repository root. Default: src/worker.ts. */
   readonly entry?: string;
-  /** Another tree of the repository (an earlier revision) whose entry is bundled instead; its packages resolve from ours. */
-  readonly root?: string;
+  /** The entry module's source instead of a file (its imports resolve from the repository root). */
+  readonly entrySource?: string;
   /** Plain-text bindings ([vars]) beside the ones of wrangler.toml. */
   readonly vars?: Readonly<Record<string, string>>;
   /** KV entries written to RULES before the first request. */
@@ -35,7 +35,9 @@ export interface WorkerdHandle {
 const BASE_URL = "http://cleaner.test";
 
 export async function startWorkerd(options: WorkerdOptions = {}): Promise<WorkerdHandle> {
-  const script = await bundle(options.root ?? REPO_ROOT, options.entry ?? "src/worker.ts");
+  const script = await bundle(options.entrySource === undefined ? { entryPoints: [resolve(REPO_ROOT, options.entry ?? "src/worker.ts")] } : {
+    stdin: { contents: options.entrySource, resolveDir: REPO_ROOT, sourcefile: "entry.ts", loader: "ts" },
+  });
   const settings = readWranglerSettings();
   const miniflare = new Miniflare({
     modules: true,
@@ -61,9 +63,10 @@ export async function startWorkerd(options: WorkerdOptions = {}): Promise<Worker
   };
 }
 
-async function bundle(root: string, entry: string): Promise<string> {
+/** Bundles the entry for workerd; modules outside the repository (an earlier revision's tree) find packages in ours. */
+async function bundle(entry: Pick<BuildOptions, "entryPoints" | "stdin">): Promise<string> {
   const result = await build({
-    entryPoints: [resolve(root, entry)],
+    ...entry,
     nodePaths: [resolve(REPO_ROOT, "node_modules")],
     bundle: true,
     format: "esm",
@@ -74,6 +77,10 @@ async function bundle(root: string, entry: string): Promise<string> {
     external: ["node:*", "cloudflare:*"],
     write: false,
     logLevel: "silent",
+  }).catch((error: { errors?: readonly Message[] }) => {
+    // esbuild's own message only counts the errors: say what and where.
+    const where = (message: Message): string => (message.location === null ? "" : `${message.location.file}:${message.location.line}: `);
+    throw new Error(`bundling the Worker: ${(error.errors ?? []).map((message) => where(message) + message.text).join("; ") || String(error)}`);
   });
   return result.outputFiles[0].text;
 }

@@ -9,7 +9,6 @@
 import { RULES_MAX_RULE_SET_CHARACTERS } from "../config";
 import { contains, EMPTY_SET, union, type CharSet } from "./char-set";
 import type { CompiledRuleSet } from "./compile";
-import type { RuleOverflow } from "./intervals";
 import { topLevelElementEnds } from "./pattern-syntax";
 
 /** Text positions between two looks at the clock. */
@@ -21,16 +20,16 @@ const EXPIRY_CHECK_POSITIONS = 1 << 16;
  * only where its literal stands, and from one start the sticky regex finds what the global one would), with one pass
  * for all of them where each alone scanned the whole text: a site of 166 rules ran them all on its every page.
  */
-export function matchPrefixedRules(
-  compiled: CompiledRuleSet, text: string, running: Uint8Array, add: (start: number, end: number) => RuleOverflow | null, expired: (() => boolean) | undefined,
-): RuleOverflow | null {
+export function matchPrefixedRules<Stop>(
+  compiled: CompiledRuleSet, text: string, running: Uint8Array, add: (start: number, end: number) => Stop | null, expired: (() => boolean) | undefined,
+): Stop | "time-budget" | null {
   const index = prefixIndex(compiled);
   const { first, byCode, byPair } = index;
   if (byCode.size + byPair.size === 0) return null;
   const rules = compiled.rules;
   const nextFrom = new Int32Array(rules.length); // rule → where it may match next (the end of its last match)
-  /** Tries rule `rule` at `at` (where its literal stands); says why matching stops, or null. */
-  const tryRule = (rule: number, at: number): RuleOverflow | null => {
+  /** Tries rule `rule` at `at` (where its literal stands); says why matching stops (what `add` said), or null. */
+  const tryRule = (rule: number, at: number): Stop | null => {
     if (running[rule] === 0 || at < nextFrom[rule]) return null;
     const { sticky } = rules[rule].prefixed!;
     sticky.lastIndex = at;
@@ -39,7 +38,7 @@ export function matchPrefixedRules(
     return add(at, sticky.lastIndex);
   };
   /** Tries the rules of the group's node `node` (its rules lo to hi) at `at`, behind their gate. */
-  const tryNode = (group: LiteralGroup, node: number, lo: number, hi: number, at: number): RuleOverflow | null => {
+  const tryNode = (group: LiteralGroup, node: number, lo: number, hi: number, at: number): Stop | null => {
     if (hi - lo < GATE_MIN_RULES) {
       for (let rule = lo; rule < hi; rule++) {
         const stop = tryRule(group.rules[rule], at);
@@ -56,7 +55,7 @@ export function matchPrefixedRules(
     return tryNode(group, 2 * node, lo, middle, at) ?? tryNode(group, 2 * node + 1, middle, hi, at);
   };
   /** Tries the rules whose literal stands at `at`; says why matching stops, or null. */
-  const tryAt = (groups: readonly LiteralGroup[] | undefined, at: number): RuleOverflow | null => {
+  const tryAt = (groups: readonly LiteralGroup[] | undefined, at: number): Stop | null => {
     if (groups === undefined) return null;
     for (const group of groups) {
       if (!text.startsWith(group.literal, at) || (group.follows !== null && !group.follows.has(text.charCodeAt(at + group.literal.length)))) continue;
