@@ -21,7 +21,7 @@ import type { CompiledRuleSet } from "../src/rules/index";
 import { parseCommand, runCommand, usageText, type Command } from "./lib/cli";
 import { RULES_FOLDER, SHIPPED_MODEL } from "./lib/paths";
 import { createProgress } from "./lib/progress";
-import { CPU_LIMITS_MS, overLimits, percentile, stageShares, WARMUP_PAGES, WORKERD_BARE_REPEAT, WORKERD_BATCH, WORKERD_REPEAT } from "./lib/bench-figures";
+import { CPU_LIMITS_MS, overLimits, percentile, stageShares, TIME_HEADING, timeRow, WARMUP_PAGES, WORKERD_BARE_REPEAT, WORKERD_BATCH, WORKERD_REPEAT } from "./lib/bench-figures";
 import type { WorkerdHandle } from "./lib/workerd";
 
 const COMMAND: Command = {
@@ -136,11 +136,6 @@ async function benchWorkerd(pages: readonly DatasetPage[], ruleSets: Map<string,
   return series;
 }
 
-function row(label: string, values: readonly number[]): string {
-  const columns = [0.5, 0.95, 0.99, 1].map((share) => percentile(values, share).toFixed(2).padStart(9));
-  return `${label.padEnd(26)} ${columns.join(" ")}`;
-}
-
 /**
  * What the pages over the first CPU limit are: their size against all pages', and the pipeline against their own
  * bare pass (a large page is over the limit because it is large, or because the pipeline costs it more than most).
@@ -166,8 +161,8 @@ function mean(values: readonly number[]): number {
 /** Prints the two rows of a runtime; returns the median ratio. */
 function report(name: string, series: Series, pageCount: number, repeat: number): number {
   const ratio = (share: number) => percentile(series.pipeline, share) / percentile(series.bare, share);
-  console.log(`${row(`${name} bare HTMLRewriter pass`, series.bare)}   mean ${mean(series.bare).toFixed(2)}`);
-  console.log(`${row(`${name} whole pipeline`, series.pipeline)}   mean ${mean(series.pipeline).toFixed(2)}   ` +
+  console.log(`${timeRow(`${name} bare HTMLRewriter pass`, series.bare)}   mean ${mean(series.bare).toFixed(2)}`);
+  console.log(`${timeRow(`${name} whole pipeline`, series.pipeline)}   mean ${mean(series.pipeline).toFixed(2)}   ` +
     `ratio ${ratio(0.5).toFixed(1)}× (median), ${ratio(0.95).toFixed(1)}× (p95), ${ratio(0.99).toFixed(1)}× (p99); ` +
     `pages: ${overLimits(series.pipeline)}`);
   console.log(`${"".padEnd(27)}mean ms per page by stage: ${stageShares(series.stages, pageCount * repeat)}`);
@@ -191,11 +186,11 @@ async function main(): Promise<number> {
     "median and p95 over pages; nothing subtracted.");
   const node = await benchNode(pages, ruleSets);
   const workerd = await benchWorkerd(pages, ruleSets);
-  console.log(`\n${"".padEnd(26)} ${["median ms", "p95 ms", "p99 ms", "max ms"].map((title) => title.padStart(9)).join(" ")}`);
+  console.log(TIME_HEADING);
   report("node", node, pages.length, REPEAT);
   const workerdRatio = report("workerd", workerd, pages.length, WORKERD_REPEAT);
   console.log(overLimitPages(workerd, pages));
-  console.log(row("workerd empty batch", workerd.boundary) + "   (two awaited timers around an empty batch, per run: the boundary's own cost)");
+  console.log(timeRow("workerd empty batch", workerd.boundary) + "   (two awaited timers around an empty batch, per run: the boundary's own cost)");
   console.log(workerdRatio <= TARGET_RATIO
     ? `\nworkerd: the pipeline's median is within ${TARGET_RATIO}× the bare pass (target met).`
     : `\nworkerd: the pipeline's median is ${workerdRatio.toFixed(1)}× the bare pass, above the ${TARGET_RATIO}× target. ` +

@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DatasetPage } from "../../src/evaluation/index";
 import { ruleSetFileName } from "../../src/rules/index";
-import { BENCH_STAGES, overLimits, percentile, stageShares, WORKERD_BATCH, WORKERD_REPEAT, WARMUP_PAGES } from "./bench-figures";
+import { BENCH_STAGES, overLimits, percentile, stageShares, TIME_HEADING, timeRow, WORKERD_BATCH, WORKERD_REPEAT, WARMUP_PAGES } from "./bench-figures";
 import { REPO_ROOT } from "./paths";
 import { createProgress } from "./progress";
 import { startWorkerd, type WorkerdHandle } from "./workerd";
@@ -90,8 +90,7 @@ async function loadRules(worker: WorkerdHandle, side: Side, sites: ReadonlySet<s
 }
 
 function figures(side: Side): string {
-  const { times } = side;
-  return `${side.label.padEnd(26)} ${[0.5, 0.95, 0.99, 1].map((share) => percentile(times, share).toFixed(2).padStart(9)).join(" ")}   ${overLimits(times)}`;
+  return `${timeRow(side.label, side.times)}   ${overLimits(side.times)}`;
 }
 
 /**
@@ -145,7 +144,7 @@ export async function benchAgainst(revision: string, pages: readonly DatasetPage
       progress.step(Math.min(first + WORKERD_BATCH, pages.length), "pages");
     }
     progress.finish();
-    console.log(`\n${"".padEnd(26)} ${["median ms", "p95 ms", "p99 ms", "max ms"].map((title) => title.padStart(9)).join(" ")}`);
+    console.log(TIME_HEADING);
     for (const side of sides) console.log(figures(side));
     const ratios = pages.map((_, index) => after.times[index] / before.times[index]);
     const sum = (times: readonly number[]): number => times.reduce((total, time) => total + time, 0);

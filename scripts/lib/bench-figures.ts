@@ -25,6 +25,15 @@ export function percentile(values: readonly number[], share: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(share * sorted.length) - 1))];
 }
 
+/** A row of a page-time table: the label, then the median, p95, p99 and max of the values (ms). */
+export function timeRow(label: string, values: readonly number[]): string {
+  const columns = [0.5, 0.95, 0.99, 1].map((share) => percentile(values, share).toFixed(2).padStart(9));
+  return `${label.padEnd(26)} ${columns.join(" ")}`;
+}
+
+/** The heading of timeRow's columns, on a line of its own after a blank one. */
+export const TIME_HEADING = `\n${"".padEnd(26)} ${["median ms", "p95 ms", "p99 ms", "max ms"].map((title) => title.padStart(9)).join(" ")}`;
+
 export function overLimits(values: readonly number[]): string {
   return CPU_LIMITS_MS.map((limit) => `${values.filter((value) => value > limit).length} over ${limit} ms`).join(", ");
 }
