@@ -210,15 +210,32 @@ function isFullwidthAlphanumeric(code: number): boolean {
   return (code >= 0xff10 && code <= 0xff19) || (code >= 0xff21 && code <= 0xff3a) || (code >= 0xff41 && code <= 0xff5a);
 }
 
-/** ASCII code → 1 for the word characters (isWordCode): most of a page's text is ASCII, classed by one load a character. */
-const ASCII_WORD = Uint8Array.from({ length: 0x80 }, (_, code) => (isWordCode(code) ? 1 : 0));
+/** Character class bits (charClass): a word character, a digit among them, an ASCII capital, an ideograph (a word of its own). */
+const CLASS_WORD = 1;
+const CLASS_DIGIT = 2;
+const CLASS_CAPITAL = 4;
+const CLASS_IDEOGRAPH = 8;
+
+/** ASCII code → its class bits: most of a page's text is ASCII, classed by one load a character. */
+const ASCII_CLASS = Uint8Array.from({ length: 0x80 }, (_, code) => {
+  if (!isWordCode(code)) return 0;
+  return CLASS_WORD | (code >= 48 && code <= 57 ? CLASS_DIGIT : 0) | (code >= 65 && code <= 90 ? CLASS_CAPITAL : 0);
+});
+
+/** Class bits of a character (a UTF-16 code unit). */
+function charClass(code: number): number {
+  if (code < 0x80) return ASCII_CLASS[code];
+  if (isIdeograph(code)) return CLASS_IDEOGRAPH;
+  return isWordCode(code) ? CLASS_WORD : 0;
+}
 
 /** 32-bit FNV-1a step over a case-folded character. */
 function hashStep(hash: number, code: number): number {
   const folded = code >= 65 && code <= 90 ? code | 0x20 : code;
-  return Math.imul(hash ^ folded, 16777619) >>> 0;
+  return Math.imul(hash ^ folded, FNV_PRIME) >>> 0;
 }
 const HASH_SEED = 2166136261;
+const FNV_PRIME = 16777619;
 
 /**
  * Word hash → occurrences on the page (and whether the title has the word), plus the page's word total. An
@@ -335,9 +352,11 @@ function countText(page: PageModel, counts: BlockCounts): Uint32Array {
   // Pages average about one word in six characters; the table grows if there are more.
   const table = emptyWordTable(text.length / 6 + 16, Math.max(64, text.length >> 3));
   const nodeWordEnd = new Int32Array(page.textNodeCount); // text node ordinal → end of its words in table.words
+  // A page word that ended a text node may run on into the next (its hash so far in pageHash): it is counted once it
+  // ends. Only a node's first word can continue one, so only that word is hashed twice.
+  let carried = false;
   let pageHash = HASH_SEED;
   let textHash = 0; // prefix[i], held apart so that the next step need not read it back from the array
-  let inPageWord = false;
   let previousEnd = -1;
   for (let t = 0; t < page.textNodeCount; t++) {
     const block = textNodes.block[t];
@@ -345,10 +364,12 @@ function countText(page: PageModel, counts: BlockCounts): Uint32Array {
     const end = textNodes.textEnd[t];
     const linked = textNodes.inLink[t] === 1;
     // A separator between this node and the last (a space or a line break) ends the page's word.
-    if (inPageWord && start !== previousEnd) {
+    if (carried && start !== previousEnd) {
       countPageWord(table, claimSlot(table, pageHash));
-      inPageWord = false;
+      carried = false;
     }
+    let continuing = carried; // this node's first word (if it starts right away) runs on the carried page word
+    carried = false;
     // The separator before the node (text nodes and their separators make the whole page text).
     for (let i = Math.max(0, previousEnd); i < start; i++) prefix[i + 1] = textHash = (Math.imul(textHash, HASH_BASE) + text.charCodeAt(i)) >>> 0;
     previousEnd = end;
@@ -365,22 +386,25 @@ function countText(page: PageModel, counts: BlockCounts): Uint32Array {
     let inWord = false;
     for (let i = start; i <= end; i++) {
       let code = 32;
+      let kind = 0;
       if (i < end) {
         code = text.charCodeAt(i);
         prefix[i + 1] = textHash = (Math.imul(textHash, HASH_BASE) + code) >>> 0;
+        kind = code < 0x80 ? ASCII_CLASS[code] : charClass(code);
       }
-      const ideograph = code >= 0x80 && isIdeograph(code);
-      if (code < 0x80 ? ASCII_WORD[code] === 1 : !ideograph && isWordCode(code)) {
-        if (!inWord) wordStart = i;
-        hash = hashStep(inWord ? hash : HASH_SEED, code);
-        pageHash = hashStep(inPageWord ? pageHash : HASH_SEED, code);
-        inWord = true;
-        inPageWord = true;
-        if (code >= 48 && code <= 57) digits++;
-        else {
-          letters++;
-          if (code >= 65 && code <= 90) capitals++;
+      if ((kind & CLASS_WORD) !== 0) {
+        const folded = code | ((kind & CLASS_CAPITAL) << 3); // A-Z to a-z, as hashStep folds
+        if (!inWord) {
+          wordStart = i;
+          hash = HASH_SEED;
         }
+        hash = Math.imul(hash ^ folded, FNV_PRIME) >>> 0;
+        if (continuing) pageHash = Math.imul(pageHash ^ folded, FNV_PRIME) >>> 0;
+        inWord = true;
+        const digit = (kind & CLASS_DIGIT) >> 1;
+        digits += digit;
+        letters += 1 - digit;
+        capitals += (kind & CLASS_CAPITAL) >> 2;
         continue;
       }
       if (inWord) {
@@ -389,18 +413,23 @@ function countText(page: PageModel, counts: BlockCounts): Uint32Array {
         const slot = claimSlot(table, hash);
         keepWord(table, slot);
         inWord = false;
-        // Mostly the page's word is the node's and ends here too: the same hash, the same slot.
-        if (i < end && inPageWord && pageHash === hash) {
-          countPageWord(table, slot);
-          inPageWord = false;
+        if (i === end) {
+          // The node's end: the page's word may run on into the next node.
+          if (!continuing) pageHash = hash;
+          carried = true;
+          continue;
         }
+        if (!continuing) countPageWord(table, slot); // mostly the page's word is the node's and ends here too
+      } else if (continuing && i === end) {
+        carried = true; // a node with no text runs nothing on and ends nothing
+        continue;
       }
-      if (i === end) continue; // the node's end: the page's word may run on into the next node
-      if (inPageWord) {
+      if (continuing) {
         countPageWord(table, claimSlot(table, pageHash));
-        inPageWord = false;
+        continuing = false;
       }
-      if (ideograph) {
+      if (i === end) continue;
+      if ((kind & CLASS_IDEOGRAPH) !== 0) {
         words++;
         shortWords++;
         letters++;
@@ -433,7 +462,7 @@ function countText(page: PageModel, counts: BlockCounts): Uint32Array {
       counts.paragraphCredit[block] += 1 + commas + Math.min(PARAGRAPH_MAX_LENGTH_CREDIT, (end - start) / PARAGRAPH_LENGTH_UNIT);
     }
   }
-  if (inPageWord) countPageWord(table, claimSlot(table, pageHash));
+  if (carried) countPageWord(table, claimSlot(table, pageHash));
   for (let i = Math.max(0, previousEnd); i < text.length; i++) prefix[i + 1] = textHash = (Math.imul(textHash, HASH_BASE) + text.charCodeAt(i)) >>> 0;
   forEachWord(page.title, (hash) => {
     table.inTitle[claimSlot(table, hash)] = 1;

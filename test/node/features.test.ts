@@ -87,6 +87,33 @@ describe("block features", () => {
     const block = blockWithText(repeated, "Read more");
     expect(value(features, block, "textRepeats")).toBeCloseTo(Math.log1p(1), 5);
   });
+
+  it("counts a page word that runs across touching text nodes once, as the whole word", () => {
+    // The page text reads "Foobar-x foobarbaz. Foobar foobar Bar"; its words are foobar (3 times), x, foobarbaz, bar.
+    // Each text node's own words (foo, bar, baz...) are scored by how often the page has them.
+    const touching = analysePage("<body><p>Foo<b>bar</b>-x foo<i>bar</i><i>baz</i>.</p><p>Foobar foobar <b>Bar</b></p></body>");
+    const features = computeFeatures(touching);
+    const pageCounts = new Map<string, number>();
+    for (const word of touching.text.toLowerCase().match(/\w+/g)!) pageCounts.set(word, (pageCounts.get(word) ?? 0) + 1);
+    expect(Object.fromEntries(pageCounts)).toEqual({ foobar: 3, x: 1, foobarbaz: 1, bar: 1 });
+    const total = 6;
+    const surprise = (word: string): number => Math.log(total + 1) - Math.log(Math.max(1, pageCounts.get(word) ?? 0));
+    const nodeWords = (block: number): string[] => {
+      const words: string[] = [];
+      for (let t = 0; t < touching.textNodeCount; t++) {
+        let inside = touching.textNodes.block[t];
+        while (inside > 0 && inside !== block) inside = touching.blocks.parent[inside];
+        if (inside === block) words.push(...(touching.text.slice(touching.textNodes.textStart[t], touching.textNodes.textEnd[t]).toLowerCase().match(/\w+/g) ?? []));
+      }
+      return words;
+    };
+    for (const start of ["Foobar-x", "Foobar foobar"]) {
+      const block = blockWithText(touching, start);
+      const words = nodeWords(block);
+      const expected = words.reduce((sum, word) => sum + surprise(word), 0) / words.length;
+      expect(value(features, block, "pageCrossEntropy")).toBeCloseTo(expected, 5);
+    }
+  });
 });
 
 describe("words and sentences of other scripts", () => {
