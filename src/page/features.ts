@@ -384,14 +384,10 @@ function countText(page: PageModel, counts: BlockCounts): Uint32Array {
     let wordStart = start;
     let hash = HASH_SEED;
     let inWord = false;
-    for (let i = start; i <= end; i++) {
-      let code = 32;
-      let kind = 0;
-      if (i < end) {
-        code = text.charCodeAt(i);
-        prefix[i + 1] = textHash = (Math.imul(textHash, HASH_BASE) + code) >>> 0;
-        kind = code < 0x80 ? ASCII_CLASS[code] : charClass(code);
-      }
+    for (let i = start; i < end; i++) {
+      const code = text.charCodeAt(i);
+      prefix[i + 1] = textHash = (Math.imul(textHash, HASH_BASE) + code) >>> 0;
+      const kind = code < 0x80 ? ASCII_CLASS[code] : charClass(code);
       if ((kind & CLASS_WORD) !== 0) {
         const folded = code | ((kind & CLASS_CAPITAL) << 3); // A-Z to a-z, as hashStep folds
         if (!inWord) {
@@ -413,22 +409,12 @@ function countText(page: PageModel, counts: BlockCounts): Uint32Array {
         const slot = claimSlot(table, hash);
         keepWord(table, slot);
         inWord = false;
-        if (i === end) {
-          // The node's end: the page's word may run on into the next node.
-          if (!continuing) pageHash = hash;
-          carried = true;
-          continue;
-        }
         if (!continuing) countPageWord(table, slot); // mostly the page's word is the node's and ends here too
-      } else if (continuing && i === end) {
-        carried = true; // a node with no text runs nothing on and ends nothing
-        continue;
       }
       if (continuing) {
         countPageWord(table, claimSlot(table, pageHash));
         continuing = false;
       }
-      if (i === end) continue;
       if ((kind & CLASS_IDEOGRAPH) !== 0) {
         words++;
         shortWords++;
@@ -444,6 +430,15 @@ function countText(page: PageModel, counts: BlockCounts): Uint32Array {
       if ((code === 46 || code === 33 || code === 63) && (i + 1 >= end || text.charCodeAt(i + 1) === 32)) sentences++;
       else if (isScriptSentenceEnd(code)) sentences++;
     }
+    // The node's end: its last word ends, and the page's word may run on into the next node (so may a carried one
+    // through a node with no text).
+    if (inWord) {
+      words++;
+      if (end - wordStart <= SHORT_WORD_LETTERS) shortWords++;
+      keepWord(table, claimSlot(table, hash));
+      if (!continuing) pageHash = hash;
+    }
+    carried = inWord || continuing;
     nodeWordEnd[t] = table.wordCount;
     counts.digits[block] += digits;
     counts.letters[block] += letters;
@@ -593,19 +588,22 @@ function wordAt(text: string, at: number, end: number, word: string): boolean {
  */
 function valueHintBits(text: string, start: number, end: number, lowerCased: boolean): number {
   let bits = 0;
-  for (let i = start; i < end; i++) {
+  for (let i = start; i < end; ) {
     const code = foldCase(text.charCodeAt(i));
-    if (code >= 128) {
-      if (!lowerCased) return -1;
+    if (!isHintWordCode(code)) {
+      if (code >= 128 && !lowerCased) return -1;
+      i++;
       continue;
     }
-    if (i > start && isHintWordCode(foldCase(text.charCodeAt(i - 1)))) continue;
+    // A word starts at i (every hint word starts with a letter or digit).
     const second = foldCase(text.charCodeAt(i + 1)); // past the value's end, wordAt turns the candidates down
     const candidates = second < 128 ? HINT_WORDS_BY_PAIR[code * 128 + second] : undefined;
-    if (candidates === undefined) continue;
-    for (const { word, bit, exact } of candidates) {
-      if (wordAt(text, i, end, word) && !(exact && i + word.length < end && isHintWordCode(foldCase(text.charCodeAt(i + word.length))))) bits |= bit;
+    if (candidates !== undefined) {
+      for (const { word, bit, exact } of candidates) {
+        if (wordAt(text, i, end, word) && !(exact && i + word.length < end && isHintWordCode(foldCase(text.charCodeAt(i + word.length))))) bits |= bit;
+      }
     }
+    for (i++; i < end && isHintWordCode(foldCase(text.charCodeAt(i))); i++); // to the word's end
   }
   return bits;
 }

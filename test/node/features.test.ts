@@ -3,6 +3,9 @@ import { DATA_SETS, hasData, loadDataset } from "../../src/evaluation/index";
 import { analysePage, computeFeatures, FEATURE_COUNT, FEATURE_NAMES, type FeatureMatrix, type FeatureName, type PageModel } from "../../src/page/index";
 import { everyDevPage } from "../support/dev-data";
 
+/** The own hint features (class and id words), not those inherited from ancestors. */
+const HINT_NAMES = FEATURE_NAMES.filter((name) => name.startsWith("hint"));
+
 function value(matrix: FeatureMatrix, block: number, name: FeatureName): number {
   return matrix.data[block * matrix.featureCount + FEATURE_NAMES.indexOf(name)];
 }
@@ -56,6 +59,29 @@ describe("block features", () => {
     expect(value(matrix, heading, "tagHeading")).toBe(1);
     expect(value(matrix, heading, "textRepeats")).toBeCloseTo(Math.log1p(0), 5);
     expect(value(matrix, 0, "pageTextShare")).toBeGreaterThan(0.9);
+  });
+
+  it("reads class and id hints word by word: a stem starts a word, an exact word is the whole word", () => {
+    const cases: [string, FeatureName | null][] = [
+      [`class="Site-Header2"`, "hintHeader"], // stem, any case, digits run on
+      [`class="x topbar"`, "hintNavigation"], // the stem topbar; "top" is an exact word of headers
+      [`id="top"`, "hintHeader"],
+      [`class="ad-slot"`, "hintAd"],
+      [`class="adjust"`, null], // "ad" is exact, "adjust" is another word
+      [`class="load-more"`, "hintRelated"],
+      [`class="promotion"`, "hintAd"], // the stem promo
+      [`class="xnav"`, null], // a stem inside a word is not a start
+      [`data-class="nav" class="body"`, "hintContent"], // only class and id
+      [`class="\u212Alaro-box"`, "hintCookie"], // the Kelvin sign lower-cases to k
+      [`class="café-nav"`, "hintNavigation"], // a letter outside ASCII ends a word
+    ];
+    for (const [attributes, hint] of cases) {
+      const one = analysePage(`<body><div ${attributes}><p>Some words of text here.</p></div></body>`);
+      const features = computeFeatures(one);
+      const block = blockWithText(one, "Some words") - 1; // the div
+      const set = HINT_NAMES.filter((name) => value(features, block, name) === 1);
+      expect(set, attributes).toEqual(hint === null ? [] : [hint]);
+    }
   });
 
   it("knows the consent platforms whose ids name neither cookies nor consent", () => {
