@@ -368,7 +368,7 @@ function countText(page: PageModel, counts: BlockCounts): Uint32Array {
       countPageWord(table, claimSlot(table, pageHash));
       carried = false;
     }
-    let continuing = carried; // this node's first word (if it starts right away) runs on the carried page word
+    let continuing: boolean = carried; // this node's first word (if it starts right away) runs on the carried page word
     carried = false;
     // The separator before the node (text nodes and their separators make the whole page text).
     for (let i = Math.max(0, previousEnd); i < start; i++) prefix[i + 1] = textHash = (Math.imul(textHash, HASH_BASE) + text.charCodeAt(i)) >>> 0;
