@@ -13,6 +13,8 @@
  * page (lib/readability-race.ts).
  * --against <revision>: this tree's pipeline beside an earlier revision's, in workerd, alternating page by page
  * (lib/bench-against.ts).
+ * --profile <file>: a CPU profile of the pipeline in workerd, written to the file and summed up by function
+ * (lib/bench-profile.ts).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -29,7 +31,7 @@ const COMMAND: Command = {
   usage: usageText("bench"),
 };
 
-const { values } = parseCommand(COMMAND, { options: { "vs-readability": { type: "boolean" }, against: { type: "string" } } });
+const { values } = parseCommand(COMMAND, { options: { "vs-readability": { type: "boolean" }, against: { type: "string" }, profile: { type: "string" } } });
 // Loaded after the arguments are read, so that --help answers at once.
 const { HTMLRewriter } = await import("html-rewriter-wasm");
 const { parseModel } = await import("../src/classify/index");
@@ -41,6 +43,7 @@ const { startWorkerd } = await import("./lib/workerd");
 const { peakMemory } = await import("./lib/bench-memory");
 const { raceReadability } = await import("./lib/readability-race");
 const { benchAgainst } = await import("./lib/bench-against");
+const { profileWorkerd } = await import("./lib/bench-profile");
 
 /** Runs per page and kind in Node; the page's time is their mean. */
 const REPEAT = 5;
@@ -178,6 +181,7 @@ async function main(): Promise<number> {
   if (values["vs-readability"]) return raceReadability(pages);
   if (values.against !== undefined) return benchAgainst(values.against, pages);
   const ruleSets = loadRuleSets(pages);
+  if (values.profile !== undefined) return profileWorkerd(pages, ruleSets.keys(), values.profile);
   const withRules = pages.filter((page) => ruleSets.has(page.site)).length;
   const kilobytes = pages.reduce((sum, page) => sum + page.bytes, 0) / pages.length / 1024;
   console.log(`npm run bench: ${pages.length} pages of ${DATA_SETS.join(", ")} (mean ${kilobytes.toFixed(0)} KB); ` +

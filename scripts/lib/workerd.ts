@@ -22,11 +22,15 @@ export interface WorkerdOptions {
   readonly vars?: Readonly<Record<string, string>>;
   /** KV entries written to RULES before the first request. */
   readonly kv?: Readonly<Record<string, string>>;
+  /** Open V8's inspector on a free loopback port (for a CPU profile; WorkerdHandle.inspector is its address). */
+  readonly inspector?: boolean;
 }
 
 export interface WorkerdHandle {
   /** Base URL the Worker answers on (requests are dispatched in-process; the host is what the Worker sees). */
   readonly url: string;
+  /** The inspector's address (http://127.0.0.1:port) where the options asked for it, else null. */
+  readonly inspector: string | null;
   fetch(pathOrUrl: string, init?: RequestInit): Promise<Response>;
   kvPut(key: string, value: string): Promise<void>;
   dispose(): Promise<void>;
@@ -47,12 +51,15 @@ export async function startWorkerd(options: WorkerdOptions = {}): Promise<Worker
     kvNamespaces: ["RULES"],
     bindings: { ...settings.vars, ...options.vars },
     assets: { directory: settings.assetsDirectory, binding: "ASSETS", routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: true } },
+    ...(options.inspector === true ? { inspectorPort: 0, inspectorHost: "127.0.0.1" } : {}),
   });
   await miniflare.ready;
+  const inspector = options.inspector === true ? `http://127.0.0.1:${(await miniflare.getInspectorURL()).port}` : null;
   const kv = await miniflare.getKVNamespace("RULES");
   for (const [key, value] of Object.entries(options.kv ?? {})) await kv.put(key, value);
   return {
     url: BASE_URL,
+    inspector,
     async fetch(pathOrUrl, init) {
       const target = pathOrUrl.startsWith("http") ? pathOrUrl : BASE_URL + pathOrUrl;
       // Miniflare's fetch types differ slightly from the DOM ones; the values are the same.
