@@ -134,17 +134,21 @@ function buildCosts(problem: SmoothingProblem, levels: Float32Array, shortcut: U
       }
       continue;
     }
-    for (let k = 0; k < width; k++) {
-      const distance = x - levels[k];
-      cost[row + k] += weight * (distance < 0 ? -distance : distance);
+    if (i === 0) {
+      for (let k = 0; k < width; k++) {
+        const distance = x - levels[k];
+        cost[k] += weight * (distance < 0 ? -distance : distance);
+      }
+      break;
     }
-    if (i === 0) break;
-    // F_i(k) = min(E_i(k), g_i + min over higher levels), added to the parent's row.
+    // E_i(k) completed with the block's own term (its children's are in), and F_i(k) = min(E_i(k), g_i + min over
+    // higher levels) added to the parent's row, in one pass from the top level down.
     const parentRow = parent[i] * width;
     const penalty = penalties[i];
     let suffixMin = Infinity;
     for (let k = width - 1; k >= 0; k--) {
-      const own = cost[row + k];
+      const distance = x - levels[k];
+      const own = (cost[row + k] += weight * (distance < 0 ? -distance : distance));
       const jump = penalty + suffixMin;
       cost[parentRow + k] += own < jump ? own : jump;
       if (own < suffixMin) suffixMin = own;
