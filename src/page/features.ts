@@ -369,7 +369,6 @@ function countText(page: PageModel, counts: BlockCounts): Uint32Array {
       carried = false;
     }
     let continuing: boolean = carried; // this node's first word (if it starts right away) runs on the carried page word
-    carried = false;
     // The separator before the node (text nodes and their separators make the whole page text).
     for (let i = Math.max(0, previousEnd); i < start; i++) prefix[i + 1] = textHash = (Math.imul(textHash, HASH_BASE) + text.charCodeAt(i)) >>> 0;
     previousEnd = end;
@@ -387,7 +386,7 @@ function countText(page: PageModel, counts: BlockCounts): Uint32Array {
     for (let i = start; i < end; i++) {
       const code = text.charCodeAt(i);
       prefix[i + 1] = textHash = (Math.imul(textHash, HASH_BASE) + code) >>> 0;
-      const kind = code < 0x80 ? ASCII_CLASS[code] : charClass(code);
+      const kind = charClass(code);
       if ((kind & CLASS_WORD) !== 0) {
         const folded = code | ((kind & CLASS_CAPITAL) << 3); // A-Z to a-z, as hashStep folds
         if (!inWord) {
