@@ -24,7 +24,7 @@ import { parseCommand, runCommand, usageText, type Command } from "./lib/cli";
 import { RULES_FOLDER, SHIPPED_MODEL } from "./lib/paths";
 import { createProgress } from "./lib/progress";
 import { CPU_LIMITS_MS, overLimits, percentile, stageShares, TIME_HEADING, timeRow, WARMUP_PAGES, WORKERD_BARE_REPEAT, WORKERD_BATCH, WORKERD_REPEAT } from "./lib/bench-figures";
-import type { WorkerdHandle } from "./lib/workerd";
+import { pageKey, sendPages, sendRuleSets, timeInWorker } from "./lib/bench-worker-client";
 
 const COMMAND: Command = {
   name: "bench",
@@ -93,32 +93,16 @@ async function benchNode(pages: readonly DatasetPage[], ruleSets: Map<string, Co
   return series;
 }
 
-interface TimeReply {
-  milliseconds: number[];
-  stageTotals: Record<string, number>;
-  clockMovesWithoutIo: boolean;
-  model: boolean;
-}
-
-async function timeInWorker(worker: WorkerdHandle, keys: string[], kind: "bare" | "pipeline" | "empty", repeat: number): Promise<TimeReply> {
-  const response = await worker.fetch("/time", { method: "POST", body: JSON.stringify({ keys, kind, repeat }) });
-  if (!response.ok) throw new Error(`bench Worker: ${response.status} ${await response.text()}`);
-  return (await response.json()) as TimeReply;
-}
-
 async function benchWorkerd(pages: readonly DatasetPage[], ruleSets: Map<string, CompiledRuleSet>): Promise<Series & { boundary: number[]; clockMovesWithoutIo: boolean }> {
   const worker = await startWorkerd({ entry: "scripts/bench-worker.ts" });
   const progress = createProgress("workerd", pages.length);
   const series = { bare: [] as number[], pipeline: [] as number[], stages: {} as Record<string, number>, boundary: [] as number[], clockMovesWithoutIo: false };
   try {
-    for (const site of ruleSets.keys()) {
-      const ruleSet = JSON.parse(readFileSync(join(RULES_FOLDER, `${ruleSetFileName(site)}.json`), "utf8"));
-      await worker.fetch("/rules", { method: "POST", body: JSON.stringify({ site, ruleSet }) });
-    }
+    await sendRuleSets(worker, ruleSets.keys());
     for (let first = 0; first < pages.length; first += WORKERD_BATCH) {
       const batch = pages.slice(first, first + WORKERD_BATCH);
-      const keys = batch.map((page) => `${page.set}/${page.id}`);
-      for (const page of batch) await worker.fetch("/page", { method: "POST", body: JSON.stringify({ key: `${page.set}/${page.id}`, html: page.html, site: page.site }) });
+      const keys = batch.map(pageKey);
+      await sendPages(worker, batch);
       if (first === 0) {
         await timeInWorker(worker, keys.slice(0, WARMUP_PAGES), "bare", 1);
         await timeInWorker(worker, keys.slice(0, WARMUP_PAGES), "pipeline", 1);

@@ -5,13 +5,11 @@
  * summed up by function: the profile of the code users run, in the runtime they run it in, where a Node profile
  * weighs the same JavaScript differently (its HTMLRewriter is WebAssembly, workerd's is native).
  */
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { writeFileSync } from "node:fs";
 import { WebSocket } from "undici";
 import type { DatasetPage } from "../../src/evaluation/index";
-import { ruleSetFileName } from "../../src/rules/index";
+import { pageKey, sendPages, sendRuleSets, timeInWorker } from "./bench-worker-client";
 import { profileReport, type CpuProfile } from "./cpu-profile";
-import { RULES_FOLDER } from "./paths";
 import { startWorkerd } from "./workerd";
 
 /** Every this many dev pages is profiled (433 of 1,734): all held in the Worker at once, a quarter of them. */
@@ -72,22 +70,15 @@ export async function profileWorkerd(allPages: readonly DatasetPage[], sitesWith
   const worker = await startWorkerd({ entry: "scripts/bench-worker.ts", inspector: true });
   let session: InspectorSession | null = null;
   try {
-    for (const site of sitesWithRules) {
-      const ruleSet = JSON.parse(readFileSync(join(RULES_FOLDER, `${ruleSetFileName(site)}.json`), "utf8"));
-      await worker.fetch("/rules", { method: "POST", body: JSON.stringify({ site, ruleSet }) });
-    }
-    const keys = pages.map((page) => `${page.set}/${page.id}`);
-    for (const [index, page] of pages.entries()) await worker.fetch("/page", { method: "POST", body: JSON.stringify({ key: keys[index], html: page.html, site: page.site }) });
-    const time = async (repeat: number): Promise<void> => {
-      const response = await worker.fetch("/time", { method: "POST", body: JSON.stringify({ keys, kind: "pipeline", repeat }) });
-      if (!response.ok) throw new Error(`bench Worker: ${response.status} ${await response.text()}`);
-    };
-    await time(1);
+    await sendRuleSets(worker, sitesWithRules);
+    await sendPages(worker, pages);
+    const keys = pages.map(pageKey);
+    await timeInWorker(worker, keys, "pipeline", 1);
     session = await InspectorSession.open(worker.inspector!);
     await session.call("Profiler.enable");
     await session.call("Profiler.setSamplingInterval", { interval: SAMPLING_INTERVAL_US });
     await session.call("Profiler.start");
-    await time(PROFILE_REPEAT);
+    await timeInWorker(worker, keys, "pipeline", PROFILE_REPEAT);
     const { profile } = await session.call<{ profile: CpuProfile }>("Profiler.stop");
     writeFileSync(file, JSON.stringify(profile));
     console.log(`profile written to ${file}\n`);
