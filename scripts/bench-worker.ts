@@ -1,6 +1,7 @@
 /**
  * Bench-only Worker entry for `npm run bench`: holds pages sent by the bench script in isolate memory and
- * times the real pipeline (clean(), workerd's native HTMLRewriter) or a bare HTMLRewriter pass over them.
+ * times the real pipeline (clean(), workerd's native HTMLRewriter), a bare HTMLRewriter pass over them, or a
+ * tokenising pass (TOKENISE_SELECTOR).
  *
  * Timing: each page is timed as one batch of `repeat` runs between two awaited timers (an I/O boundary
  * before and after), so that the clock is read fresh even where workerd only advances it across I/O.
@@ -20,7 +21,14 @@ const model = parsedModel.ok ? parsedModel.model : null;
 const pages = new Map<string, { html: string; site: string }>();
 const ruleSets = new Map<string, CompiledRuleSet>();
 
-type Kind = "pipeline" | "bare" | "empty";
+type Kind = "pipeline" | "bare" | "tokenise" | "empty";
+
+/**
+ * An attribute selector that no dev page's element matches: lol-html must then read every start tag whole, its
+ * name and attributes (with no handler it only finds where tags are), yet never calls into JavaScript. One full
+ * tokenising pass, as pass 1 makes in JavaScript.
+ */
+const TOKENISE_SELECTOR = "[data-bench-tokenise]";
 
 function ioBoundary(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
@@ -30,8 +38,8 @@ function ioBoundary(): Promise<void> {
 let stageTotals: Record<string, number> = {};
 
 async function runOnce(kind: Kind, page: { html: string; site: string }): Promise<void> {
-  if (kind === "bare") {
-    const outcome = await backend.rewrite(page.html, []);
+  if (kind === "bare" || kind === "tokenise") {
+    const outcome = await backend.rewrite(page.html, kind === "bare" ? [] : [{ selector: TOKENISE_SELECTOR, element: () => {} }]);
     if (!outcome.ok) throw new Error(outcome.detail);
   } else if (kind === "pipeline") {
     const result = await clean({ html: page.html, site: page.site, format: "html", ruleSet: ruleSets.get(page.site) ?? null, model, rewriter: backend });

@@ -41,6 +41,6 @@ export async function sendPages(worker: WorkerdHandle, pages: readonly DatasetPa
 }
 
 /** Times the held pages `keys`, each as one batch of `repeat` runs of the pipeline, a bare pass or nothing. */
-export async function timeInWorker(worker: WorkerdHandle, keys: readonly string[], kind: "bare" | "pipeline" | "empty", repeat: number): Promise<TimeReply> {
+export async function timeInWorker(worker: WorkerdHandle, keys: readonly string[], kind: "bare" | "tokenise" | "pipeline" | "empty", repeat: number): Promise<TimeReply> {
   return (await (await post(worker, "/time", { keys, kind, repeat })).json()) as TimeReply;
 }
