@@ -24,7 +24,7 @@ export function matchPrefixedRules<Stop>(
   compiled: CompiledRuleSet, text: string, running: Uint8Array, add: (start: number, end: number) => Stop | null, expired: (() => boolean) | undefined,
 ): Stop | "time-budget" | null {
   const index = prefixIndex(compiled);
-  const { first, byCode, byPair } = index;
+  const { first, byCode, byPair, pairs } = index;
   if (byCode.size + byPair.size === 0) return null;
   const rules = compiled.rules;
   const nextFrom = new Int32Array(rules.length); // rule → where it may match next (the end of its last match)
@@ -69,8 +69,11 @@ export function matchPrefixedRules<Stop>(
     const code = text.charCodeAt(at);
     const starts = first[code];
     if (starts === 0) continue;
-    const stop = ((starts & STARTS_ONE) !== 0 ? tryAt(byCode.get(code), at) : null)
-      ?? ((starts & STARTS_LONGER) !== 0 && at + 1 < text.length ? tryAt(byPair.get(code * 0x10000 + text.charCodeAt(at + 1)), at) : null);
+    let stop = (starts & STARTS_ONE) !== 0 ? tryAt(byCode.get(code), at) : null;
+    if (stop === null && (starts & STARTS_LONGER) !== 0 && at + 1 < text.length) {
+      const next = text.charCodeAt(at + 1);
+      if (pairs[pairSlot(code, next)] === 1) stop = tryAt(byPair.get(code * 0x10000 + next), at);
+    }
     if (stop !== null) return stop;
   }
   return null;
@@ -84,6 +87,9 @@ interface PrefixIndex {
   readonly byCode: Map<number, LiteralGroup[]>;
   /** First code unit × 0x10000 + second → the rules whose longer literal starts with both, by literal. */
   readonly byPair: Map<number, LiteralGroup[]>;
+  /** pairSlot of a longer literal's first two code units → 1: most positions whose first unit starts one are ruled out
+   * here, without a look in byPair. */
+  readonly pairs: Uint8Array;
   /** Code units of gate source that may still be compiled for the set (GATE_BUDGET_CHARACTERS at first). */
   gateCharactersLeft: number;
 }
@@ -118,6 +124,13 @@ class FollowingUnits {
   }
 }
 
+/** Slots of PrefixIndex.pairs: two code units hashed into 12 bits (a set has tens of literals, so few positions collide). */
+const PAIR_SLOTS = 1 << 12;
+
+function pairSlot(first: number, second: number): number {
+  return (Math.imul(first, 31) + second) & (PAIR_SLOTS - 1);
+}
+
 const STARTS_ONE = 1;
 const STARTS_LONGER = 2;
 /** Fewest rules behind a gate: where a rule matches, its gates are tried as well, and for a few rules they cost more than they save. */
@@ -139,12 +152,14 @@ function prefixIndex(compiled: CompiledRuleSet): PrefixIndex {
   const first = new Uint8Array(0x10000);
   const byCode = new Map<number, LiteralGroup[]>();
   const byPair = new Map<number, LiteralGroup[]>();
+  const pairs = new Uint8Array(PAIR_SLOTS);
   compiled.rules.forEach(({ prefixed }, rule) => {
     if (prefixed === null) return;
     const { prefix } = prefixed;
     const code = prefix.charCodeAt(0);
     const one = prefix.length === 1;
     first[code] |= one ? STARTS_ONE : STARTS_LONGER;
+    if (!one) pairs[pairSlot(code, prefix.charCodeAt(1))] = 1;
     const [map, key] = one ? [byCode, code] : [byPair, code * 0x10000 + prefix.charCodeAt(1)];
     const groups = map.get(key) ?? [];
     map.set(key, groups);
@@ -159,7 +174,7 @@ function prefixIndex(compiled: CompiledRuleSet): PrefixIndex {
       if (!sets.includes(null)) group.follows = new FollowingUnits(sets.reduce((all, set) => union(all!, set!), EMPTY_SET)!);
     }
   }
-  prefixIndexes.set(compiled, (index = { first, byCode, byPair, gateCharactersLeft: GATE_BUDGET_CHARACTERS }));
+  prefixIndexes.set(compiled, (index = { first, byCode, byPair, pairs, gateCharactersLeft: GATE_BUDGET_CHARACTERS }));
   return index;
 }
 
