@@ -13,12 +13,21 @@ const FOREIGN = 2;
 
 export class ScanLog implements ScanHandler {
   private count = 0;
-  private kind = new Uint8Array(1024);
+  private kind: Uint8Array;
   /** Per event: the start tag's "<", name end, ">" end; the end tag's "<" and ">" end; the text's start and end. */
-  private offsets = new Int32Array(3 * 1024);
+  private offsets: Int32Array;
   /** Per event: the start tag's flags and namespace, or the text's TEXT_* kind. */
-  private detail = new Uint8Array(1024);
-  private readonly names: string[] = [];
+  private detail: Uint8Array;
+  private readonly names: string[];
+
+  /** `expected`: about how many events the page will have (more are taken as they come, at the cost of a copy). */
+  constructor(expected: number) {
+    const capacity = Math.max(64, expected);
+    this.kind = new Uint8Array(capacity);
+    this.offsets = new Int32Array(3 * capacity);
+    this.detail = new Uint8Array(capacity);
+    this.names = new Array<string>(capacity);
+  }
 
   startTag(name: string, tagStart: number, nameEnd: number, tagEnd: number, selfClosing: boolean, foreign: boolean, namespace: number): void {
     const event = this.add(EVENT_START, tagStart, nameEnd, tagEnd, (selfClosing ? SELF_CLOSING : 0) | (foreign ? FOREIGN : 0) | (namespace << 2));

@@ -13,7 +13,7 @@ import { parseModel } from "../../src/classify/index";
 import { clean, type CleanFormat } from "../../src/clean";
 import { CLEAN_SLICE_CHARACTERS, CLEAN_SLICE_EVENTS, CLEAN_YIELD_MIN_BLOCKS } from "../../src/config";
 import { DATA_SETS, hasData, loadDataset } from "../../src/evaluation/index";
-import { analysePage, HtmlScan, scanHtml, walkPageSlices, type ScanHandler } from "../../src/page/index";
+import { analysePage, HtmlScan, scanHtml, walkPage, walkPageSlices, type ScanHandler } from "../../src/page/index";
 import { createWasmBackend } from "../../src/runtime/index";
 import { devDataPresent } from "../support/dev-data";
 import { seededRandom } from "../../scripts/lib/seeded-random";
@@ -102,6 +102,17 @@ describe("a scan in slices reports exactly the events of one scan", () => {
     for (const _ of walkPageSlices(page, recorder)) slices++;
     expect(recorder.events).toEqual(scanned(html));
     expect(slices).toBe(Math.ceil(recorder.events.length / CLEAN_SLICE_EVENTS));
+  });
+
+  it("a recorded walk that outgrows the size it was made for, beside the metadata collector, replays as the scan walked", () => {
+    // Three events in eight characters: several times the events a page of that length is first given room for.
+    const html = `<p>${"<i>a</i>".repeat(5_000)}</p><title>t</title>`;
+    const page = analysePage(html, { scanLog: true, metadata: true });
+    const recorder = new EventRecorder();
+    walkPage(page, recorder);
+    expect(recorder.events).toEqual(scanned(html));
+    expect(recorder.events.length).toBeGreaterThan(html.length / 4);
+    expect(page.metadataFacts?.title).toBe("t");
   });
 });
 
