@@ -67,7 +67,7 @@ export function matchPrefixedRules<Stop>(
   for (let at = 0; at < text.length; at++) {
     if ((at & (EXPIRY_CHECK_POSITIONS - 1)) === EXPIRY_CHECK_POSITIONS - 1 && expired?.() === true) return "time-budget";
     const code = text.charCodeAt(at);
-    const starts = first[code];
+    const starts = first[code & (FIRST_SLOTS - 1)];
     if (starts === 0) continue;
     let stop = (starts & STARTS_ONE) !== 0 ? tryAt(byCode.get(code), at) : null;
     if (stop === null && (starts & STARTS_LONGER) !== 0 && at + 1 < text.length) {
@@ -81,7 +81,8 @@ export function matchPrefixedRules<Stop>(
 
 /** Where the prefixed rules' literals may start: by first code unit (a quick test), then by the first two. */
 interface PrefixIndex {
-  /** Code unit → STARTS_ONE if some literal is it alone, | STARTS_LONGER if a longer one starts with it. */
+  /** Code unit's slot (FIRST_SLOTS) → STARTS_ONE if some literal is a unit of that slot alone, | STARTS_LONGER if a
+   * longer one starts with one. */
   readonly first: Uint8Array;
   /** Code unit → the rules whose literal is it alone. */
   readonly byCode: Map<number, LiteralGroup[]>;
@@ -124,6 +125,11 @@ class FollowingUnits {
   }
 }
 
+/**
+ * Slots of PrefixIndex.first: a code unit's low 12 bits. Units that share them share a slot (in the maps only the
+ * literal's own unit is found); a table of every unit would hold 64 KB per cached rule set.
+ */
+const FIRST_SLOTS = 1 << 12;
 /** Slots of PrefixIndex.pairs: two code units hashed into 12 bits (a set has tens of literals, so few positions collide). */
 const PAIR_SLOTS = 1 << 12;
 
@@ -149,7 +155,7 @@ const prefixIndexes = new WeakMap<CompiledRuleSet, PrefixIndex>();
 function prefixIndex(compiled: CompiledRuleSet): PrefixIndex {
   let index = prefixIndexes.get(compiled);
   if (index !== undefined) return index;
-  const first = new Uint8Array(0x10000);
+  const first = new Uint8Array(FIRST_SLOTS);
   const byCode = new Map<number, LiteralGroup[]>();
   const byPair = new Map<number, LiteralGroup[]>();
   const pairs = new Uint8Array(PAIR_SLOTS);
@@ -158,7 +164,7 @@ function prefixIndex(compiled: CompiledRuleSet): PrefixIndex {
     const { prefix } = prefixed;
     const code = prefix.charCodeAt(0);
     const one = prefix.length === 1;
-    first[code] |= one ? STARTS_ONE : STARTS_LONGER;
+    first[code & (FIRST_SLOTS - 1)] |= one ? STARTS_ONE : STARTS_LONGER;
     if (!one) pairs[pairSlot(code, prefix.charCodeAt(1))] = 1;
     const [map, key] = one ? [byCode, code] : [byPair, code * 0x10000 + prefix.charCodeAt(1)];
     const groups = map.get(key) ?? [];

@@ -156,13 +156,13 @@ describe("findRuleIntervals", () => {
     // Literals of two or more code units and of one punctuation mark ("—", "|"), shared by several rules; matches of one
     // rule that overlap another's; a rule whose match holds its own literal again ("ab ab ab": one match, not two);
     // rules that start with a letter or digit alone, scanned from every position; "IP", whose two code units share the
-    // pair filter's slot with "Ho"'s and start no literal.
+    // pair filter's slot with "Ho"'s, and "〔" and "၈", whose low 12 bits are those of "—" and "H": they start no literal.
     const patterns = ["—\\s*\\d+", "—\\s*Jan", "\\|\\s*Home", "Home\\s*\\|", "Home", "Ho[a-z]+", "s\\s+\\d+", "7\\s+Ho", "—", "ab\\s*ab"];
     const rules: Rule[] = patterns.map((pattern) => ({ pattern, docFreq: 1, count: 1, tokens: 1 }));
     const compiled = compileRuleSet(ruleSetOf(rules));
     expect(compiled.skipped).toEqual([]);
     expect(compiled.rules.map((rule) => rule.prefixed?.prefix ?? null)).toEqual(["—", "—", "|", "Home", "Home", "Ho", null, null, "—", "ab"]);
-    const text = "Home | Home|Home — 12 —Jan — 3 | Home homes 5 s 7 HoHome HomeHome —— Homer| ab ab ab IPHome IP";
+    const text = "Home | Home|Home — 12 —Jan — 3 | Home homes 5 s 7 HoHome HomeHome —— Homer| ab ab ab IPHome IP 〔 12 ၈ome —";
     expect([...findRuleIntervals(compiled, text, { ...RAW, mergeGap: 0 })]).toEqual(marksToPairs(referenceMarks(rules, text, 0)));
   });
 
