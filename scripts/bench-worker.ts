@@ -21,7 +21,8 @@ const model = parsedModel.ok ? parsedModel.model : null;
 const pages = new Map<string, { html: string; site: string }>();
 const ruleSets = new Map<string, CompiledRuleSet>();
 
-type Kind = "pipeline" | "bare" | "tokenise" | "empty";
+/** What a /time request runs on each page: clean(), a bare pass, a tokenising pass, or nothing (the boundary's cost). */
+export type Kind = "pipeline" | "bare" | "tokenise" | "empty";
 
 /**
  * An attribute selector that no dev page's element matches: lol-html must then read every start tag whole, its

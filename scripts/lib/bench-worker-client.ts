@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { DatasetPage } from "../../src/evaluation/index";
 import { ruleSetFileName } from "../../src/rules/index";
 import { RULES_FOLDER } from "./paths";
+import type { Kind } from "../bench-worker";
 import type { WorkerdHandle } from "./workerd";
 
 export interface TimeReply {
@@ -40,7 +41,7 @@ export async function sendPages(worker: WorkerdHandle, pages: readonly DatasetPa
   for (const page of pages) await post(worker, "/page", { key: pageKey(page), html: page.html, site: page.site });
 }
 
-/** Times the held pages `keys`, each as one batch of `repeat` runs of the pipeline, a bare pass or nothing. */
-export async function timeInWorker(worker: WorkerdHandle, keys: readonly string[], kind: "bare" | "tokenise" | "pipeline" | "empty", repeat: number): Promise<TimeReply> {
+/** Times the held pages `keys`, each as one batch of `repeat` runs of `kind`. */
+export async function timeInWorker(worker: WorkerdHandle, keys: readonly string[], kind: Kind, repeat: number): Promise<TimeReply> {
   return (await (await post(worker, "/time", { keys, kind, repeat })).json()) as TimeReply;
 }
