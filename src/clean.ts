@@ -230,7 +230,7 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   const mode = chooseMode(input, options);
   const usesRules = mode === "rules" || mode === "rules+classifier";
   // 1 analyse
-  const page = await bySize.run(analysePageSlices(input.html, { metadata: showsMetadata(input.format, options), scanLog: walksMarkup(input.format) || matchesSelectors(input) }));
+  const page = await bySize.run(analysePageSlices(input.html, { metadata: showsMetadata(input.format, options), scanLog: walksMarkup(input.format) || matchesSelectors(input, usesRules) }));
   if (page === null) return pastBudget("analyse");
   work.spend(page.source.length / CHARACTERS_PER_UNIT + page.blockCount + page.textNodeCount);
   clock.lap("analyse");
@@ -476,9 +476,16 @@ function walksMarkup(format: CleanFormat): boolean {
   return format === "markdown" || format === "article" || format === "json";
 }
 
-/** Whether selectors (the site's or the request's) will be matched on the page: pass 1 then records its walk for them. */
-function matchesSelectors(input: CleanInput): boolean {
-  return (input.ruleSet?.selectors ?? null) !== null || (input.selectors?.target ?? null) !== null || (input.selectors?.remove ?? null) !== null;
+/**
+ * Whether applySelectors will match selectors on the page: the site's strip, main and keep where its rules clean it,
+ * its metadata selectors whatever cleans it, the request's. Pass 1 then records its walk for them (without the record
+ * the matcher scans the page again: the same matches, slower).
+ */
+function matchesSelectors(input: CleanInput, usesRules: boolean): boolean {
+  const site = input.ruleSet?.selectors ?? null;
+  const metadata = site?.metadata;
+  return (usesRules && selectorsClean(site)) || (metadata !== undefined && metadata.title.length + metadata.byline.length + metadata.date.length > 0) ||
+    (input.selectors?.target ?? null) !== null || (input.selectors?.remove ?? null) !== null;
 }
 
 /** Whether the output shows the page's reader metadata: pass 1 then gathers it in the same walk. */
