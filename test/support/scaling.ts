@@ -1,8 +1,9 @@
 /**
  * The pathological input families of the scaling tests (each built at size n and 4n), and the ratio measure:
  * the least of several timed runs at 4n over the least at n, the runs interleaved. Linear work gives about 4;
- * quadratic about 16. No test depends on the machine's load: in Node the clock is the process's CPU time, which
- * other processes do not inflate. Where a host has no CPU clock (workerd) it falls back to the wall clock, but
+ * quadratic about 16. In Node the clock is the process's CPU time, which other processes inflate far less than the
+ * wall clock (only through a shared core: a linear loop once measured 2.3 in a full CI run), and the bounds keep a
+ * factor of 2 each side. Where a host has no CPU clock (workerd) it falls back to the wall clock, but
  * the Worker tests count work instead (test/worker/scaling.test.ts): workerd's clock moves only between events.
  */
 import { compileRuleSet, parseRuleSet, type CompiledRuleSet } from "../../src/rules/index";
