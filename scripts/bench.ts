@@ -160,6 +160,7 @@ function overLimitPages(series: Series, pages: readonly DatasetPage[], ruleSets:
 function byCleaner(series: Series, pages: readonly DatasetPage[], ruleSets: ReadonlyMap<string, CompiledRuleSet>): string {
   const part = (ruled: boolean): string => {
     const indexes = pages.flatMap((page, index) => (runsRules(page, ruleSets) === ruled ? [index] : []));
+    if (indexes.length === 0) return "no pages";
     const pipeline = percentile(indexes.map((index) => series.pipeline[index]), 0.5);
     const bare = percentile(indexes.map((index) => series.bare[index]), 0.5);
     return `${indexes.length} pages ${(pipeline / bare).toFixed(1)}× (${pipeline.toFixed(2)} against ${bare.toFixed(2)} ms)`;
