@@ -24,7 +24,7 @@ import {
   type NormalisedPlan, type RemovalCounts,
 } from "./plan";
 import { annotateHtml, buildReaderDocument, declaresOtherCharset, keepsText, articleBody, readerMetadata, rewriteHtml, withFrontMatter, writeArticleSlices, writeMarkdownSlices, writeText, type MetadataOverride, type WrittenFormats } from "./rewrite";
-import { mainMatches, matchRules, selectorsClean, type CompiledRuleSet, type RuleOverflow, type SiteSelectors } from "./rules";
+import { mainMatches, matchRules, selectorsClean, selectorsReadMetadata, type CompiledRuleSet, type RuleOverflow, type SiteSelectors } from "./rules";
 import type { HtmlRewriterBackend } from "./runtime";
 import { matchSelectors, type SelectorList, type SelectorMatch } from "./selectors";
 import { finishSlices, pacedSlices, type Slices } from "./slices";
@@ -483,9 +483,7 @@ function walksMarkup(format: CleanFormat): boolean {
  */
 function matchesSelectors(input: CleanInput, usesRules: boolean): boolean {
   const site = input.ruleSet?.selectors ?? null;
-  const metadata = site?.metadata;
-  return (usesRules && selectorsClean(site)) || (metadata !== undefined && metadata.title.length + metadata.byline.length + metadata.date.length > 0) ||
-    (input.selectors?.target ?? null) !== null || (input.selectors?.remove ?? null) !== null;
+  return (usesRules && selectorsClean(site)) || selectorsReadMetadata(site) || (input.selectors?.target ?? null) !== null || (input.selectors?.remove ?? null) !== null;
 }
 
 /** Whether the output shows the page's reader metadata: pass 1 then gathers it in the same walk. */

@@ -50,4 +50,4 @@ export { isSeparatorCode, requiredWords } from "./prefilter";
 export { contentEdgeIntervals } from "./content-edges";
 export { explainRules, explainSelectors, type RuleEffect, type RulesExplanation, type SelectorEffect } from "./explain";
 export { parseSiteKey, ruleSetFileName, SITE_KEY_PATTERN, siteKeyCandidates, siteKeyOfLabel, siteOfHost } from "./site-key";
-export { compileSiteSelectors, mainMatches, selectorsClean, type SiteSelectors } from "./site-selectors";
+export { compileSiteSelectors, mainMatches, selectorsClean, selectorsReadMetadata, type SiteSelectors } from "./site-selectors";

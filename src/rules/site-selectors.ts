@@ -29,9 +29,7 @@ export function compileSiteSelectors(ruleSet: RuleSet): SiteSelectors | null {
     keep: joinSelectorLists(lists(ruleSet.keep)),
     metadata: { title: lists(ruleSet.metadata?.title), byline: lists(ruleSet.metadata?.byline), date: lists(ruleSet.metadata?.date) },
   };
-  const { strip, main, keep, metadata } = selectors;
-  const any = strip !== null || main.length > 0 || keep !== null || metadata.title.length + metadata.byline.length + metadata.date.length > 0;
-  return any ? selectors : null;
+  return selectorsClean(selectors) || selectorsReadMetadata(selectors) ? selectors : null;
 }
 
 /**
@@ -47,4 +45,11 @@ export function mainMatches(pageText: string, match: { readonly elements: number
 /** Whether the set's selectors change what is removed (strip, main or keep; metadata selectors only read). */
 export function selectorsClean(selectors: SiteSelectors | null): boolean {
   return selectors !== null && (selectors.strip !== null || selectors.main.length > 0 || selectors.keep !== null);
+}
+
+/** Whether the set has metadata selectors (they only read, so they run whatever cleans the page). */
+export function selectorsReadMetadata(selectors: SiteSelectors | null): boolean {
+  if (selectors === null) return false;
+  const { title, byline, date } = selectors.metadata;
+  return title.length + byline.length + date.length > 0;
 }
