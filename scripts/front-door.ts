@@ -1,7 +1,7 @@
 /**
  * The front door of `npm start` (Node): it takes the clients' connections on the service's port and hands
  * their requests to `wrangler dev`, listening on a port of its own, over at most `maxInFlight` keep-alive
- * connections, first come first served; the others wait here, in order.
+ * connections; the others wait here, in bounded queues (scripts/lib/admission.ts decides who goes next).
  *
  * Why: local workerd serves a few busy connections well and a couple of hundred badly. With 200 clients
  * each keeping a request queued, it resets some connections and leaves requests on newly opened ones
@@ -13,12 +13,16 @@
  * idleTimeoutMs without a byte either way; and the answer is read whole from wrangler dev before it is written to
  * the client. So a client that sends slowly, or reads slowly, or says it will send a huge body and waits, holds
  * a connection of its own and no slot: no request, with a key or without, holds a slot for its own I/O.
- * GET /healthz goes past the queue on a connection of its own, so that it tells whether the Worker answers,
- * not how long the queue is. A large body (from LARGE_BODY_BYTES) waits for the one slot kept for large bodies, so
- * that pages of megabytes, which take the isolate seconds each, are cleaned one at a time beside the others.
+ * GET /healthz goes past the queues on a connection of its own, so that it tells whether the Worker answers,
+ * not how long the queues are. Fairness (docs/api.md, "Limits"): large bodies hold at most half the slots (bodies
+ * of megabytes, which take the isolate seconds each, one at a time), so small and URL requests are not stuck behind
+ * them; clients (a key, or the address where the key is shared or absent) take turns within a lane; a full lane
+ * answers 503 with Retry-After. A client that hangs up while queued leaves the queue, and once handed on, its
+ * forward to wrangler dev is cut, which aborts the Worker's request.
  */
 import { Agent, createServer, request as forward, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import { HTTP_MAX_BODY_BYTES } from "../src/config";
+import { Admission, laneOf, type AdmissionLimits, type LaneName, type Refusal, type Ticket } from "./lib/admission";
 
 export interface FrontDoorOptions {
   readonly host: string;
@@ -33,10 +37,16 @@ export interface FrontDoorOptions {
   readonly idleTimeoutMs?: number;
   /** Largest request body read, in bytes (default: the Worker's own limit, HTTP_MAX_BODY_BYTES). */
   readonly maxBodyBytes?: number;
+  /** Keys known to many clients (the demo's public key): their requests take turns by the client's address instead. */
+  readonly sharedKeys?: readonly string[];
+  /** Waiting requests each lane holds at most (default QUEUE_BOUND). */
+  readonly queueBound?: AdmissionLimits["queueBound"];
 }
 
 export interface FrontDoor {
   readonly url: string;
+  /** Requests waiting and running, per lane. */
+  counts(): ReturnType<Admission["counts"]>;
   close(): Promise<void>;
 }
 
@@ -54,31 +64,51 @@ const IDLE_CONNECTION_MS = 10_000;
 /** How often Node checks the header and request deadlines, in milliseconds (its default, 30 s, would let them run late). */
 const DEADLINE_CHECK_MS = 1_000;
 
-/** Bodies from this size on (bytes) take the one slot for large bodies. Origin: the load scenario's pages are 100 KB;
- * a 4 MB page of 200,000 links takes local workerd 3.5-4.7 s as json or article (load average 17 on 2 cores). */
-const LARGE_BODY_BYTES = 1024 * 1024;
+/** Bodies from this size on (bytes) go in the large lane, which holds at most half the slots. Origin: the load
+ * scenarios' pages are 100 KB and the largest dev page ~630 KB; 16 posts of a 900 KB page at once held a GET for 3.2-6.5 s
+ * when they shared one queue with it (issue 44). 256 KiB keeps every ordinary page small. */
+const LARGE_BODY_BYTES = 256 * 1024;
+/** Bodies from this size on (bytes) go in the huge lane, one in flight at a time. Origin: a 4 MB page of 200,000 links
+ * takes local workerd 3.5-4.7 s as json or article (load average 17 on 2 cores). */
+const HUGE_BODY_BYTES = 1024 * 1024;
+/** Waiting requests per lane, at most; past them, 503. Small: the post load scenario's 200 clients each keep one
+ * request waiting, with room to spare. Large and huge: what the isolate cleans in about 10 s (900 KB pages at about
+ * 0.5 s each in local workerd; 4 MB pages at about 4 s), so a request admitted to a full queue is answered well within
+ * a client's 30 s patience; their bodies, held here while they wait, stay under 100 MB. */
+const QUEUE_BOUND = { small: 256, large: 16, huge: 4 } as const;
+/** Retry-After of a 503 for a full lane, in seconds: about the time the front slots of a full large lane take to turn over. */
+const RETRY_AFTER_S = 5;
 
 /** Headers of one connection, not of the request (RFC 9110 §7.6.1); Node sets its own. */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade"]);
 
 interface Pools {
-  /** The slots: at most maxInFlight connections to wrangler dev; requests past them wait in the agent's queue. */
+  /** The slots: at most maxInFlight connections to wrangler dev, taken only by requests the admission let in. */
   readonly work: Agent;
-  /** /healthz alone, past the queue. */
+  /** /healthz alone, past the queues. */
   readonly health: Agent;
-  /** Bodies from LARGE_BODY_BYTES: one at a time. */
-  readonly large: Agent;
+}
+
+interface Door {
+  readonly options: FrontDoorOptions;
+  readonly pools: Pools;
+  readonly admission: Admission;
+  readonly limits: AdmissionLimits;
 }
 
 export async function startFrontDoor(options: FrontDoorOptions): Promise<FrontDoor> {
   const pools: Pools = {
     work: new Agent({ keepAlive: true, maxSockets: options.maxInFlight, maxFreeSockets: options.maxInFlight, timeout: IDLE_SOCKET_MS }),
     health: new Agent({ keepAlive: true, maxSockets: 2, maxFreeSockets: 2, timeout: IDLE_SOCKET_MS }),
-    large: new Agent({ keepAlive: true, maxSockets: 1, maxFreeSockets: 1, timeout: IDLE_SOCKET_MS }),
   };
+  const limits: AdmissionLimits = {
+    slots: options.maxInFlight, heavySlots: Math.max(1, Math.floor(options.maxInFlight / 2)),
+    largeBodyBytes: LARGE_BODY_BYTES, hugeBodyBytes: HUGE_BODY_BYTES, queueBound: options.queueBound ?? QUEUE_BOUND,
+  };
+  const door: Door = { options, pools, admission: new Admission(limits), limits };
   const server = createServer(
     { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: (options.bodyTimeoutMs ?? BODY_TIMEOUT_MS) + HEADERS_TIMEOUT_MS, connectionsCheckingInterval: DEADLINE_CHECK_MS },
-    (request, response) => void relay(request, response, options, pools),
+    (request, response) => void relay(request, response, door),
   );
   // A connection silent for this long (a slow body, a client that stopped reading, an idle keep-alive) is closed.
   server.setTimeout(options.idleTimeoutMs ?? IDLE_CONNECTION_MS, (socket) => socket.destroy());
@@ -92,11 +122,11 @@ export async function startFrontDoor(options: FrontDoorOptions): Promise<FrontDo
   const address = server.address();
   return {
     url: `http://${options.host}:${typeof address === "object" && address !== null ? address.port : options.port}`,
+    counts: () => door.admission.counts(),
     close: () =>
       new Promise<void>((closed) => {
         pools.work.destroy();
         pools.health.destroy();
-        pools.large.destroy();
         server.closeAllConnections();
         server.close(() => closed());
       }),
@@ -126,7 +156,8 @@ function readBody(request: IncomingMessage, timeoutMs: number, maxBytes: number)
   });
 }
 
-async function relay(request: IncomingMessage, response: ServerResponse, options: FrontDoorOptions, pools: Pools): Promise<void> {
+async function relay(request: IncomingMessage, response: ServerResponse, door: Door): Promise<void> {
+  const { options } = door;
   const maxBytes = options.maxBodyBytes ?? HTTP_MAX_BODY_BYTES;
   // A body declared larger than the cap is refused before a byte of it is read.
   if (Number(request.headers["content-length"] ?? 0) > maxBytes) return refuse(response, 413, `the request body is over ${maxBytes} bytes`);
@@ -135,27 +166,58 @@ async function relay(request: IncomingMessage, response: ServerResponse, options
   if (response.destroyed) return; // the client left while sending
   // Waiting for its answer (in the queue, then in wrangler dev) is not the client's silence: the idle limit rests
   // until the answer is written.
-  const idleMs = options.idleTimeoutMs ?? IDLE_CONNECTION_MS;
   request.socket.setTimeout(0);
-  const health = request.method === "GET" && request.url?.split("?")[0] === "/healthz";
+  if (request.method === "GET" && request.url?.split("?")[0] === "/healthz") {
+    send(request, response, read.body, door, door.pools.health, () => undefined);
+    return;
+  }
+  const lane: LaneName = laneOf(read.body.length, door.limits);
+  let released = false;
+  const release = (): void => {
+    if (released) return;
+    released = true;
+    door.admission.release(lane);
+  };
+  const ticket: Ticket = {
+    client: clientOf(request, options.sharedKeys ?? []), lane,
+    admit: () => {
+      if (response.destroyed) return release(); // left while its turn came
+      send(request, response, read.body, door, door.pools.work, release);
+    },
+    refuse: (why) => overloaded(request, response, lane, why, door),
+  };
+  // A client that leaves while queued gives its place back.
+  response.on("close", () => door.admission.cancel(ticket));
+  door.admission.enter(ticket);
+}
+
+/** Hands the request to wrangler dev over `agent` and writes its answer; `done` once it is answered, failed or left. */
+function send(request: IncomingMessage, response: ServerResponse, body: Buffer, door: Door, agent: Agent, done: () => void): void {
+  const { options } = door;
+  const idleMs = options.idleTimeoutMs ?? IDLE_CONNECTION_MS;
   const headers = endToEnd(request.headers);
-  if (request.headers["transfer-encoding"] !== undefined || read.body.length > 0) headers["content-length"] = String(read.body.length);
+  if (request.headers["transfer-encoding"] !== undefined || body.length > 0) headers["content-length"] = String(body.length);
   const upstream = forward(
-    { host: options.host, port: options.upstreamPort, method: request.method, path: request.url, headers, agent: health ? pools.health : read.body.length >= LARGE_BODY_BYTES ? pools.large : pools.work },
+    { host: options.host, port: options.upstreamPort, method: request.method, path: request.url, headers, agent },
     (answer) => {
       // The answer is read whole before the client gets it, so that a slow reader does not hold the slot.
       const chunks: Buffer[] = [];
       answer.on("data", (chunk: Buffer) => chunks.push(chunk));
       answer.on("end", () => {
+        done();
         if (response.destroyed) return;
         request.socket.setTimeout(idleMs);
         response.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.headers));
         response.end(Buffer.concat(chunks));
       });
-      answer.on("error", () => response.destroy());
+      answer.on("error", () => {
+        done();
+        response.destroy();
+      });
     },
   );
   upstream.on("error", (error) => {
+    done();
     if (response.destroyed) return; // the client left (below)
     if (response.headersSent) {
       response.destroy();
@@ -165,11 +227,43 @@ async function relay(request: IncomingMessage, response: ServerResponse, options
     response.writeHead(502, { "content-type": "text/plain; charset=utf-8" });
     response.end(`wrangler dev (port ${options.upstreamPort}) did not answer: ${error.message}\n`);
   });
-  // A client that leaves, queued or answered halfway, gives its place back.
+  // A client that leaves before its answer cuts the forward: wrangler dev then aborts the Worker's request (its signal),
+  // and the slot goes to the next.
   response.on("close", () => {
-    if (!response.writableFinished) upstream.destroy();
+    if (response.writableFinished) return;
+    upstream.destroy();
+    done();
   });
-  upstream.end(read.body);
+  upstream.end(body);
+}
+
+/**
+ * Who a request comes from, for taking turns: its API key (as the Worker reads it: Bearer, x-api-key, ?key=), or the
+ * client's address where the key is one of `sharedKeys` or there is none. Never printed.
+ */
+export function clientOf(request: Pick<IncomingMessage, "headers" | "url" | "socket">, sharedKeys: readonly string[]): string {
+  const key = keyOf(request);
+  return key !== null && !sharedKeys.includes(key) ? `key ${key}` : `address ${request.socket.remoteAddress ?? "unknown"}`;
+}
+
+function keyOf(request: Pick<IncomingMessage, "headers" | "url">): string | null {
+  const bearer = /^bearer\s+(.+)$/i.exec(String(request.headers.authorization ?? "").trim());
+  if (bearer !== null) return bearer[1].trim();
+  const header = request.headers["x-api-key"];
+  if (typeof header === "string" && header.trim() !== "") return header.trim();
+  const query = new URL(request.url ?? "/", "http://front.door").searchParams.get("key");
+  return query !== null && query !== "" ? query : null;
+}
+
+/** A lane full (or this request pushed out for a client under its share): 503 with Retry-After, in the Worker's error shape. */
+function overloaded(request: IncomingMessage, response: ServerResponse, lane: LaneName, why: Refusal, door: Door): void {
+  if (response.destroyed) return;
+  const message = why === "lane-full"
+    ? `the front door's queue for ${lane} requests is full (${door.limits.queueBound[lane]} waiting); retry later`
+    : `the front door's queue for ${lane} requests is full and this client holds more than its share of it; retry later`;
+  request.socket.setTimeout(door.options.idleTimeoutMs ?? IDLE_CONNECTION_MS);
+  response.writeHead(503, { "content-type": "application/json", "cache-control": "no-store", "retry-after": String(RETRY_AFTER_S) });
+  response.end(JSON.stringify({ error: { code: "overloaded", message } }));
 }
 
 /** The front door's own refusal, as the Worker answers the same (its codes and shape); the connection is closed, its body unread. */

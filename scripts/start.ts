@@ -264,7 +264,7 @@ async function startLocalServers(): Promise<LocalServers | null> {
   });
   if (samples === null) return null;
   const wranglerPort = await freePort(HOST);
-  const front = await startFrontDoor({ host: HOST, port: workerPort, upstreamPort: wranglerPort, maxInFlight: MAX_IN_FLIGHT }).catch((error: NodeJS.ErrnoException) => {
+  const front = await startFrontDoor({ host: HOST, port: workerPort, upstreamPort: wranglerPort, maxInFlight: MAX_IN_FLIGHT, sharedKeys: [DEV_API_KEY] }).catch((error: NodeJS.ErrnoException) => {
     console.error(`cannot listen on ${HOST}:${workerPort} (${error.code ?? error.message}); set WORKER_PORT to another port`);
     return null;
   });

@@ -159,3 +159,126 @@ describe("front door: slow clients hold no slot", () => {
     for (const reader of readers) reader.socket.destroy();
   });
 });
+
+describe("front door: fair under load", () => {
+  const SLOTS = 4;
+  let held: Server;
+  let door: FrontDoor;
+  /** Requests the stand-in for wrangler dev holds until the test lets them go, in the order they arrived. */
+  const arrived: string[] = [];
+  const waiting: (() => void)[] = [];
+
+  beforeAll(async () => {
+    held = createServer(async (request, response) => {
+      await bodyOf(request);
+      arrived.push(request.url ?? "");
+      if (request.url !== "/healthz") await new Promise<void>((go) => waiting.push(go));
+      response.writeHead(200, { "content-type": "text/plain" });
+      response.end(`ok ${request.url}`);
+    });
+    await new Promise<void>((listening) => held.listen(0, HOST, listening));
+    door = await startFrontDoor({
+      host: HOST, port: 0, upstreamPort: (held.address() as AddressInfo).port, maxInFlight: SLOTS, sharedKeys: ["public-key"],
+      queueBound: { small: 4, large: 16, huge: 2 },
+    });
+  });
+
+  afterAll(async () => {
+    for (const go of waiting.splice(0)) go();
+    await door.close();
+    await new Promise((closed) => held.close(closed));
+  });
+
+  /** Waits (on the event loop, not a clock) until `condition` holds. */
+  async function until(condition: () => boolean): Promise<void> {
+    while (!condition()) await new Promise((turn) => setTimeout(turn, 5));
+  }
+
+  function letAllGo(): void {
+    for (const go of waiting.splice(0)) go();
+  }
+
+  it("hands a GET on while 16 posts of a 900 KB page wait: they hold half the slots", async () => {
+    arrived.length = 0;
+    const page = "<p>".repeat(300_000); // 900 KB
+    const posts = Array.from({ length: 16 }, (_, index) =>
+      fetch(`${door.url}/v1/clean?post=${index}`, { method: "POST", body: page, headers: { "x-api-key": `poster-${index}` } }).then((response) => response.status));
+    await until(() => arrived.length === SLOTS / 2);
+    const get = fetch(`${door.url}/v1/clean?url=small`, { headers: { "x-api-key": "reader" } }).then((response) => response.text());
+    await until(() => arrived.length === SLOTS / 2 + 1);
+    expect(arrived.at(-1)).toBe("/v1/clean?url=small");
+    // The GET is answered while 14 posts still wait behind the two held.
+    waiting.pop()?.();
+    expect(await get).toBe("ok /v1/clean?url=small");
+    expect(arrived.filter((path) => path.includes("post="))).toHaveLength(SLOTS / 2);
+    while (arrived.length < 17 || waiting.length > 0) {
+      letAllGo();
+      await new Promise((turn) => setTimeout(turn, 5));
+    }
+    expect(await Promise.all(posts)).toEqual(Array.from({ length: 16 }, () => 200));
+  });
+
+  it("answers 503 with Retry-After past a full lane, pushes out the client over its share for another, and serves them in turns", async () => {
+    arrived.length = 0;
+    const ask = (key: string, index: number) =>
+      fetch(`${door.url}/v1/clean?${key}=${index}`, { headers: { "x-api-key": key } }).then(async (response) => ({
+        status: response.status, retryAfter: response.headers.get("retry-after"), body: await response.text(),
+      }));
+    // Client a fills the 4 slots and the small lane's 4 places; its ninth is refused.
+    const burst = Array.from({ length: 8 }, (_, index) => ask("a", index));
+    await until(() => arrived.length === SLOTS);
+    const refused = await ask("a", 8);
+    expect(refused.status).toBe(503);
+    expect(refused.retryAfter).toMatch(/^\d+$/);
+    expect(JSON.parse(refused.body).error.code).toBe("overloaded");
+    // b, under its share, takes the place of a's newest.
+    const other = ask("b", 0);
+    const pushedOut = await burst[7];
+    expect(pushedOut.status).toBe(503);
+    expect(pushedOut.retryAfter).toMatch(/^\d+$/);
+    expect(pushedOut.body).toMatch(/more than its share/);
+    // One slot freed: turns go a, then b (a queued first), not a's whole burst first.
+    waiting.shift()?.();
+    await until(() => arrived.length === SLOTS + 1);
+    waiting.shift()?.();
+    await until(() => arrived.length === SLOTS + 2);
+    expect(arrived.slice(SLOTS)).toEqual(["/v1/clean?a=4", "/v1/clean?b=0"]);
+    while (waiting.length > 0 || arrived.length < SLOTS + 4) {
+      letAllGo();
+      await new Promise((turn) => setTimeout(turn, 5));
+    }
+    expect((await other).status).toBe(200);
+    expect((await Promise.all(burst.slice(0, 7))).map((answer) => answer.status)).toEqual(Array.from({ length: 7 }, () => 200));
+  });
+
+  it("takes turns by address for a shared key, and by key for others", async () => {
+    const { clientOf } = await import("../../scripts/front-door");
+    const at = (address: string, headers: Record<string, string>, url = "/v1/clean") => ({ headers, url, socket: { remoteAddress: address } }) as never;
+    expect(clientOf(at("127.0.0.2", { "x-api-key": "public-key" }), ["public-key"])).toBe("address 127.0.0.2");
+    expect(clientOf(at("127.0.0.3", { "x-api-key": "public-key" }), ["public-key"])).not.toBe(clientOf(at("127.0.0.2", { "x-api-key": "public-key" }), ["public-key"]));
+    expect(clientOf(at("127.0.0.2", { authorization: "Bearer own" }), ["public-key"])).toBe(clientOf(at("127.0.0.9", {}, "/v1/clean?key=own"), ["public-key"]));
+    expect(clientOf(at("127.0.0.2", {}), ["public-key"])).toBe("address 127.0.0.2");
+  });
+
+  it("a client that hangs up while queued leaves the queue: its request never reaches wrangler dev", async () => {
+    arrived.length = 0;
+    const holding = Array.from({ length: SLOTS }, (_, index) => fetch(`${door.url}/v1/clean?hold=${index}`).then((response) => response.status));
+    await until(() => arrived.length === SLOTS);
+    const { port } = new URL(door.url);
+    const leaving = connect(Number(port), HOST);
+    leaving.on("error", () => undefined);
+    leaving.write("GET /v1/clean?left HTTP/1.1\r\nhost: x\r\n\r\n");
+    await until(() => door.counts().waiting.small === 1);
+    leaving.destroy();
+    await until(() => door.counts().waiting.small === 0);
+    const after = fetch(`${door.url}/v1/clean?after`).then((response) => response.status);
+    while (!arrived.includes("/v1/clean?after")) {
+      letAllGo();
+      await new Promise((turn) => setTimeout(turn, 5));
+    }
+    letAllGo();
+    expect(await after).toBe(200);
+    expect(await Promise.all(holding)).toEqual(Array.from({ length: SLOTS }, () => 200));
+    expect(arrived).not.toContain("/v1/clean?left");
+  });
+});
