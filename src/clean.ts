@@ -166,7 +166,8 @@ export type CleanResult =
     }
   | { readonly ok: false; readonly bailout: CleanBailout; readonly detail: string };
 
-const CONTENT_TYPES: Readonly<Record<CleanFormat, string>> = {
+/** The Content-Type of each format's answer (a HEAD of the answer names it without cleaning). */
+export const CONTENT_TYPES: Readonly<Record<CleanFormat, string>> = {
   html: "text/html; charset=utf-8",
   article: "text/html; charset=utf-8",
   annotated: "text/html; charset=utf-8",

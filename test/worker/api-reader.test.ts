@@ -152,6 +152,21 @@ describe.skipIf(!hasData)("a proxied page for an agent", () => {
     expect(await again.text()).toBe(markdownText);
     expect(again.headers.get("etag")).not.toBe(page.headers.get("etag") ?? "none");
   });
+
+  it("answers HEAD as GET: the negotiated format's type and Vary: Accept, for each Accept", async () => {
+    for (const accept of ["text/markdown", "text/plain", "text/html,application/xhtml+xml,*/*;q=0.8"]) {
+      const path = `${PAGE}?head=${Date.now()}-${accept.length}`;
+      const context = createExecutionContext();
+      const head = await app.fetch(new Request(`https://edge.test/proxy/reader${path}`, { method: "HEAD", headers: { accept } }), { ...env, PROXY_ORIGINS }, context);
+      await waitOnExecutionContext(context);
+      const get = await proxied(path, { accept });
+      await get.text();
+      expect(head.status, accept).toBe(200);
+      expect(head.headers.get("content-type"), accept).toBe(get.headers.get("content-type"));
+      expect(head.headers.get("vary"), accept).toMatch(/Accept/);
+      expect(await head.text()).toBe("");
+    }
+  });
 });
 
 describe("the reader cache", () => {

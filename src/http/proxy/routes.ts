@@ -38,7 +38,7 @@ import {
   originIfNoneMatch,
 } from "./cache";
 import { linkRewriter, rewriteLocation } from "./links";
-import type { CleanFormat } from "../../clean";
+import { CONTENT_TYPES, type CleanFormat } from "../../clean";
 import { addVary, proxyFormat, proxyFrontMatter } from "../api/negotiate";
 import { MARKDOWN_TOKENS_HEADER } from "../shared/clean-page";
 import { estimateMarkdownTokens } from "../shared/tokens";
@@ -261,9 +261,14 @@ function redirectThrough(proxied: ProxyRequest, response: Response): Response {
   return redirected;
 }
 
-/** HEAD of a page that a GET would clean: the cleaned page's validators, no length (it is not the origin's). */
+/**
+ * HEAD of a page that a GET would clean: the headers of the GET's answer that are known without cleaning (the cleaned
+ * page's validators, the negotiated format's type, Vary: Accept), no length (it is not the origin's).
+ */
 function htmlHeadThrough(proxied: ProxyRequest, response: Response): Response {
   const headers = cleanedHeaders(proxied, response.headers);
+  headers.set("content-type", CONTENT_TYPES[proxied.format]);
+  addVary(headers, "Accept");
   return new Response(null, { status: response.status, headers });
 }
 
