@@ -37,6 +37,27 @@ describe("CORS", () => {
     expect(stranger.headers.get("access-control-allow-origin")).toBeNull();
   });
 
+  it("allows in a preflight the headers of MCP and Jina clients and the reader's options, on /v1/mcp, /v1/read and /v1/clean", async () => {
+    const requested = [
+      "mcp-protocol-version", "mcp-session-id", "last-event-id", "x-no-cache", "x-cache-tolerance", "x-timeout", "x-with-links-summary",
+      "x-with-images-summary", "x-retain-images", "x-target-selector", "x-remove-selector", "x-return-format", "x-engine", "x-respond-with",
+    ];
+    for (const [path, method] of [["/v1/mcp", "POST"], ["/v1/mcp", "DELETE"], ["/v1/read/https://example.com/", "GET"], ["/v1/clean", "POST"]]) {
+      const response = await call(path, { method: "OPTIONS", headers: { origin: APP_ORIGIN, "access-control-request-method": method, "access-control-request-headers": requested.join(",") } }, CORS);
+      expect(response.status, path).toBe(204);
+      const allowed = (response.headers.get("access-control-allow-headers") ?? "").split(/,\s*/);
+      for (const header of requested) expect(allowed, `${path} ${header}`).toContain(header);
+      expect(response.headers.get("access-control-allow-methods"), path).toContain(method);
+    }
+  });
+
+  it("exposes the headers a browser client reads: the token estimate, the MCP session and revision, the cache state", async () => {
+    const answered = await call("/v1/clean?format=markdown", { method: "POST", headers: { origin: APP_ORIGIN, "x-api-key": "test-key", "content-type": "text/html" }, body: "<p>Hi there</p>" }, CORS);
+    expect(answered.headers.get("x-markdown-tokens")).not.toBeNull();
+    const exposed = (answered.headers.get("access-control-expose-headers") ?? "").split(/,\s*/);
+    for (const header of ["x-markdown-tokens", "mcp-session-id", "mcp-protocol-version", "x-clean-cache", "x-clean-selectors", "etag"]) expect(exposed, header).toContain(header);
+  });
+
   it("lets an allowed origin read answers and refusals; no list, no CORS headers", async () => {
     const refused = await call("/v1/rules/example.com", { headers: { origin: APP_ORIGIN } }, CORS);
     expect(refused.status).toBe(401);

@@ -31,7 +31,8 @@ function pick(document: Record<string, unknown>, fields: readonly string[]): Rec
 }
 
 // The text keeps its header (header=true), so that it shows what a selector kept of the headline and byline.
-const cleanUrl = (format: string, extra = "") => `/v1/clean?url=${encodeURIComponent(`${PAGE}?selectors=${format}${extra}`)}&format=${format}${extra}${format === "text" ? "&header=true" : ""}`;
+// `extra` is the API's (and the page's, so that its cache entry is apart); `variant` only the page's, to keep cache entries apart.
+const cleanUrl = (format: string, extra = "", variant = "") => `/v1/clean?url=${encodeURIComponent(`${PAGE}?selectors=${format}${extra}${variant}`)}&format=${format}${extra}${format === "text" ? "&header=true" : ""}`;
 
 describe.skipIf(!hasData)("request selectors", () => {
   it("X-Target-Selector keeps only the matched element, and says how many matched", async () => {
@@ -50,7 +51,7 @@ describe.skipIf(!hasData)("request selectors", () => {
 
   it("X-Remove-Selector takes out more, in every format", async () => {
     for (const format of ["text", "markdown", "json", "html", "article"]) {
-      const response = await call(cleanUrl(format, "&r=1"), { "x-target-selector": "div.article", "x-remove-selector": ".byline, .story-feature" });
+      const response = await call(cleanUrl(format, "", "&r=1"), { "x-target-selector": "div.article", "x-remove-selector": ".byline, .story-feature" });
       expect(response.status, format).toBe(200);
       expect(response.headers.get("x-clean-selectors"), format).toBe("target=1; remove=4");
       const body = await response.text();
@@ -62,8 +63,8 @@ describe.skipIf(!hasData)("request selectors", () => {
   });
 
   it("takes the same selectors as query parameters", async () => {
-    const byHeader = await (await call(cleanUrl("markdown", "&h=1"), { "x-target-selector": "div.article", "x-remove-selector": ".byline" })).text();
-    const byQuery = await (await call(`${cleanUrl("markdown", "&h=1")}&target-selector=${encodeURIComponent("div.article")}&remove-selector=.byline`)).text();
+    const byHeader = await (await call(cleanUrl("markdown", "", "&h=1"), { "x-target-selector": "div.article", "x-remove-selector": ".byline" })).text();
+    const byQuery = await (await call(`${cleanUrl("markdown", "", "&h=1")}&target-selector=${encodeURIComponent("div.article")}&remove-selector=.byline`)).text();
     expect(byQuery).toBe(byHeader);
     expect(byQuery).not.toContain(BYLINE);
   });
@@ -94,20 +95,20 @@ describe.skipIf(!hasData)("request selectors", () => {
       main: ["article.none", "div.article"], strip: [".story-feature", ".byline"], keep: [".byline-name"],
     };
     await env.RULES.put("selectors.example", JSON.stringify(ruleSet));
-    const response = await call(`${cleanUrl("text", "&kv=1")}&site=selectors.example&mode=rules`);
+    const response = await call(`${cleanUrl("text", "", "&kv=1")}&site=selectors.example&mode=rules`);
     expect(response.headers.get("x-clean-rules")).toBe("applied");
     expect(response.headers.get("x-clean-mode")).toBe("rules");
     expect(response.headers.get("x-clean-selectors")).toBe("strip=4; keep=1; main=1");
     const text = await response.text();
     expect(text.startsWith("QPR consider Joey Barton loan to speed up 12-match ban\n\nBy Mike Whalley\n\nQPR are considering")).toBe(true);
     for (const gone of [PULL_OUT, OUTSIDE, "BBC Sport\n"]) expect(text).not.toContain(gone);
-    const both = await call(`${cleanUrl("text", "&kv=2")}&site=selectors.example&mode=rules`, { "x-remove-selector": ".byline-name" });
+    const both = await call(`${cleanUrl("text", "", "&kv=2")}&site=selectors.example&mode=rules`, { "x-remove-selector": ".byline-name" });
     expect(both.headers.get("x-clean-selectors")).toBe("strip=4; keep=1; remove=1; main=1");
     expect(await both.text()).not.toContain(BYLINE);
   });
 
   it("keys the cache: other selectors are a miss, the same ones a hit", async () => {
-    const path = cleanUrl("text", `&cache=${Date.now()}`);
+    const path = cleanUrl("text", "", `&cache=${Date.now()}`);
     expect((await call(path, { "x-target-selector": "div.article" })).headers.get("x-clean-cache")).toBe("miss");
     expect((await call(path, { "x-target-selector": "#headline" })).headers.get("x-clean-cache")).toBe("miss");
     expect((await call(path, { "x-target-selector": "#headline", "x-remove-selector": ".byline" })).headers.get("x-clean-cache")).toBe("miss");

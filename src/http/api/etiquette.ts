@@ -19,6 +19,8 @@ import { hexDigest } from "../../digest";
 import type { Env } from "../shared/bindings";
 import { errorResponse } from "../shared/errors";
 import { presentedKey } from "../shared/keys";
+import { FRONT_MATTER_HEADER, RETURN_FORMAT_HEADER } from "./negotiate";
+import { READER_OPTION_HEADERS } from "./reader-options";
 
 export interface EtiquetteBindings {
   /** Comma-separated origins (https://app.example) allowed to call /v1 from a browser, or "*". */
@@ -57,17 +59,35 @@ function usableValue(value: string): boolean {
   return value.trim() !== "" && value.length <= MAX_FORWARDED_HEADER_CHARS && !/[\u0000-\u001f\u007f]/.test(value);
 }
 
-/** Request headers a browser app may send (the key, the body's type, negotiation, options, selectors, validators). */
+/** The MCP transport's request headers (Streamable HTTP): the revision a client speaks, and what a client resuming a stream sends. */
+export const MCP_PROTOCOL_VERSION_HEADER = "mcp-protocol-version";
+export const MCP_SESSION_ID_HEADER = "mcp-session-id";
+const MCP_LAST_EVENT_ID_HEADER = "last-event-id";
+/**
+ * Jina Reader's request headers this service documents but does not act on (docs/agents.md's table): a Jina client
+ * sends them, so a preflight allows them and the answer says what was done, instead of the browser refusing the call.
+ */
+const JINA_IGNORED_HEADERS = [
+  "x-respond-with", "x-engine", "x-wait-for-selector", "x-retain-links", "x-with-generated-alt", "x-token-budget", "x-set-cookie",
+  "x-proxy-url", "x-proxy", "x-respond-timing", "x-locale", "x-with-iframe", "x-with-shadow-dom", "x-robots-txt", "x-dnt", "x-referer",
+];
+/**
+ * Request headers a browser app may send: the key, the body's type and encoding, negotiation, the reader's options
+ * (api/reader-options.ts), Jina's headers, the MCP transport's, validators. Every header docs/api.md and docs/agents.md name.
+ */
 const ALLOWED_HEADERS = [
-  "authorization", "x-api-key", "content-type", "content-encoding", "accept", "x-return-format", "x-mode", "x-article-header",
-  "x-front-matter", "x-target-selector", "x-remove-selector", "x-user-agent", "accept-language",
-  "cache-control", "if-none-match",
+  "authorization", "x-api-key", "content-type", "content-encoding", "accept", "accept-language", "cache-control", "if-none-match", "if-modified-since",
+  RETURN_FORMAT_HEADER, FRONT_MATTER_HEADER, ...READER_OPTION_HEADERS, CLIENT_USER_AGENT_HEADER,
+  MCP_PROTOCOL_VERSION_HEADER, MCP_SESSION_ID_HEADER, MCP_LAST_EVENT_ID_HEADER, ...JINA_IGNORED_HEADERS,
 ].join(", ");
-/** Response headers a browser app may read besides the CORS-safelisted ones. */
+/** Response headers a browser app may read besides the CORS-safelisted ones: every header the API sets for its clients. */
 const EXPOSED_HEADERS = [
-  "etag", "vary", "retry-after", "server-timing", "x-clean-mode", "x-clean-site", "x-clean-rules", "x-clean-bailout", "x-clean-warning",
-  "x-clean-charset", "x-clean-removed", "x-clean-cache", "x-feed-kind", "x-feed-items",
+  "etag", "last-modified", "vary", "retry-after", "server-timing", "x-clean-mode", "x-clean-site", "x-clean-rules", "x-clean-bailout", "x-clean-warning",
+  "x-clean-charset", "x-clean-removed", "x-clean-cache", "x-clean-selectors", "x-feed-kind", "x-feed-items", "x-markdown-tokens", "content-signal",
+  MCP_SESSION_ID_HEADER, MCP_PROTOCOL_VERSION_HEADER,
 ].join(", ");
+/** Methods of /v1: GET and HEAD (read, clean by URL, feed), POST (clean HTML, read, MCP), DELETE (an MCP client ending its session: 405). */
+const ALLOWED_METHODS = "GET, HEAD, POST, DELETE, OPTIONS";
 /** Seconds a browser may keep a preflight's answer. */
 const PREFLIGHT_MAX_AGE_SECONDS = "600";
 const DEFAULT_RATE_LIMIT_PERIOD_SECONDS = 60;
@@ -87,7 +107,7 @@ export const corsHeaders: MiddlewareHandler<{ Bindings: Env & EtiquetteBindings 
     const headers = new Headers({ vary: "Origin" });
     if (allowed !== null) {
       headers.set("access-control-allow-origin", allowed);
-      headers.set("access-control-allow-methods", "GET, POST, OPTIONS");
+      headers.set("access-control-allow-methods", ALLOWED_METHODS);
       headers.set("access-control-allow-headers", ALLOWED_HEADERS);
       headers.set("access-control-max-age", PREFLIGHT_MAX_AGE_SECONDS);
     }

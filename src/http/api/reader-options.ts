@@ -6,7 +6,7 @@
  */
 import { CLEAN_FORMATS, type CleanFormat, type RequestSelectors } from "../../clean";
 import { parseSelector, type SelectorList } from "../../selectors";
-import { quoteValue, ServiceError } from "../shared/errors";
+import { quoteValue, requireKnownParameters, ServiceError } from "../shared/errors";
 import { DEFAULT_FORMAT, requireMode, type RequestedMode } from "../shared/formats";
 import { DEFAULT_SHAPE_OPTIONS, RETAIN_IMAGES, type AnswerShape, type RetainImages, type ShapeOptions } from "../shared/reader-shapes";
 import { acceptsAnything, FRONT_MATTER_HEADER, negotiateFormat, RETURN_FORMAT_HEADER } from "./negotiate";
@@ -27,6 +27,21 @@ export const LINKS_SUMMARY_HEADER = "x-with-links-summary";
 export const IMAGES_SUMMARY_HEADER = "x-with-images-summary";
 export const RETAIN_IMAGES_HEADER = "x-retain-images";
 export const TIMEOUT_HEADER = "x-timeout";
+/** The request headers of the reader's options (CORS allows them: api/etiquette.ts). */
+export const READER_OPTION_HEADERS = [
+  ARTICLE_HEADER_HEADER, MODE_HEADER, TARGET_SELECTOR_HEADER, REMOVE_SELECTOR_HEADER, NO_CACHE_HEADER, CACHE_TOLERANCE_HEADER,
+  LINKS_SUMMARY_HEADER, IMAGES_SUMMARY_HEADER, RETAIN_IMAGES_HEADER, TIMEOUT_HEADER,
+] as const;
+/**
+ * The query parameters /v1/clean and /v1/read (encoded form, POST) read: the page (url, site), the API key, the format
+ * and shape, the page kind, and each option by its kebab-case name and Jina's camelCase one. Any other is refused
+ * (400 naming these): a typo such as `fromat=text` would otherwise answer 200 in the default format.
+ */
+export const READER_QUERY_PARAMETERS = [
+  "url", "site", "key", "format", "shape", "mode", "kind", "header", "frontmatter",
+  "target-selector", "targetSelector", "remove-selector", "removeSelector", "links-summary", "withLinksSummary",
+  "images-summary", "withImagesSummary", "retain-images", "retainImages", "no-cache", "noCache", "cache-tolerance", "cacheTolerance", "timeout",
+] as const;
 /** X-Return-Format's value for Jina's text envelope. */
 const CONTENT_FORMAT = "content";
 /** Longest X-Timeout taken, in seconds (Jina's own range is 1-180); the deployment's fetch timeout caps it too. */
@@ -58,6 +73,7 @@ export type ReaderRoute = "clean" | "read";
 /** Reads the options; `query` is null where the query string is not the API's (the plain form of /v1/read). */
 export function readerOptions(request: Request, query: URLSearchParams | null, route: ReaderRoute = "clean", body: Readonly<Record<string, string>> = {}): ReaderOptions {
   // Query first (kebab-case, then Jina's camelCase), then a posted body's field, then the header.
+  if (query !== null) requireKnownParameters(query, READER_QUERY_PARAMETERS);
   const parameter = (name: string, header: string | null, camel?: string): string | undefined =>
     query?.get(name) ?? (camel === undefined ? undefined : query?.get(camel) ?? body[camel]) ?? body[name] ?? (header === null ? undefined : request.headers.get(header) ?? undefined);
   const { format: negotiated, varies, shape } = negotiateShape(request, query?.get("format") ?? undefined, route, query?.get("shape") ?? undefined);

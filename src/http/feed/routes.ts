@@ -11,7 +11,7 @@ import {
 import { decodeFeed, parseFeed, rewriteFeed, type FeedKind } from "../../feed";
 import type { Env } from "../shared/bindings";
 import { mediaType, readFetchedBody } from "../shared/body";
-import { ServiceError } from "../shared/errors";
+import { requireKnownParameters, ServiceError } from "../shared/errors";
 import type { ReaderCacheBindings } from "../api/read-url";
 import { processItems } from "./items";
 import { pageSampler } from "../../learning";
@@ -39,7 +39,11 @@ const MEDIA_TYPE_BY_KIND: Readonly<Record<FeedKind, string>> = {
 };
 const XML_MEDIA_TYPE = /^(?:application|text)\/(?:[\w.+-]+\+)?xml$/;
 
+/** The query parameters /v1/feed reads (any other is a 400 naming these). */
+const FEED_QUERY_PARAMETERS = ["url", "site", "key", "fulltext", "limit", "mode", "kind"] as const;
+
 feedRoutes.get("/", async (context) => {
+  requireKnownParameters(new URL(context.req.url).searchParams, FEED_QUERY_PARAMETERS);
   // Cached by its parameters (the key left out) and the model; a full-text feed's articles are cleaned with their
   // sites' rules as they are when it is made, for the cache's TTL.
   const query = [...new URL(context.req.url).searchParams].filter(([name]) => name !== "key").sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -11,12 +11,11 @@ import { Hono } from "hono/tiny";
 import type { Env } from "../shared/bindings";
 import { waitUntilOf } from "../shared/cache";
 import { mediaType } from "../shared/body";
-import { allowedOrigin, type EtiquetteBindings } from "../api/etiquette";
+import { allowedOrigin, MCP_PROTOCOL_VERSION_HEADER as PROTOCOL_VERSION_HEADER, type EtiquetteBindings } from "../api/etiquette";
 import { callTool, TOOLS } from "./tools";
 
 /** Protocol revisions this server speaks, newest first; an initialize naming another gets the newest. */
 export const PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26"] as const;
-const PROTOCOL_VERSION_HEADER = "mcp-protocol-version";
 const SERVER_INFO = { name: "edge-cleaner", title: "Edge cleaner", version: "0.1.0" };
 const INSTRUCTIONS = "Reads web pages without their template: read_url fetches and cleans a page, clean_html cleans HTML you have, list_rules and get_rules show the per-site rules.";
 

@@ -66,6 +66,38 @@ export function quoteValue(value: string): string {
   return JSON.stringify(value.length > ECHO_LIMIT ? `${value.slice(0, ECHO_LIMIT)}…` : value);
 }
 
+/**
+ * A 400 for a query parameter the route does not read, naming the ones it does (and the nearest, for a typo):
+ * an unread parameter would otherwise be ignored, and the answer quietly not the one asked for.
+ */
+export function requireKnownParameters(query: URLSearchParams, known: readonly string[]): void {
+  for (const name of query.keys()) {
+    if (known.includes(name)) continue;
+    const nearest = known.find((candidate) => editDistanceAtMost(name.toLowerCase(), candidate.toLowerCase(), 2));
+    const hint = nearest === undefined ? "" : ` (did you mean ${nearest}?)`;
+    throw new ServiceError("bad-request", `unknown query parameter ${quoteValue(name)}${hint}: this route reads ${known.join(", ")}`);
+  }
+}
+
+/** Whether two short names are at most `limit` single-character edits apart (a transposition counts as one). */
+function editDistanceAtMost(a: string, b: string, limit: number): boolean {
+  if (Math.abs(a.length - b.length) > limit || a.length > ECHO_LIMIT) return false;
+  let before = Array.from({ length: b.length + 1 }, (_, index) => index);
+  let previous = before;
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1);
+      let best = Math.min(previous[j] + 1, row[j - 1] + 1, substitution);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, before[j - 2] + 1);
+      row.push(best);
+    }
+    before = previous;
+    previous = row;
+  }
+  return previous[b.length] <= limit;
+}
+
 export function statusForCode(code: ErrorCode): number {
   return STATUS_BY_CODE[code];
 }
