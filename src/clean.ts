@@ -46,6 +46,7 @@ export function formatByName<T extends CleanFormat>(value: string, offered: read
   return (offered as readonly string[]).includes(format) ? (format as T) : null;
 }
 export type ArticleTitle = "keep" | "header" | "omit";
+export const ARTICLE_TITLES: readonly ArticleTitle[] = ["keep", "header", "omit"];
 /** What the text format holds: the article's body (no header of headline, byline and date line, no figure captions), or all the kept text. */
 export type TextScope = "body" | "all";
 export const TEXT_SCOPES: readonly TextScope[] = ["body", "all"];

@@ -5,7 +5,10 @@
  * (Cloudflare Workers), and createCleaner() takes any other backend. No Node API here.
  */
 import { parseModel, type ClassifierModel, type ModelJson } from "./classify";
-import { clean as cleanPage, type CleanOptions, type CleanResult, type OutputFormat } from "./clean";
+import {
+  ARTICLE_TITLES, clean as cleanPage, COMMENTS_CHOICES, DEFAULT_CLEAN_OPTIONS, OUTPUT_FORMATS, REQUESTED_MODES, TEXT_SCOPES, type CleanOptions, type CleanResult,
+  type OutputFormat,
+} from "./clean";
 import { decodeHtml } from "./page";
 import { compileRuleSet, parseRuleSet, siteKeyCandidates, siteOfHost, type CompiledRuleSet } from "./rules";
 import type { HtmlRewriterBackend } from "./runtime";
@@ -52,9 +55,43 @@ function modelOf(value: unknown): ClassifierModel | null {
 
 function rulesOf(value: unknown): CompiledRuleSet | null {
   if (value === undefined || value === null) return null;
-  const parsed = parseRuleSet(typeof value === "string" ? JSON.parse(value) : value);
+  const parsed = parseRuleSet(typeof value === "string" ? ruleSetJson(value) : value);
   if (!parsed.ok) throw new TypeError(`edge-cleaner: invalid rule set: ${parsed.problems.slice(0, 3).join("; ")}`);
   return compileRuleSet(parsed.ruleSet);
+}
+
+/** Rule-set JSON text, parsed; text that is not JSON is the caller's mistake, a TypeError as for any invalid rule set. */
+function ruleSetJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new TypeError(`edge-cleaner: invalid rule set: not JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
+/** The options the library reads besides the pipeline's (CleanOptions, whose names come from its defaults). */
+const LIBRARY_OPTIONS = ["url", "format", "contentType", "rules", "model"] as const;
+/** Each option whose value is one of a list: the list (`withRules` as CleanOptions types it). */
+const OPTION_CHOICES: Readonly<Record<string, readonly unknown[]>> = {
+  format: OUTPUT_FORMATS, mode: REQUESTED_MODES, comments: COMMENTS_CHOICES, articleTitle: ARTICLE_TITLES, textScope: TEXT_SCOPES,
+  withRules: ["rules", "rules+classifier"] satisfies readonly CleanOptions["withRules"][],
+};
+
+/**
+ * Refuses (TypeError) an option the library does not read, or a value not among an option's choices, naming what it
+ * takes: `{format: "pdf"}` or `{mode: "bogus"}` would otherwise clean as html, or as auto, and say ok.
+ */
+function checkOptions(options: object): void {
+  const known: readonly string[] = [...LIBRARY_OPTIONS, ...Object.keys(DEFAULT_CLEAN_OPTIONS)];
+  for (const [name, value] of Object.entries(options)) {
+    if (!known.includes(name)) throw new TypeError(`edge-cleaner: unknown option ${JSON.stringify(name)}: clean() reads ${known.join(", ")}`);
+    if (value === undefined) continue;
+    const choices = OPTION_CHOICES[name];
+    if (choices !== undefined && !choices.includes(value)) throw new TypeError(`edge-cleaner: ${name} must be one of ${choices.join(", ")}, not ${JSON.stringify(value)}`);
+    const fallback: unknown = (DEFAULT_CLEAN_OPTIONS as unknown as Record<string, unknown>)[name];
+    if (typeof fallback === "number" && !(typeof value === "number" && value > 0)) throw new TypeError(`edge-cleaner: ${name} must be a number above 0, not ${JSON.stringify(value)}`);
+    if (typeof fallback === "boolean" && typeof value !== "boolean") throw new TypeError(`edge-cleaner: ${name} must be true or false, not ${JSON.stringify(value)}`);
+  }
 }
 
 function absoluteUrl(url: string): URL {
@@ -74,11 +111,12 @@ function siteOf(rules: CompiledRuleSet | null, url: string | undefined): string 
 }
 
 /**
- * clean() on `rewriter`. An invalid URL, rule set or model throws a TypeError (the caller's mistake); a page the
+ * clean() on `rewriter`. An unknown option or value, an invalid URL, rule set or model throws a TypeError (the caller's mistake); a page the
  * pipeline cannot clean comes back as `{ ok: false, bailout, detail }` (never a throw), as in the Worker.
  */
 export function createCleaner(rewriter: HtmlRewriterBackend): Cleaner {
   return async (page, options = {}) => {
+    checkOptions(options);
     const { url, format = "html", contentType, rules, model, ...cleanOptions } = options;
     if (url !== undefined) absoluteUrl(url);
     let html: string;
