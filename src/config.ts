@@ -145,8 +145,11 @@ export const FEED_FULLTEXT_BUDGET_MS = 25_000;
 // ── pipeline limits (src/clean.ts) ─────────────────────────────────────────────────────────────────
 
 /** Largest page clean() works on, in UTF-8 bytes; past it the result is a "too-large" bailout. Same as the HTTP
- * body limit (5 MiB), so a page the API accepts is never refused by the pipeline. */
-export const CLEAN_MAX_BYTES = 5 * 1024 * 1024;
+ * body limit (HTTP_MAX_BODY_BYTES), so a page the API accepts is never refused by the pipeline. Origin: modern pages
+ * that inline their data (a framework's state, JSON-LD, bundles) reach 5-10 MB (wceb2026's largest, 5.3 MB, was refused
+ * at 5 MiB); inline scripts cost one unit per 64 characters scanned, so a 10 MiB page of them takes about 170,000 units
+ * of CLEAN_WORK_BUDGET_UNITS, and the work budget, not this cap, bounds a dense page's time. */
+export const CLEAN_MAX_BYTES = 10 * 1024 * 1024;
 /** Most blocks clean() works on; past it a "too-many-blocks" bailout. The largest dev page has about 4,000
  * blocks; 60,000 bounds the smoothing and the rewrite on hostile pages (a few ms per 10,000 blocks). */
 export const CLEAN_MAX_BLOCKS = 60_000;
@@ -228,9 +231,9 @@ export const CROSS_SITE_MAX_ATTEMPTS = 4;
 
 // ── HTTP (src/http) ─────────────────────────────────────────────────────────────────────────────────
 
-/** Largest request body or fetched page the API accepts, in bytes. Origin: the largest dev page is ~630 KB;
- * 5 MiB leaves room for pages heavy with inline scripts while staying far below the Worker's 128 MB memory. */
-export const HTTP_MAX_BODY_BYTES = 5 * 1024 * 1024;
+/** Largest request body or fetched page the API accepts, in bytes (env MAX_BODY_BYTES overrides). Origin: the pipeline's
+ * cap, CLEAN_MAX_BYTES (10 MiB: pages heavy with inline data reach 5-10 MB), far below the Worker's 128 MB memory. */
+export const HTTP_MAX_BODY_BYTES = CLEAN_MAX_BYTES;
 /** Time to wait for an origin's response headers, in milliseconds (env FETCH_TIMEOUT_MS overrides). */
 export const HTTP_FETCH_TIMEOUT_MS = 10_000;
 /** Time to wait for a fetched page's whole body once the headers arrived, in milliseconds (env FETCH_BODY_TIMEOUT_MS overrides). */
