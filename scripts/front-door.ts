@@ -14,9 +14,9 @@
  * the client. So a client that sends slowly, or reads slowly, or says it will send a huge body and waits, holds
  * a connection of its own and no slot: no request, with a key or without, holds a slot for its own I/O.
  * GET /healthz goes past the queues on a connection of its own, so that it tells whether the Worker answers,
- * not how long the queues are. Fairness (docs/api.md, "Limits"): large bodies hold at most half the slots (bodies
- * of megabytes, which take the isolate seconds each, one at a time), so small and URL requests are not stuck behind
- * them; clients (a key, or the address where the key is shared or absent) take turns within a lane; a full lane
+ * not how long the queues are. Fairness (docs/api.md, "Limits"): large bodies have slots of their own beside the
+ * others, half as many (bodies of megabytes, which take the isolate seconds each, one at a time), so small and URL
+ * requests never wait for them; clients (a key, or the address where the key is shared or absent) take turns within a lane; a full lane
  * answers 503 with Retry-After. A client that hangs up while queued leaves the queue, and once handed on, its
  * forward to wrangler dev is cut, which aborts the Worker's request.
  */
@@ -29,7 +29,7 @@ export interface FrontDoorOptions {
   readonly port: number;
   /** Where `wrangler dev` listens (same host). */
   readonly upstreamPort: number;
-  /** Requests handed to wrangler dev at once. */
+  /** Small and URL requests handed to wrangler dev at once; bodies from LARGE_BODY_BYTES have half as many slots beside them. */
   readonly maxInFlight: number;
   /** Time for a request's body, from its headers to its last byte, in milliseconds (default BODY_TIMEOUT_MS). */
   readonly bodyTimeoutMs?: number;
@@ -64,7 +64,7 @@ const IDLE_CONNECTION_MS = 10_000;
 /** How often Node checks the header and request deadlines, in milliseconds (its default, 30 s, would let them run late). */
 const DEADLINE_CHECK_MS = 1_000;
 
-/** Bodies from this size on (bytes) go in the large lane, which holds at most half the slots. Origin: the load
+/** Bodies from this size on (bytes) go in the large lane, whose slots are apart from the others. Origin: the load
  * scenarios' pages are 100 KB and the largest dev page ~630 KB; 16 posts of a 900 KB page at once held a GET for 3.2-6.5 s
  * when they shared one queue with it (issue 44). 256 KiB keeps every ordinary page small. */
 const LARGE_BODY_BYTES = 256 * 1024;
@@ -83,7 +83,7 @@ const RETRY_AFTER_S = 5;
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade"]);
 
 interface Pools {
-  /** The slots: at most maxInFlight connections to wrangler dev, taken only by requests the admission let in. */
+  /** The slots: connections to wrangler dev, taken only by requests the admission let in. */
   readonly work: Agent;
   /** /healthz alone, past the queues. */
   readonly health: Agent;
@@ -97,13 +97,14 @@ interface Door {
 }
 
 export async function startFrontDoor(options: FrontDoorOptions): Promise<FrontDoor> {
-  const pools: Pools = {
-    work: new Agent({ keepAlive: true, maxSockets: options.maxInFlight, maxFreeSockets: options.maxInFlight, timeout: IDLE_SOCKET_MS }),
-    health: new Agent({ keepAlive: true, maxSockets: 2, maxFreeSockets: 2, timeout: IDLE_SOCKET_MS }),
-  };
   const limits: AdmissionLimits = {
     slots: options.maxInFlight, heavySlots: Math.max(1, Math.floor(options.maxInFlight / 2)),
     largeBodyBytes: LARGE_BODY_BYTES, hugeBodyBytes: HUGE_BODY_BYTES, queueBound: options.queueBound ?? QUEUE_BOUND,
+  };
+  const sockets = limits.slots + limits.heavySlots;
+  const pools: Pools = {
+    work: new Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets, timeout: IDLE_SOCKET_MS }),
+    health: new Agent({ keepAlive: true, maxSockets: 2, maxFreeSockets: 2, timeout: IDLE_SOCKET_MS }),
   };
   const door: Door = { options, pools, admission: new Admission(limits), limits };
   const server = createServer(

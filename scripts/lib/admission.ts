@@ -3,9 +3,9 @@
  * cost, round robin between clients within a lane, and a refusal (the caller answers 503 with Retry-After) when a
  * lane is full. No I/O and no clock here, so that tests count admissions and their order.
  *
- * - Lanes by body size: `small` (URL requests and bodies under FRONT_DOOR_LARGE_BODY_BYTES), `large`, and `huge`
- *   (from FRONT_DOOR_HUGE_BODY_BYTES). Large and huge bodies together hold at most `heavySlots` of the slots (huge
- *   ones one at a time), so the other slots stay free for small requests however many large posts wait.
+ * - Lanes by body size: `small` (URL requests and ordinary pages), `large`, and `huge`. Small requests have `slots`
+ *   of their own; large and huge bodies share `heavySlots` others (huge ones one at a time), so however many large
+ *   posts wait, small requests never wait for them, and the heavy pages in the isolate at once stay few.
  * - Within a lane, clients take turns (one request each, in the order they first queued), so one client's burst
  *   waits behind its own requests, not in front of others'.
  * - A lane holds at most its bound of waiting requests. A newcomer to a full lane is refused, unless it has fewer
@@ -16,9 +16,9 @@
 export type LaneName = "small" | "large" | "huge";
 
 export interface AdmissionLimits {
-  /** Requests handed upstream at once. */
+  /** Small requests handed upstream at once. */
   readonly slots: number;
-  /** Of them, requests of the large and huge lanes at most (at least 1). */
+  /** Requests of the large and huge lanes handed upstream at once, beside them (at least 1). */
   readonly heavySlots: number;
   /** Bodies from this many bytes go in the large lane. */
   readonly largeBodyBytes: number;
@@ -123,16 +123,14 @@ export class Admission {
     }
   }
 
-  /** The next lane, after the one served last, with a request waiting and a slot it may take; null if none. */
+  /** The next lane, after the one served last, with a request waiting and a slot of its own free; null if none. */
   private nextLane(): LaneName | null {
-    const running = this.running.small + this.running.large + this.running.huge;
-    if (running >= this.limits.slots) return null;
     const heavyRunning = this.running.large + this.running.huge;
     for (let step = 1; step <= LANES.length; step++) {
       const index = (this.lastLane + step) % LANES.length;
       const lane = LANES[index];
       if (this.waitingCount[lane] === 0) continue;
-      if (lane !== "small" && heavyRunning >= Math.max(1, this.limits.heavySlots)) continue;
+      if (lane === "small" ? this.running.small >= this.limits.slots : heavyRunning >= Math.max(1, this.limits.heavySlots)) continue;
       if (lane === "huge" && this.running.huge >= 1) continue;
       this.lastLane = index;
       return lane;

@@ -26,7 +26,7 @@ describe("admission", () => {
     expect(laneOf(4_000_000, LIMITS)).toBe("huge");
   });
 
-  it("admits a small request before 16 large posts that wait: large bodies hold at most their slots", () => {
+  it("admits a small request before 16 large posts that wait: large bodies hold only their own slots", () => {
     const { admission, events, ticket } = recorder();
     const large = Array.from({ length: 16 }, (_, index) => ticket(`large${index}`, `poster${index}`, "large"));
     for (const posted of large) admission.enter(posted);
@@ -34,6 +34,10 @@ describe("admission", () => {
     admission.enter(ticket("get", "reader", "small"));
     expect(events.at(-1)).toBe("admit get");
     expect(admission.counts().waiting.large).toBe(14);
+    // Small requests have their 4 slots whatever the large ones hold: 3 more go at once, the fourth waits.
+    for (let index = 0; index < 4; index++) admission.enter(ticket(`small${index}`, `reader${index}`, "small"));
+    expect(admission.counts().running).toEqual({ small: 4, large: 2, huge: 0 });
+    expect(admission.counts().waiting.small).toBe(1);
     // A large one done frees a heavy slot: the next large post goes, not before.
     admission.release("large");
     expect(events.at(-1)).toBe("admit large2");

@@ -198,7 +198,7 @@ describe("front door: fair under load", () => {
     for (const go of waiting.splice(0)) go();
   }
 
-  it("hands a GET on while 16 posts of a 900 KB page wait: they hold half the slots", async () => {
+  it("hands a GET on while 16 posts of a 900 KB page wait: they hold only their own slots", async () => {
     arrived.length = 0;
     const page = "<p>".repeat(300_000); // 900 KB
     const posts = Array.from({ length: 16 }, (_, index) =>
