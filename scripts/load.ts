@@ -8,9 +8,14 @@
  *   hostile  the post scenario's clients (100 by default) beside attackers: the 200,000-link page (4 MB) posted
  *            as format=article and as format=json, one after the other in two loops, and 20 connections that
  *            declare a body, send 13 bytes and wait (opened again when closed); /healthz is asked every
- *            HEALTH_INTERVAL_MS meanwhile. It passes when the normal clients get no error, timeout or non-2xx
- *            answer and every /healthz is answered 200 within HEALTH_LIMIT_MS; the attackers' answers are
- *            reported (a heavy page may be passed through with x-clean-bailout);
+ *            HEALTH_INTERVAL_MS meanwhile; and in the mix, the bail-out page (120,000 `<div>` and a script, over
+ *            the block limit) posted in turn as article, json with shape=readability, markdown and text, and a
+ *            page fetched by URL from a loopback origin started here that labels plain HTML
+ *            `Content-Encoding: gzip` (its origin is added to DEV_ALLOWED_ORIGINS). It passes when the normal
+ *            clients get no error, timeout or non-2xx answer, every /healthz is answered 200 within
+ *            HEALTH_LIMIT_MS, no bail-out answer carries the page's script, and the mislabelled page gets a 502
+ *            origin-error (anything else, or no answer, fails it); the other attackers' answers are reported (a
+ *            heavy page may be passed through with x-clean-bailout);
  * and prints, per scenario, requests per second, latency p50/p99, errors, timeouts and non-2xx answers
  * (with their status codes and the start of their bodies, which tell who answered: the front door, wrangler dev's
  * proxy or the Worker), the failures `npm start` reported meanwhile, and the resident memory of the service's
@@ -27,8 +32,10 @@ import { connect, type Socket } from "node:net";
 import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { createInterface } from "node:readline";
+import { createServer, type Server } from "node:http";
 import { choiceOption, integerOption, parseCommand, runCommand, urlOption, usageText, type Command } from "./lib/cli";
-import { linkPage } from "./lib/hostile-pages";
+import { freePort } from "./lib/free-port";
+import { divsWithScript, linkPage, SCRIPT_MARKER } from "./lib/hostile-pages";
 import { REPO_ROOT, SAMPLE_FOLDER } from "./lib/paths";
 
 const SAMPLE = resolve(SAMPLE_FOLDER, "harbour-dredging-approved.html");
@@ -61,6 +68,13 @@ const HEALTH_LIMIT_MS = 1_000;
 const FAILURE_BODY_CHARACTERS = 160;
 /** Clients of the hostile scenario's normal traffic when --connections is not given. */
 const HOSTILE_DEFAULT_CONNECTIONS = 100;
+/** `<div>` elements of the hostile scenario's bail-out page (issue 44's page: over the block limit, with a script). */
+const BAILOUT_DIVS = 120_000;
+/** The bail-out page's requests, in turn: the formats that promise safe HTML or text. */
+const BAILOUT_QUERIES = ["format=article", "format=json&shape=readability", "format=json", "format=markdown", "format=text"] as const;
+/** Host the mislabelled origin listens on (loopback), and its path. */
+const MISLABELLED_HOST = "127.0.0.1";
+const MISLABELLED_PATH = "/mislabelled-gzip.html";
 
 const COMMAND: Command = {
   name: "load",
@@ -147,9 +161,11 @@ let reloads = 0;
 const errorLines = new Map<string, number>();
 
 /** `npm start` in its own process group, so that stopping it stops wrangler and workerd with it. */
-function startService(): ChildProcess {
+function startService(extraOrigins: readonly string[]): ChildProcess {
   // Without the per-key rate limit: 200 connections of one key would otherwise measure the limiter's 429s.
-  const service = spawn("npm", ["start"], { cwd: REPO_ROOT, detached: true, stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, RATE_LIMIT: "off" } });
+  const allowed = [process.env.DEV_ALLOWED_ORIGINS ?? "", ...extraOrigins].filter((entry) => entry !== "").join(",");
+  const env = { ...process.env, RATE_LIMIT: "off", ...(allowed === "" ? {} : { DEV_ALLOWED_ORIGINS: allowed }) };
+  const service = spawn("npm", ["start"], { cwd: REPO_ROOT, detached: true, stdio: ["ignore", "pipe", "inherit"], env });
   if (service.stdout !== null) createInterface({ input: service.stdout }).on("line", (line) => {
     if (RELOAD_LINE.test(line)) reloads++;
     if (ERROR_LINE.test(line) && !LOCAL_NOTICE.test(line)) {
@@ -222,6 +238,8 @@ async function runHostile(base: string, options: Options, page: string): Promise
   const heavyPage = linkPage(HOSTILE_LINKS);
   const heavy = (["article", "json"] as const).map((format) => heavyLoop(base, format, heavyPage, stopAt));
   const slow = slowBodies(base, stopAt);
+  const bailouts = bailoutLoop(base, stopAt);
+  const mislabelled = mislabelledOrigin === null ? null : mislabelledLoop(base, mislabelledOrigin, stopAt);
   const health = healthProbe(base, stopAt);
   const connections = options.connectionsGiven ? options.connections : HOSTILE_DEFAULT_CONNECTIONS;
   const statuses = new Map<number, number>();
@@ -233,7 +251,7 @@ async function runHostile(base: string, options: Options, page: string): Promise
   });
   instance.on("response", (_client: unknown, status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1));
   const result = await instance;
-  const [heavyResults, slowResult, healthResult] = await Promise.all([Promise.all(heavy), slow, health]);
+  const [heavyResults, slowResult, healthResult, bailoutResult, mislabelledResult] = await Promise.all([Promise.all(heavy), slow, health, bailouts, mislabelled]);
   const statusList = [...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(" ");
   console.log(
     `hostile normal: ${connections} clients POST ${Math.round(page.length / 1000)} KB page, ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms,` +
@@ -244,9 +262,12 @@ async function runHostile(base: string, options: Options, page: string): Promise
   printErrorLines();
   for (const line of heavyResults) console.log(`hostile heavy:  ${line}`);
   console.log(`hostile slow:   ${SLOW_BODY_CONNECTIONS} connections declaring ${SLOW_BODY_DECLARED_BYTES} bytes: ${slowResult}`);
+  console.log(`hostile bailout: ${bailoutResult.summary}`);
+  console.log(`hostile gzip:   ${mislabelledResult?.summary ?? "not run: --url names a running service, whose DEV_ALLOWED_ORIGINS this run cannot set"}`);
   console.log(`hostile health: ${healthResult.summary}`);
   if (reloads > reloadsBefore) console.log(`     wrangler dev reloaded the Worker ${reloads - reloadsBefore} time(s) during this scenario`);
-  return { name: "hostile", ok: result.errors === 0 && result.timeouts === 0 && result.non2xx === 0 && healthResult.ok };
+  const attackersOk = bailoutResult.ok && (mislabelledResult?.ok ?? true);
+  return { name: "hostile", ok: result.errors === 0 && result.timeouts === 0 && result.non2xx === 0 && healthResult.ok && attackersOk };
 }
 
 /** Prints the service's error lines heard since the last call, and forgets them. */
@@ -295,6 +316,71 @@ async function heavyLoop(base: string, format: string, body: string, stopAt: num
   const sorted = [...durations].sort((a, b) => a - b);
   const list = [...outcomes].map(([outcome, count]) => `${outcome}×${count}`).join(", ");
   return `${Math.round(body.length / 1e5) / 10} MB page as ${format}: ${durations.length} requests (${list}), median ${sorted[Math.floor(sorted.length / 2)] ?? 0} ms, max ${sorted.at(-1) ?? 0} ms`;
+}
+
+/** Posts the bail-out page in each of BAILOUT_QUERIES in turn until `stopAt`: whether no answer carried its script. */
+async function bailoutLoop(base: string, stopAt: number): Promise<{ ok: boolean; summary: string }> {
+  const page = divsWithScript(BAILOUT_DIVS);
+  const outcomes = new Map<string, number>();
+  let unsafe = 0;
+  let failed = 0;
+  for (let turn = 0; Date.now() < stopAt; turn++) {
+    const query = BAILOUT_QUERIES[turn % BAILOUT_QUERIES.length];
+    const outcome = await fetch(`${base}/v1/clean?${query}`, {
+      method: "POST", body: page, headers: { "x-api-key": API_KEY, "content-type": "text/html; charset=utf-8" }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_S * 1000),
+    }).then(async (response) => {
+      const body = await response.text();
+      // The script as markup (json escapes "<" as \u003c or keeps it in a string: either way "<script" is its start).
+      const carriesScript = body.includes(`<script>${SCRIPT_MARKER}`) || /<script/i.test(body.replace(/\\u003c/gi, "<"));
+      if (carriesScript) unsafe++;
+      if (response.status >= 500) failed++;
+      return `${response.status} ${response.headers.get("x-clean-bailout") ?? "cleaned"}${carriesScript ? " with the script" : ""}`;
+    }, (error: Error) => {
+      failed++;
+      return error.name;
+    });
+    const key = `${query}: ${outcome}`;
+    outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+  }
+  const list = [...outcomes].map(([outcome, count]) => `${outcome}×${count}`).join(", ");
+  return {
+    ok: unsafe === 0 && failed === 0,
+    summary: `${Math.round(page.length / 1e5) / 10} MB page of ${BAILOUT_DIVS} <div> and a script: ${list}; ${unsafe} answers carried the script, ${failed} failed (5xx or no answer)`,
+  };
+}
+
+/** A loopback origin that answers plain HTML labelled `Content-Encoding: gzip` (the body does not decode). */
+async function startMislabelledOrigin(): Promise<{ server: Server; url: string }> {
+  const port = await freePort(MISLABELLED_HOST);
+  const page = readFileSync(SAMPLE, "utf8");
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-encoding": "gzip", "content-length": String(Buffer.byteLength(page)) });
+    response.end(page);
+  });
+  await new Promise<void>((listening) => server.listen(port, MISLABELLED_HOST, listening));
+  return { server, url: `http://${MISLABELLED_HOST}:${port}` };
+}
+
+/** Asks for the mislabelled page by URL, one request at a time, until `stopAt`: whether every answer was a 502 origin-error. */
+async function mislabelledLoop(base: string, origin: string, stopAt: number): Promise<{ ok: boolean; summary: string }> {
+  const outcomes = new Map<string, number>();
+  let wrong = 0;
+  while (Date.now() < stopAt) {
+    const target = encodeURIComponent(`${origin}${MISLABELLED_PATH}`);
+    const outcome = await fetch(`${base}/v1/clean?format=text&url=${target}`, { headers: { "x-api-key": API_KEY }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_S * 1000) }).then(
+      async (response) => {
+        const body = await response.text();
+        const code = /"code"\s*:\s*"([^"]+)"/.exec(body)?.[1] ?? body.replace(/\s+/g, " ").trim().slice(0, 60);
+        return `${response.status} ${code}`;
+      },
+      (error: Error) => error.name,
+    );
+    if (outcome !== "502 origin-error") wrong++;
+    outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+    await new Promise((done) => setTimeout(done, HEALTH_INTERVAL_MS));
+  }
+  const list = [...outcomes].map(([outcome, count]) => `${outcome}×${count}`).join(", ");
+  return { ok: wrong === 0, summary: `plain HTML labelled gzip, by URL: ${list || "no request"}; ${wrong} not a 502 origin-error` };
 }
 
 /** SLOW_BODY_CONNECTIONS connections that declare a body, send 13 bytes and wait, each opened again when closed, until `stopAt`. */
@@ -350,9 +436,14 @@ async function healthProbe(base: string, stopAt: number): Promise<{ ok: boolean;
 
 const options = parseOptions();
 
+/** The hostile scenario's mislabelled origin (its URL), started before `npm start` so that its origin is allowed; null when not run. */
+let mislabelledOrigin: string | null = null;
+
 async function main(): Promise<void> {
   const base = options.url ?? `http://127.0.0.1:${WORKER_PORT}`;
-  const service = options.url === null ? startService() : null;
+  const origin = options.url === null && options.scenarios.includes("hostile") ? await startMislabelledOrigin() : null;
+  mislabelledOrigin = origin?.url ?? null;
+  const service = options.url === null ? startService(origin === null ? [] : [origin.url]) : null;
   try {
     if (!(await waitUntilReady(base, Date.now() + READY_TIMEOUT_MS, service))) {
       console.error(`${base} did not answer /healthz${service === null ? "" : " (see npm start's output above)"}`);
@@ -371,6 +462,7 @@ async function main(): Promise<void> {
     if (results.some((result) => !result.ok)) process.exitCode = 1;
   } finally {
     if (service !== null) await stopService(service);
+    origin?.server.close();
   }
 }
 

@@ -10,6 +10,16 @@ export function linkPage(n: number): string {
   return `<html><body>${links.join("")}</body></html>`;
 }
 
+/**
+ * n empty `<div>` and a script after them: past the block limit (config CLEAN_MAX_BLOCKS), so cleaning bails out
+ * (too-many-blocks); n = 120,000 is the page of issue 44, whose bail-out answered the raw page, script included, where
+ * safe HTML was promised. The script's text is SCRIPT_MARKER, for a check that no answer carries it as markup.
+ */
+export function divsWithScript(n: number): string {
+  return `<html><body>${"<div>".repeat(n)}<script>${SCRIPT_MARKER}</script></body></html>`;
+}
+export const SCRIPT_MARKER = "window.hostileScriptRan = true";
+
 /** An ordinary article page of about `paragraphs` × 400 characters, which the pathological prefixes sit before. */
 export function articlePage(paragraphs: number): string {
   const sentence = "The harbour board approved the dredging plan after a long meeting on Tuesday evening. ";
