@@ -18,17 +18,22 @@ parseCommand(COMMAND, { options: {} });
 
 const DIST = join(REPO_ROOT, "dist");
 const TYPES = join(DIST, "types");
+/** The licences of the third-party code the build bundles (the package ships it: package.json "files"). */
+const NOTICES_FILE = "THIRD_PARTY_NOTICES.md";
 
 async function main(): Promise<void> {
   rmSync(DIST, { recursive: true, force: true });
-  const common = { bundle: true, format: "esm", target: "es2022", logLevel: "warning", legalComments: "none", absWorkingDir: REPO_ROOT } as const;
-  await build({ ...common, entryPoints: { index: "src/library-node.ts" }, outdir: DIST, platform: "node", external: ["html-rewriter-wasm"] });
-  await build({ ...common, entryPoints: { workerd: "src/library-workerd.ts" }, outdir: DIST, platform: "neutral" });
-  // html-rewriter-wasm reads its .wasm beside itself, so it stays a dependency; wrangler is only run as a command (--kv-local).
-  await build({
-    ...common, entryPoints: { "scripts/clean": "scripts/clean.ts" }, outdir: DIST, platform: "node", external: ["html-rewriter-wasm"],
-    banner: { js: "#!/usr/bin/env node" },
-  });
+  const common = { bundle: true, format: "esm", target: "es2022", logLevel: "warning", legalComments: "none", absWorkingDir: REPO_ROOT, metafile: true } as const;
+  const builds = [
+    await build({ ...common, entryPoints: { index: "src/library-node.ts" }, outdir: DIST, platform: "node", external: ["html-rewriter-wasm"] }),
+    await build({ ...common, entryPoints: { workerd: "src/library-workerd.ts" }, outdir: DIST, platform: "neutral" }),
+    // html-rewriter-wasm reads its .wasm beside itself, so it stays a dependency; wrangler is only run as a command (--kv-local).
+    await build({
+      ...common, entryPoints: { "scripts/clean": "scripts/clean.ts" }, outdir: DIST, platform: "node", external: ["html-rewriter-wasm"],
+      banner: { js: "#!/usr/bin/env node" },
+    }),
+  ];
+  requireNotices(new Set(builds.flatMap((result) => Object.keys(result.metafile.inputs).flatMap(bundledPackage))));
   // The bin's usage text, where scripts/lib/cli.ts looks for it (../usage/ from the script).
   mkdirSync(join(DIST, "usage"), { recursive: true });
   cpSync(join(REPO_ROOT, "scripts", "usage", "clean.txt"), join(DIST, "usage", "clean.txt"));
@@ -41,6 +46,19 @@ async function main(): Promise<void> {
   ], { cwd: REPO_ROOT, stdio: "inherit" });
   fixDeclarationImports(TYPES);
   process.stderr.write(`package built in ${relative(process.cwd(), DIST) || "."}/\n`);
+}
+
+/** The package a bundled input file belongs to ("hono", "@scope/name"), or none for the project's own files. */
+function bundledPackage(input: string): string[] {
+  const match = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
+  return match === null ? [] : [match[1]];
+}
+
+/** Every third-party package bundled into dist/ has its licence in THIRD_PARTY_NOTICES.md (a "## name" section). */
+function requireNotices(bundled: ReadonlySet<string>): void {
+  const notices = readFileSync(join(REPO_ROOT, NOTICES_FILE), "utf8");
+  const missing = [...bundled].filter((name) => !notices.includes(`\n## ${name}\n`));
+  if (missing.length > 0) throw new Error(`${NOTICES_FILE} does not name ${missing.join(", ")}, bundled into dist/: add each one's licence`);
 }
 
 /**

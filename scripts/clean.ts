@@ -22,6 +22,7 @@ import type { ClassifierModel } from "../src/classify/index";
 import type { CleanMode, OutputFormat, RequestedMode } from "../src/clean";
 import type { CompiledRuleSet } from "../src/rules/index";
 import type { HtmlRewriterBackend } from "../src/runtime/index";
+import { version as PACKAGE_VERSION } from "../package.json";
 import { choiceOption, fail, parseCommand, runCommand, urlOption, usageError, usageText, type Command } from "./lib/cli";
 import { isHtmlFile, pagesUnder, sniffFile } from "./lib/inputs";
 import { REPO_ROOT, RULES_FOLDER, SHIPPED_MODEL } from "./lib/paths";
@@ -73,8 +74,14 @@ const { values, positionals } = parseCommand(COMMAND, {
     mode: { type: "string", default: "auto" },
     header: { type: "boolean", default: false },
     timings: { type: "string" },
+    version: { type: "boolean", default: false },
   },
 });
+// --version: the package's version (bundled into the bin from package.json), alone on stdout.
+if (values.version) {
+  process.stdout.write(`${PACKAGE_VERSION}\n`);
+  process.exit(0);
+}
 // One http(s) URL alone is the page to fetch, as --url URL with no inputs (`edge-cleaner https://…`).
 const urlAlone = positionals.length === 1 && values.url === undefined && /^https?:\/\//i.test(positionals[0]) ? positionals[0] : undefined;
 const pageUrl = values.url ?? urlAlone;

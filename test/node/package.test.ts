@@ -2,8 +2,8 @@
  * The package as a stranger gets it (a gate: npm run test:gates, and so CI): `npm pack` (prepack builds dist/),
  * the tarball installed into an empty folder, then the library from `node -e`, its types from a TypeScript file
  * compiled as Node resolves packages, and the bin on a shipped sample page, from a file and from standard input.
- * The install is offline: its two dependencies come from npm's cache, which `npm ci` filled; no test reaches
- * the registry.
+ * The install is offline: its dependencies are packed from the repository's node_modules; no test reaches the
+ * registry.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -28,7 +28,14 @@ beforeAll(() => {
   app = join(folder, "app");
   mkdirSync(app);
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
-  execFileSync(NPM, ["install", "--offline", "--no-audit", "--no-fund", join(folder, packed[0].filename)], { cwd: app, stdio: ["ignore", "ignore", "inherit"] });
+  // Its dependencies as packed from the repository's own install (the lock's versions): an offline install finds a
+  // dependency's registry metadata in npm's cache only where something once fetched it, which npm ci does not.
+  const dependencies = Object.keys((JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies);
+  const tarballs = dependencies.map((name) => {
+    const [packedDependency] = JSON.parse(execFileSync(NPM, ["pack", "--json", "--pack-destination", folder, join(REPO_ROOT, "node_modules", name)], { cwd: folder, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })) as { filename: string }[];
+    return join(folder, packedDependency.filename);
+  });
+  execFileSync(NPM, ["install", "--offline", "--no-audit", "--no-fund", join(folder, packed[0].filename), ...tarballs], { cwd: app, stdio: ["ignore", "ignore", "inherit"] });
 }, 600_000);
 
 afterAll(() => {
@@ -42,8 +49,38 @@ describe("the packed package", () => {
     expect(files).toContain("dist/scripts/clean.js");
     expect(files).toContain("dist/types/library-node.d.ts");
     expect(files).toContain("rules/model.json");
-    const unexpected = files.filter((path) => !path.startsWith("dist/") && !["package.json", "README.md", "CHANGELOG.md", "rules/model.json"].includes(path));
+    expect(files).toContain("LICENSE");
+    expect(files).toContain("THIRD_PARTY_NOTICES.md");
+    const unexpected = files.filter((path) => !path.startsWith("dist/") && !["package.json", "README.md", "CHANGELOG.md", "LICENSE", "THIRD_PARTY_NOTICES.md", "rules/model.json"].includes(path));
     expect(unexpected).toEqual([]);
+  });
+
+  it("is publishable: a licence, not private, a repository and a homepage, and as dependencies only what its build imports", () => {
+    const manifest = JSON.parse(readFileSync(join(app, "node_modules", "edge-cleaner", "package.json"), "utf8")) as Record<string, unknown>;
+    expect(manifest.license).toBe("Apache-2.0");
+    expect(manifest.private).toBeUndefined();
+    expect((manifest.repository as { url: string }).url).toMatch(/^git\+https:\/\//);
+    expect(manifest.homepage).toMatch(/^https:\/\//);
+    // The packages the built files import (bare specifiers, node: built-ins aside) are exactly its dependencies.
+    const built = ["dist/index.js", "dist/workerd.js", "dist/scripts/clean.js"].map((path) => readFileSync(join(app, "node_modules", "edge-cleaner", path), "utf8")).join("\n");
+    // Statements at a line's start (a bundled library's doc comments show imports too, after a "*"), and import("…") calls.
+    const specifiers = [...built.matchAll(/^import\b[^;]*?\bfrom\s*["']([^"'.][^"']*)["']|\bawait import\(\s*["']([^"'.][^"']*)["']/gm)].map((match) => match[1] ?? match[2]);
+    const imported = new Set(specifiers.filter((name) => !name.startsWith("node:")).map((name) => name.split("/").slice(0, name.startsWith("@") ? 2 : 1).join("/")));
+    expect(Object.keys(manifest.dependencies as Record<string, string>).sort()).toEqual([...imported].sort());
+    expect(readFileSync(join(app, "node_modules", "edge-cleaner", "LICENSE"), "utf8")).toContain("Apache License");
+  });
+
+  it("says its version with npx edge-cleaner --version", () => {
+    const version = execFileSync("npx", ["--no-install", "edge-cleaner", "--version"], { cwd: app, encoding: "utf8" });
+    expect(version).toBe(`${(JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version}\n`);
+  });
+
+  it("passes npm publish --dry-run (offline, after the pack built dist/) with no warning about the package", () => {
+    const publish = spawnSync(NPM, ["publish", "--dry-run", "--ignore-scripts", "--offline"], { cwd: REPO_ROOT, encoding: "utf8" });
+    expect(publish.status, publish.stderr).toBe(0);
+    // Every warning but the one about the registry login, which a dry run off the registry always gives.
+    const warnings = publish.stderr.split("\n").filter((line) => /^npm warn/i.test(line) && !/requires you to be logged in/.test(line));
+    expect(warnings).toEqual([]);
   });
 
   it("cleans a page given as a string or as bytes, from node -e", () => {
