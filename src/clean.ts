@@ -289,7 +289,7 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   clock.lap("format");
   if (expired()) return pastBudget("format");
   return {
-    ok: true, body, contentType: CONTENT_TYPES[input.format], mode: decidedMode, site: input.site, title: page.title, lang: page.lang,
+    ok: true, body, contentType: CONTENT_TYPES[input.format], mode: decidedMode, site: input.site, title: titleWithoutSiteName(page, pageUrlOf(input)) ?? "", lang: page.lang,
     removed, timings: clock.timings, work: Math.round(work.units), unclosedRawText: page.unclosedRawText === true, ...(selected.counts === null ? {} : { selectors: selected.counts }),
   };
 }
