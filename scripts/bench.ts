@@ -10,8 +10,8 @@
  * alone). Each page is timed as the mean of REPEAT runs; medians, p95, p99 and max are over pages, with the count of
  * pages over the Free plan's 10 ms CPU limit and over 50 ms. Nothing is subtracted.
  *
- * --vs-readability: clean() to text beside Readability.js (linkedom), in this one process, alternating page by
- * page (lib/readability-race.ts).
+ * --vs-readability: clean() to text beside Readability.js (linkedom), in this one process, each page once per round
+ * by each system (lib/readability-race.ts).
  * --against <revision>: this tree's pipeline beside an earlier revision's, in workerd, alternating page by page
  * (lib/bench-against.ts).
  * --profile <file>: a CPU profile of the pipeline in workerd, written to the file and summed up by function
