@@ -165,12 +165,16 @@ const IMPLIED_ENDS: Readonly<Record<string, ImpliedEnd>> = {
  */
 export function impliedEndDepth(open: readonly string[], name: string): number {
   let depth = open.length;
-  const close = (end: ImpliedEnd) => {
-    for (let index = depth - 1; index >= 0 && !end.boundaries.has(open[index]); index--) if (end.closes.has(open[index])) depth = index;
-  };
-  if (CLOSES_PARAGRAPH.has(name)) close(PARAGRAPH_END);
-  if (HEADINGS.has(name)) close(HEADING_END);
+  if (CLOSES_PARAGRAPH.has(name)) depth = closedBy(open, depth, PARAGRAPH_END);
+  if (HEADINGS.has(name)) depth = closedBy(open, depth, HEADING_END);
   const implied = IMPLIED_ENDS[name];
-  if (implied !== undefined) close(implied);
+  if (implied !== undefined) depth = closedBy(open, depth, implied);
   return depth;
+}
+
+/** The depth from which `end` closes the open elements below `depth` (`depth` when it closes none). A function, not a closure made per start tag: this runs on every one. */
+function closedBy(open: readonly string[], depth: number, end: ImpliedEnd): number {
+  let closed = depth;
+  for (let index = depth - 1; index >= 0 && !end.boundaries.has(open[index]); index--) if (end.closes.has(open[index])) closed = index;
+  return closed;
 }
