@@ -2,8 +2,6 @@
 // workerd (Miniflare, real local KV) with the sample site served on loopback. Picks a sample, checks that
 // the removed blocks are outlined in the original frame, takes a screenshot and looks for the outline colour.
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,10 +9,10 @@ import { ANNOTATE_REMOVED_ATTRIBUTE } from "../../src/rewrite/annotate";
 import { demoSamples } from "../../scripts/demo-samples";
 import { freePort } from "../../scripts/lib/free-port";
 import { startStaticServer, type StaticServer } from "../../scripts/static-server";
+import { CHROMIUM, CHROMIUM_ARGS } from "../support/chromium";
+import { bridgeWorker, type WorkerBridge } from "../support/worker-bridge";
 import { REPO_ROOT, startWorkerd, type WorkerdHandle } from "../support/workerd";
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const SAMPLE_SITE = "wrenmouth-gazette.example";
 const SAMPLE_FOLDER = resolve(REPO_ROOT, "samples", SAMPLE_SITE);
 const SAMPLE_PAGE = "harbour-dredging-approved.html";
@@ -40,25 +38,10 @@ interface BrowserGlobals {
   getComputedStyle(element: unknown): { readonly outlineColor: string };
 }
 
-/** A loopback HTTP server that hands every request to the Worker (Miniflare dispatches in-process). */
-async function bridge(worker: WorkerdHandle): Promise<{ url: string; server: Server }> {
-  const server = createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-    const headers = Object.entries(request.headers).flatMap(([name, value]) => (typeof value === "string" ? [[name, value] as [string, string]] : []));
-    const answer = await worker.fetch(request.url ?? "/", { method: request.method, headers, body });
-    response.writeHead(answer.status, Object.fromEntries(answer.headers));
-    response.end(Buffer.from(await answer.arrayBuffer()));
-  });
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
-
 describe("demo page", () => {
   let samples: StaticServer;
   let worker: WorkerdHandle;
-  let front: { url: string; server: Server };
+  let front: WorkerBridge;
   let browser: Browser | undefined;
 
   beforeAll(async () => {
@@ -70,13 +53,13 @@ describe("demo page", () => {
       vars: { API_KEYS: DEV_KEY, DEMO_API_KEY: DEV_KEY, ALLOW_PRIVATE_TARGETS: "true", DEMO_SAMPLES: JSON.stringify(demoSamples(SAMPLE_FOLDER, samples.url)) },
       kv,
     });
-    front = await bridge(worker);
+    front = await bridgeWorker(worker);
     if (hasChromium) browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise<void>((done) => (front ? front.server.close(() => done()) : done()));
+    await front?.close();
     await worker?.dispose();
     await samples?.close();
   });
