@@ -27,6 +27,16 @@ export function articlePage(paragraphs: number): string {
   return `<!doctype html><html><head><title>Harbour</title></head><body><nav><a href="/">Home</a></nav><article>${body}</article></body></html>`;
 }
 
+/**
+ * A page past the pipeline's block limit (CLEAN_MAX_BLOCKS, 60,000) with active markup before it: `divs` unclosed
+ * <div> of one word each after a script and a paragraph with an event handler. Cleaning gives up on it
+ * (too-many-blocks), which anyone can make happen on purpose: every format's fallback must still keep its promise
+ * (issue 44 measured 120,000 answered as the raw page, script included, in format=article and Readability's content).
+ */
+export function manyBlocksPage(divs = 120_000): string {
+  return `<html><head><title>Many</title></head><body><script>document.title = 'ran'</script><p onclick="alert(1)">The harbour board approved the dredging plan after a long meeting on Tuesday evening.</p>${"<div>word ".repeat(divs)}</body></html>`;
+}
+
 /** The families: name → input of size n (the unit repeated n times, before or around the rest). */
 export const FAMILIES = {
   unclosedLists: (n: number): string => "<ul><li>".repeat(n) + articlePage(60),
@@ -35,4 +45,6 @@ export const FAMILIES = {
   feedItemComments: (n: number): string => "<!--".repeat(n),
   /** A page of n links and nothing else (n = 200,000 is the page of the hostile load scenario). */
   links: (n: number): string => linkPage(n),
+  /** One list of n short items, each a block of its own (issue 44's worst page per byte, as json). */
+  flatListItems: (n: number): string => `<html><body><ul>${Array.from({ length: n }, (_, index) => `<li>item ${index}</li>`).join("")}</ul></body></html>`,
 } as const;
