@@ -232,7 +232,7 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   const mode = chooseMode(input, options);
   const usesRules = mode === "rules" || mode === "rules+classifier";
   // 1 analyse
-  const page = await bySize.run(analysePageSlices(input.html, { metadata: showsMetadata(input.format, options), scanLog: walksMarkup(input.format) || matchesSelectors(input, usesRules) }));
+  const page = await bySize.run(analysePageSlices(input.html, { metadata: showsMetadata(input.format, options), scanLog: walksMarkup(input.format) || matchesSelectors(input, usesRules), noscriptContent: showsText(input.format) }));
   if (page === null) return pastBudget("analyse");
   work.spend(page.source.length / CHARACTERS_PER_UNIT + page.blockCount + page.textNodeCount);
   clock.lap("analyse");
@@ -471,6 +471,11 @@ function selectedValue(page: PageModel, match: SelectorMatch, isDate: boolean): 
 function decide(page: PageModel, rulesPlan: NormalisedPlan | null, classifierPlan: NormalisedPlan | null): NormalisedPlan {
   if (rulesPlan !== null && classifierPlan !== null) return mergePlans(page, rulesPlan, classifierPlan);
   return rulesPlan ?? classifierPlan ?? emptyPlan(page);
+}
+
+/** Whether the output is the page's text (all but html and annotated, which are the page itself): a <noscript> that holds the main text is then read as content (page/noscript.ts). */
+function showsText(format: CleanFormat): boolean {
+  return format !== "html" && format !== "annotated";
 }
 
 /** Whether a writer walks the page's markup (Markdown, the article, json holding both): pass 1 then records its walk for it. */

@@ -75,6 +75,12 @@ export const PROSE_MIN_CHARS = 25;
  * than it hides: then it hides its body until a script shows it. Origin: about two paragraphs of a story; pages that
  * carry hidden schema.org copies of their story (businessinsider.de on scrapinghub) hide more prose than they show. */
 export const HIDDEN_MIN_VISIBLE_PROSE = 1000;
+/** A <noscript> is read as markup, for the formats that show text (page/noscript.ts), when the page shows less prose
+ * than this outside it and the <noscript> holds this much or more (characters, counted as PROSE_MIN_CHARS counts it).
+ * Origin: a notice to enable scripts is a sentence or two; the forum pages of wceb2026 served in <noscript> show at most
+ * 120 characters of prose outside it and hold 2,700-24,000 in it; a page that shows 680 (dragnet's bbc.co.uk gallery)
+ * shows its own text. */
+export const NOSCRIPT_MIN_PROSE_CHARS = 500;
 /** The JSON-LD articleBody (classify/article-body.ts): read when it holds at least ARTICLE_BODY_MIN_WORDS words (a
  * teaser-length description says nothing of where the article ends) and the page shows at least
  * ARTICLE_BODY_SHOWN_SHARE of them outside hidden blocks; its words are compared in shingles of ARTICLE_BODY_SHINGLE

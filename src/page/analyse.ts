@@ -14,6 +14,7 @@ import { CHARSET_PARAMETER } from "./charset";
 import { decodeEntityAt, entityEnd } from "./entities";
 import { findAttribute, readAttribute } from "./attributes";
 import { MetadataCollector } from "./metadata-scan";
+import { openedNoscriptSource } from "./noscript";
 import { RewriterAmbiguity } from "./rewriter-ambiguity";
 import { ScanLog } from "./scan-log";
 import { HtmlScan, NAMESPACE_MATH, NAMESPACE_SVG, TEXT_CDATA, TEXT_DATA, TEXT_RAW, TEXT_RCDATA, type ScanHandler } from "./scanner";
@@ -32,6 +33,9 @@ export interface AnalyseOptions {
   readonly metadata?: boolean;
   /** Also record the walk's events (PageModel.scanLog), for the writers that walk the markup again (Markdown, article). */
   readonly scanLog?: boolean;
+  /** Read a <noscript> that holds the page's main text as markup (noscript.ts), for the formats that show text; the html
+   * of a page is what a browser running its scripts gets, and keeps its <noscript> elements as they are. */
+  readonly noscriptContent?: boolean;
 }
 
 /** Builds the page model of a decoded HTML string. Never throws on malformed HTML. */
@@ -43,9 +47,10 @@ export function analysePage(html: string, options: AnalyseOptions = {}): PageMod
 export function* analysePageSlices(html: string, options: AnalyseOptions = {}): Slices<PageModel> {
   const page = yield* analyseSource(html, options);
   const swallowedAt = page.unclosedRawText === true ? runawayTitleEnd(html, page) : -1;
-  if (swallowedAt < 0) return page;
   // The page still had an element left open: the warning stands, though what it swallowed is read now.
-  return { ...(yield* analyseSource(`${html.slice(0, swallowedAt)}</title>${html.slice(swallowedAt)}`, options)), unclosedRawText: true };
+  const read = swallowedAt < 0 ? page : { ...(yield* analyseSource(`${html.slice(0, swallowedAt)}</title>${html.slice(swallowedAt)}`, options)), unclosedRawText: true };
+  const opened = options.noscriptContent === true ? openedNoscriptSource(read) : null;
+  return opened === null ? read : { ...(yield* analyseSource(opened, options)), ...(read.unclosedRawText === true ? { unclosedRawText: true } : {}) };
 }
 
 /**
@@ -292,6 +297,9 @@ class PageBuilder implements ScanHandler {
   private readonly commentAnchors: number[] = [];
   /** Source ranges of JSON-LD scripts that name an articleBody (PageModel.articleBodyScripts); whether the open script is JSON-LD. */
   private readonly articleBodyScripts: number[] = [];
+  /** <noscript> elements with text (PageModel.noscriptTexts): offset of "<noscript", and its text's range; where the last one starts. */
+  private readonly noscriptTexts: number[] = [];
+  private noscriptTagStart = -1;
   private inJsonLd = false;
 
   constructor(source: string) {
@@ -306,6 +314,13 @@ class PageBuilder implements ScanHandler {
     this.blocks.tag[0] = TAG_ROOT;
   }
 
+  /** A run of a <noscript>'s text: a new element's, or the rest of the last one's (a scan in slices may split a run). */
+  private noteNoscriptText(start: number, end: number): void {
+    const last = this.noscriptTexts.length - 3;
+    if (last >= 0 && this.noscriptTexts[last] === this.noscriptTagStart) this.noscriptTexts[last + 2] = end;
+    else this.noscriptTexts.push(this.noscriptTagStart, start, end);
+  }
+
   private currentBlock(): number {
     return this.openCount === 0 ? 0 : this.stack.innermostBlock[this.openCount - 1];
   }
@@ -315,6 +330,7 @@ class PageBuilder implements ScanHandler {
     const tag = foreign ? TAG_OTHER : nameTag;
     this.lastStartName = name;
     if (tag === TAG_SCRIPT) this.inJsonLd = !foreign && readAttribute(this.source, nameEnd, tagEnd, "type")?.trim().toLowerCase() === "application/ld+json";
+    if (name === "noscript" && !foreign) this.noscriptTagStart = tagStart;
     if (!foreign) this.implyEnds(tag, tagStart);
     if (tag === TAG_HTML && this.lang === "") this.lang = (readAttribute(this.source, nameEnd, tagEnd, "lang") ?? "").trim();
     if (tag === TAG_BR) this.pendingSpace = true;
@@ -536,6 +552,7 @@ class PageBuilder implements ScanHandler {
   }
 
   text(start: number, end: number, kind: number): void {
+    if (kind === TEXT_RAW && this.lastStartName === "noscript") this.noteNoscriptText(start, end);
     if (kind === TEXT_RAW && this.inJsonLd && this.lastStartName === "script") {
       if (this.source.slice(start, end).includes("articleBody")) this.articleBodyScripts.push(start, end);
     }
@@ -685,6 +702,7 @@ class PageBuilder implements ScanHandler {
       ...(this.runawayTitleStart < 0 ? {} : { runawayTitleStart: this.runawayTitleStart }),
       ...(this.commentAnchors.length === 0 ? {} : { commentAnchors: this.commentAnchors }),
       ...(this.articleBodyScripts.length === 0 ? {} : { articleBodyScripts: this.articleBodyScripts }),
+      ...(this.noscriptTexts.length === 0 ? {} : { noscriptTexts: this.noscriptTexts }),
       impliedEnds: trimmed(this.implied, this.impliedCount),
     };
   }

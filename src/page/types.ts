@@ -60,6 +60,12 @@ export interface PageModel {
    * classify/article-body.ts reads it), flattened pairs. Optional, as charsetDeclaration.
    */
   readonly articleBodyScripts?: readonly number[];
+  /**
+   * The <noscript> elements with text, flattened triples: offset of the start tag's "<", and the range [start, end) of
+   * the element's text (raw text: scripts run here, as in the browsers pages are written for; page/noscript.ts opens
+   * the ones that hold the page's main text). Optional, as charsetDeclaration.
+   */
+  readonly noscriptTexts?: readonly number[];
   /** The reader metadata's facts, when pass 1 was asked to gather them (analysePage's metadata option). */
   readonly metadataFacts?: MetadataFacts;
   /** Pass 1's scanner events, when it was asked to record them (analysePage's scanLog option). */
