@@ -21,6 +21,12 @@ export interface FloorsFile {
   readonly lowered: readonly { readonly date: string; readonly row: string; readonly from: number; readonly to: number; readonly why: string }[];
 }
 
+/**
+ * Least pages of a page kind (wceb2026's types) for a floor of its own: a kind with fewer (blog: 1 page) moves with a
+ * single page, and is floored only within its set's row. 20 is where issue 43 asks each kind to beat the references.
+ */
+export const KIND_FLOOR_MIN_PAGES = 20;
+
 /** How far a score may fall below its floor before the gate fails (run-to-run float noise is far smaller). */
 export const FLOOR_EPSILON = 0.0005;
 
@@ -87,4 +93,24 @@ export function nextFloors(old: FloorsFile | null, measured: FloorValues, digest
     }
   }
   return { file: { digest, protocol, floors, lowered }, refused };
+}
+
+/** The set a floors row belongs to: "dragnet", "dragnet[8+ page sites]" and "wceb2026/forum" name their set first. */
+export function setOfRow(row: string): string {
+  return row.split(/[[/]/)[0];
+}
+
+/**
+ * The old floors as floors of the current data: unchanged where their digest is the current one; carried to the
+ * current digest where a set was added and the sets they were measured on are unchanged (their digest, over those
+ * sets in the current order, is the old one), so that adding a set never drops or lowers an older set's floor;
+ * null where the data under them changed (they are measured afresh).
+ */
+export function carriedFloors(old: FloorsFile | null, sets: readonly string[], digest: string, digestOf: (sets: readonly string[]) => string): FloorsFile | null {
+  if (old === null) return null;
+  if (old.digest === digest) return old;
+  const named = new Set(Object.keys(old.floors).map(setOfRow));
+  const earlier = sets.filter((set) => named.has(set));
+  if (earlier.length !== named.size || digestOf(earlier) !== old.digest) return null;
+  return { ...old, digest };
 }

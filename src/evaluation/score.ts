@@ -91,3 +91,37 @@ export function meanCounts(counts: readonly PageCounts[]): { precision: number; 
   const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
   return { precision, recall, f1 };
 }
+
+/**
+ * The snippet measure (wceb2026's second one): of a page's `with` sentences, how many the output contains; of its
+ * `without` boilerplate lines, how many it leaves out. A snippet is found by case-insensitive substring match after
+ * every run of whitespace in both is made one space.
+ */
+export interface SnippetCounts {
+  readonly withFound: number;
+  readonly withTotal: number;
+  readonly withoutAbsent: number;
+  readonly withoutTotal: number;
+}
+
+export const NO_SNIPPETS: SnippetCounts = { withFound: 0, withTotal: 0, withoutAbsent: 0, withoutTotal: 0 };
+
+const normaliseForSnippets = (text: string): string => text.replace(/\s+/gu, " ").trim().toLowerCase();
+
+export function scoreSnippets(output: string, snippets: { readonly with: readonly string[]; readonly without: readonly string[] }): SnippetCounts {
+  const text = normaliseForSnippets(output);
+  const found = (snippet: string): boolean => text.includes(normaliseForSnippets(snippet));
+  return {
+    withFound: snippets.with.filter(found).length,
+    withTotal: snippets.with.length,
+    withoutAbsent: snippets.without.filter((snippet) => !found(snippet)).length,
+    withoutTotal: snippets.without.length,
+  };
+}
+
+/** The sum of snippet counts over pages. */
+export function sumSnippets(counts: readonly SnippetCounts[]): SnippetCounts {
+  return counts.reduce((sum, c) => ({
+    withFound: sum.withFound + c.withFound, withTotal: sum.withTotal + c.withTotal, withoutAbsent: sum.withoutAbsent + c.withoutAbsent, withoutTotal: sum.withoutTotal + c.withoutTotal,
+  }), NO_SNIPPETS);
+}

@@ -8,7 +8,7 @@ import { articleBodyMarks, classifyPage, commentBlocks, commentPlan, parseModel,
 import { mergePlans, type NormalisedPlan } from "../plan/index";
 import { articleBody, outsideBody } from "../rewrite/index";
 import { TRAIN_FOLDS } from "../config";
-import { EVALUATION_ONLY_SETS, GOLD_WITHOUT_HEADER, meanCounts, type PageCounts } from "../evaluation/index";
+import { EVALUATION_ONLY_SETS, goldWithoutHeader, meanCounts, type PageCounts } from "../evaluation/index";
 import { collectExamples, labelsOf, type AnalysedPage, type LabelSource } from "./corpus";
 import { decisionFields, fitModel, type DecisionSettings, type ExampleSet, type ModelKind } from "./fit";
 import { FEATURE_NAMES, mainContentBlock, titleWithoutSiteName } from "../page/index";
@@ -93,7 +93,7 @@ export function candidateSettings(keepProseGrid: readonly number[] = KEEP_PROSE_
  * Candidate → page → normalised shingle counts of the plan those settings give (pages with gold only).
  * Smoothing depends only on the penalty settings, so it runs once per page and penalty setting.
  */
-function calibrationTable(
+export function calibrationTable(
   pages: readonly AnalysedPage[], scores: ReadonlyMap<AnalysedPage, Float32Array>, models: readonly ClassifierModel[], candidates: readonly DecisionSettings[], rules: DecisionRules,
 ): PageCounts[][] {
   const scorers = new Map<AnalysedPage, PageScorer>(pages.map((page) => [page, pageScorer(page.model, page.page.gold)]));
@@ -120,12 +120,12 @@ function calibrationTable(
 }
 
 /**
- * Kept text nodes as clean()'s text writes them: on pages whose gold is the article's body (GOLD_WITHOUT_HEADER), the
+ * Kept text nodes as clean()'s text writes them: on pages whose gold is the article's body (goldWithoutHeader), the
  * text format's default, without the article's header and figures' captions; on the others all the kept text (the
  * textScope "all" they are scored with).
  */
 function writtenTextNodes(page: AnalysedPage, plan: NormalisedPlan, kept: Uint8Array): Uint8Array {
-  if (!GOLD_WITHOUT_HEADER.has(page.page.set)) return kept;
+  if (!goldWithoutHeader(page.page)) return kept;
   const body = articleBody(page.model, plan, titleWithoutSiteName(page.model, page.page.url === "" ? undefined : page.page.url));
   for (let t = 0; t < page.model.textNodeCount; t++) if (outsideBody(page.model, body, t)) kept[t] = 0;
   return kept;
@@ -180,6 +180,8 @@ export interface CrossValidation {
   readonly source: LabelSource;
   /** Fold → its model, carrying the decision settings chosen on the other folds' pages. */
   readonly folds: readonly ClassifierModel[];
+  /** Fold → the decision settings its model carries. */
+  readonly foldSettings: readonly DecisionSettings[];
   /** Settings that do best on all out-of-fold pages (the shipped model's). */
   readonly settings: DecisionSettings;
   /** Out-of-fold label agreement. */
@@ -218,27 +220,98 @@ export interface DecisionRules {
 }
 export const ALL_DECISION_RULES: DecisionRules = { hidden: true, articleEnd: true };
 
-/** Chooses each fold's decision settings on the other folds' pages (see the module note). */
+/** Chooses each fold's decision settings on the other folds' pages (see the module note), then each KIND_SETTINGS entry per page kind. */
 export function calibrateFolds(
   pages: readonly AnalysedPage[], fitted: FittedFolds, log: (line: string) => void, candidates: readonly DecisionSettings[] = candidateSettings(), rules: DecisionRules = ALL_DECISION_RULES,
+  kindSettings: readonly KindSetting[] = KIND_SETTINGS,
 ): CrossValidation {
   const started = performance.now();
   const { kind, source, scores, models } = fitted;
   const withGold = pages.filter((page) => page.page.gold !== "");
   const table = calibrationTable(withGold, scores, models, candidates, rules);
-  const foldSettings = Array.from({ length: TRAIN_FOLDS }, (_, fold) => candidates[bestCandidate(table, withGold, (page) => page.fold !== fold)]);
-  const settings = candidates[bestCandidate(table, withGold, () => true)];
-  const chosen = withGold.map((page, index) => table[candidates.indexOf(foldSettings[page.fold])][index]);
+  let foldSettings = Array.from({ length: TRAIN_FOLDS }, (_, fold) => candidates[bestCandidate(table, withGold, (page) => page.fold !== fold)]);
+  let settings = candidates[bestCandidate(table, withGold, () => true)];
+  let chosen = withGold.map((page, index) => table[candidates.indexOf(foldSettings[page.fold])][index]);
+  if (kindSettings.length > 0) {
+    ({ foldSettings, settings } = calibrateKindSettings(withGold, fitted, { foldSettings, settings }, kindSettings, rules, log));
+    chosen = chosenCounts(withGold, fitted, foldSettings, rules);
+  }
   const perFold = Array.from({ length: TRAIN_FOLDS }, (_, fold) => meanCounts(chosen.filter((_, index) => withGold[index].fold === fold)).f1);
   const perSet: Record<string, number> = {};
   for (const set of new Set(withGold.map((page) => page.page.set))) perSet[set] = meanCounts(chosen.filter((_, index) => withGold[index].page.set === set)).f1;
   log(`${kind}/${source}: ${candidates.length} settings calibrated in ${((performance.now() - started) / 1000).toFixed(1)} s; per fold ${foldSettings.map(describeSettings).join(" | ")}; on all pages (the shipped model's) ${describeSettings(settings)}`);
   return {
-    kind, source, settings,
+    kind, source, settings, foldSettings,
     folds: fitted.jsons.map((json, fold) => compileModel(withSettings(json, foldSettings[fold]))),
     labels: labelMetrics(pages, scores, source),
     estimate: { all: meanOverSets(chosen, withGold), perFold, perSet },
   };
+}
+
+/** Each page's counts under its own fold's settings. */
+function chosenCounts(pages: readonly AnalysedPage[], fitted: FittedFolds, foldSettings: readonly DecisionSettings[], rules: DecisionRules): PageCounts[] {
+  const table = calibrationTable(pages, fitted.scores, fitted.models, foldSettings, rules);
+  return pages.map((page, index) => table[page.fold][index]);
+}
+
+/**
+ * A decision setting chosen per page kind, inside the folds: the hook for settings that should differ by what a page
+ * is (issue 43: keep more where a page is not an article and the classifier is unsure). The kind is the one clean()
+ * itself recognises on the page (`kindOf`), not a data set's label, so the value chosen for a kind holds for every
+ * page clean() gives that kind, on every set. Register one in KIND_SETTINGS: `npm run train` and `npm run eval` then
+ * calibrate it (calibrateKindSettings) after the shared settings, and fitShipped writes the shipped values.
+ */
+export interface KindSetting {
+  /** For progress lines. */
+  readonly name: string;
+  /** Candidate values, each tried on a kind's pages. */
+  readonly values: readonly number[];
+  /** The kind clean() gives the page; pages of kind null take no part in the choice. */
+  readonly kindOf: (page: AnalysedPage) => string | null;
+  /**
+   * The settings with this setting at `value` for pages of `kind` (DecisionSettings carries the value, decisionFields
+   * writes it into the model, and classifyPage reads it; apply must leave the pages of other kinds as they were).
+   */
+  readonly apply: (settings: DecisionSettings, kind: string, value: number) => DecisionSettings;
+}
+
+/** The registered per-kind settings (none yet). */
+export const KIND_SETTINGS: readonly KindSetting[] = [];
+
+/**
+ * For each setting, each kind and each fold: the value whose plans do best (bestCandidate: F1 averaged over sets, ties
+ * to the larger output) on the other folds' pages of that kind, under that fold's settings; the shipped value is
+ * chosen on all pages of the kind under the shipped settings.
+ */
+export function calibrateKindSettings(
+  pages: readonly AnalysedPage[], fitted: FittedFolds, start: { foldSettings: readonly DecisionSettings[]; settings: DecisionSettings }, kindSettings: readonly KindSetting[], rules: DecisionRules,
+  log: (line: string) => void,
+): { foldSettings: DecisionSettings[]; settings: DecisionSettings } {
+  const foldSettings = [...start.foldSettings];
+  let settings = start.settings;
+  for (const setting of kindSettings) {
+    const kinds = new Map<string, AnalysedPage[]>();
+    for (const page of pages) {
+      const kind = setting.kindOf(page);
+      if (kind === null) continue;
+      const list = kinds.get(kind);
+      if (list) list.push(page);
+      else kinds.set(kind, [page]);
+    }
+    for (const [kind, kindPages] of kinds) {
+      const choose = (base: DecisionSettings, use: (page: AnalysedPage) => boolean): { value: number; settings: DecisionSettings } => {
+        const candidates = setting.values.map((value) => setting.apply(base, kind, value));
+        const best = bestCandidate(calibrationTable(kindPages, fitted.scores, fitted.models, candidates, rules), kindPages, use);
+        return { value: setting.values[best], settings: candidates[best] };
+      };
+      const perFold = foldSettings.map((base, fold) => choose(base, (page) => page.fold !== fold));
+      perFold.forEach((choice, fold) => (foldSettings[fold] = choice.settings));
+      const shipped = choose(settings, () => true);
+      settings = shipped.settings;
+      log(`${setting.name} for ${kind} (${kindPages.length} pages): per fold ${perFold.map((choice) => choice.value).join(" | ")}; shipped ${shipped.value}`);
+    }
+  }
+  return { foldSettings, settings };
 }
 
 /** Cross-validates one model kind under one label source: fold models, then settings chosen inside the folds. */

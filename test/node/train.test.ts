@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { TRAIN_FOLDS } from "../../src/config";
 import { hasData, scoreText } from "../../src/evaluation/index";
 import {
-  analyseSet, bestCandidate, CALIBRATION_TIE, candidateSettings, collectExamples, compileModel, fitModel, keptText, keptTextNodes, LABEL_NONE, labelMetrics, labelsOf, pageScorer, scoreKept,
-  type AnalysedPage, type DecisionSettings, type LabelSource,
+  ALL_DECISION_RULES, analyseSet, bestCandidate, CALIBRATION_TIE, calibrateKindSettings, candidateSettings, collectExamples, compileModel, fitFolds, fitModel, foldKeys, keptText, keptTextNodes, LABEL_NONE, labelMetrics, labelsOf, pageScorer, scoreKept,
+  type AnalysedPage, type DecisionSettings, type KindSetting, type LabelSource,
 } from "../../src/training/index";
 import { scoreBlocks } from "../../src/classify/index";
 import { normalisePlan } from "../../src/plan/index";
@@ -135,5 +135,36 @@ describe.skipIf(!hasData())("model fitting on automatic and gold labels (skipped
       expect(nothing.tp).toBe(scoreText("", page.page.gold).shingles.tp);
     }
     expect(compared).toBe(150);
+  });
+
+  it("chooses a per-kind setting for each fold without that fold's pages, and only on pages of the kind", () => {
+    const fitted = fitFolds(pages, "logistic", "gold", () => {});
+    const heldFold = pages[0].fold;
+    const threshold: KindSetting = {
+      name: "threshold",
+      values: [0.05, 0.3, 0.9],
+      kindOf: (page) => (page.page.site.length % 2 === 0 ? "even" : null),
+      apply: (settings, _kind, value) => ({ ...settings, threshold: value }),
+    };
+    const start = { foldSettings: Array.from({ length: TRAIN_FOLDS }, () => SETTINGS), settings: SETTINGS };
+    const chosen = calibrateKindSettings(pages, fitted, start, [threshold], ALL_DECISION_RULES, () => {});
+    // The held fold's own pages told to keep nothing (empty gold): its value stays, the shipped one (all pages) may move.
+    const emptied = pages.map((page) => (page.fold === heldFold ? { ...page, page: { ...page.page, gold: "" } } : page));
+    const fittedEmptied = { ...fitted, scores: new Map(emptied.map((page, index) => [page, fitted.scores.get(pages[index])!])) };
+    const again = calibrateKindSettings(emptied, fittedEmptied, start, [threshold], ALL_DECISION_RULES, () => {});
+    expect(again.foldSettings[heldFold].threshold).toBe(chosen.foldSettings[heldFold].threshold);
+    expect(threshold.values).toContain(chosen.settings.threshold);
+    // No page of the kind: nothing is chosen, every setting stays as it started.
+    const none = calibrateKindSettings(pages, fitted, start, [{ ...threshold, kindOf: () => null }], ALL_DECISION_RULES, () => {});
+    expect(none.foldSettings).toEqual(start.foldSettings);
+    expect(none.settings).toEqual(SETTINGS);
+  });
+
+  it("folds a site a later set shares with an earlier one with the earlier set's pages, and keeps the older sets' own folds", () => {
+    const key = foldKeys(new Map([["dragnet", new Set(["a.example"])], ["l3s-gn1", new Set(["a.example", "b.example"])]]));
+    expect(key("l3s-gn1", "a.example")).toBe("l3s-gn1/a.example");
+    expect(key("scrapinghub", "a.example")).toBe("dragnet/a.example");
+    expect(key("wceb2026", "b.example")).toBe("l3s-gn1/b.example");
+    expect(key("wceb2026", "c.example")).toBe("wceb2026/c.example");
   });
 });
