@@ -16,6 +16,12 @@ const COMMAND: Command = {
 };
 
 const EDGE_CONFIG = "wrangler.toml";
+/**
+ * Vars that hold on Cloudflare only: wrangler.toml pins fetched names to their checked address (PIN_TARGETS "on"),
+ * which every local and self-hosted run needs; Cloudflare's egress reaches no private network, and pinned, an https
+ * URL by name would be refused (docs/security.md, "One resolution per fetch").
+ */
+const CLOUDFLARE_VARS = ["--var", "PIN_TARGETS:off"] as const;
 const CONTROL_CONFIG = "wrangler.control.toml";
 
 /** A [[kv_namespaces]] table of a TOML file: from its header to the next table header or the end. */
@@ -55,7 +61,7 @@ function main(): number {
   const { values } = parseCommand(COMMAND, { options: { "dry-run": { type: "boolean" }, "secrets-file": { type: "string" } } });
   const dryRun = values["dry-run"] === true ? ["--dry-run"] : [];
   const secrets = values["secrets-file"] === undefined ? [] : ["--secrets-file", values["secrets-file"]];
-  if (!wrangler(["-c", EDGE_CONFIG, ...dryRun, ...secrets])) return 1;
+  if (!wrangler(["-c", EDGE_CONFIG, ...CLOUDFLARE_VARS, ...dryRun, ...secrets])) return 1;
   // A dry run provisions nothing: the control Worker builds without the id.
   if (dryRun.length === 0) shareNamespaceId();
   return wrangler(["-c", CONTROL_CONFIG, ...dryRun]) ? 0 : 1;

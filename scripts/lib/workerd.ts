@@ -9,6 +9,7 @@ import { build, type BuildOptions, type Message } from "esbuild";
 import { Miniflare } from "miniflare";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { WebSocket } from "undici";
 import { REPO_ROOT } from "./paths";
 
 export { REPO_ROOT };
@@ -24,6 +25,9 @@ export interface WorkerdOptions {
   readonly kv?: Readonly<Record<string, string>>;
   /** Open V8's inspector on a free loopback port (for a CPU profile; WorkerdHandle.inspector is its address). */
   readonly inspector?: boolean;
+  /** Attach a DevTools session with its Network view on, as wrangler dev (and so `npm start`) does: its inspector
+   * proxy sends Network.enable to the Worker, and workerd then reads every fetch() body for that view. */
+  readonly devtoolsNetwork?: boolean;
 }
 
 export interface WorkerdHandle {
@@ -51,10 +55,12 @@ export async function startWorkerd(options: WorkerdOptions = {}): Promise<Worker
     kvNamespaces: ["RULES"],
     bindings: { ...settings.vars, ...options.vars },
     assets: { directory: settings.assetsDirectory, binding: "ASSETS", routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: true } },
-    ...(options.inspector === true ? { inspectorPort: 0, inspectorHost: "127.0.0.1" } : {}),
+    ...(options.inspector === true || options.devtoolsNetwork === true ? { inspectorPort: 0, inspectorHost: "127.0.0.1" } : {}),
   });
   await miniflare.ready;
-  const inspector = options.inspector === true ? `http://127.0.0.1:${(await miniflare.getInspectorURL()).port}` : null;
+  const inspectorUrl = options.inspector === true || options.devtoolsNetwork === true ? `http://127.0.0.1:${(await miniflare.getInspectorURL()).port}` : null;
+  const inspector = options.inspector === true ? inspectorUrl : null;
+  const devtools = options.devtoolsNetwork === true && inspectorUrl !== null ? await attachNetworkView(inspectorUrl) : null;
   const kv = await miniflare.getKVNamespace("RULES");
   for (const [key, value] of Object.entries(options.kv ?? {})) await kv.put(key, value);
   return {
@@ -66,8 +72,30 @@ export async function startWorkerd(options: WorkerdOptions = {}): Promise<Worker
       return (await miniflare.dispatchFetch(target, init as never)) as unknown as Response;
     },
     kvPut: (key, value) => kv.put(key, value),
-    dispose: () => miniflare.dispose(),
+    dispose: async () => {
+      devtools?.close();
+      await miniflare.dispose();
+    },
   };
+}
+
+/** A DevTools session on the Worker's isolate with the Network domain enabled (answered before this returns). */
+async function attachNetworkView(inspectorUrl: string): Promise<WebSocket> {
+  const targets = (await (await fetch(`${inspectorUrl}/json`)).json()) as { title: string; webSocketDebuggerUrl: string }[];
+  const target = targets.find((candidate) => candidate.title.includes("core:user"));
+  if (target === undefined) throw new Error(`no user Worker among the inspector's targets: ${targets.map((candidate) => candidate.title).join(", ")}`);
+  const socket = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise<void>((opened, failed) => {
+    socket.addEventListener("open", () => opened(), { once: true });
+    socket.addEventListener("error", () => failed(new Error("the inspector refused the DevTools session")), { once: true });
+  });
+  await new Promise<void>((answered) => {
+    socket.addEventListener("message", (event) => {
+      if ((JSON.parse(String(event.data)) as { id?: number }).id === 1) answered();
+    });
+    socket.send(JSON.stringify({ id: 1, method: "Network.enable" }));
+  });
+  return socket;
 }
 
 /** Bundles the entry for workerd; modules outside the repository (an earlier revision's tree) find packages in ours. */

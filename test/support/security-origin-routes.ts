@@ -5,8 +5,9 @@
  */
 import type { IncomingMessage } from "node:http";
 import { createServer, type AddressInfo } from "node:net";
-import { gzipSync } from "node:zlib";
+import { deflateRawSync, deflateSync, gzipSync } from "node:zlib";
 import type { OriginRoutes } from "./origin-server";
+import { manyBlocksPage } from "../../scripts/lib/hostile-pages";
 
 /** Names the stub resolves: name → records. Every name of the table ends in ".guard.test". */
 export const STUB_RECORDS: Readonly<Record<string, ReadonlyArray<{ readonly type: "A" | "AAAA" | "CNAME"; readonly data: string }>>> = {
@@ -109,6 +110,10 @@ function encodedPage(kind: string): { body: Buffer; coding: string } {
   const page = Buffer.from(CACHEABLE_PAGE("an encoded page"));
   if (kind === "mislabelled") return { body: page, coding: "gzip" };
   if (kind === "corrupt") return { body: Buffer.concat([gzipSync(page).subarray(0, 30), Buffer.alloc(2000, 0x5a)]), coding: "gzip" };
+  if (kind === "deflate") return { body: deflateSync(page), coding: "deflate" };
+  if (kind === "deflate-raw") return { body: deflateRawSync(page), coding: "deflate" };
+  if (kind === "x-gzip") return { body: gzipSync(page), coding: "x-gzip" };
+  if (kind === "brotli-labelled") return { body: page, coding: "br" };
   return { body: gzipSync(page), coding: "gzip" }; // "good"
 }
 
@@ -137,12 +142,26 @@ export const SECURITY_ORIGIN_ROUTES: OriginRoutes = {
         "</channel></rss>",
     );
   },
-  /** ?kind=bomb|mislabelled|corrupt|good: an HTML page whose gzip encoding is (or is not) what it says. */
+  /** ?kind=bomb|mislabelled|corrupt|good|deflate|deflate-raw|x-gzip|brotli-labelled: an HTML page whose encoding is
+   * (or is not) what it says; "deflate" is zlib-wrapped, "deflate-raw" the same label on raw deflate (as some servers send). */
   "/security/encoded": (request, response) => {
     const { body, coding } = encodedPage(queryParameter(request, "kind") ?? "good");
     response.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-encoding": coding, "content-length": body.length }).end(body);
   },
   /** An RSS feed whose items carry active content: an event handler, javascript: links, a script, a form action. */
+  /** The page of issue 44: 120,000 <div> and a script, past the pipeline's block limit. */
+  "/security/many-divs": (_request, response) => {
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end(manyBlocksPage());
+  },
+  /** A feed whose item's own HTML is that page (escaped), linking to it for full text. */
+  "/security/bailout-feed.xml": (request, response) => {
+    const escape = (html: string): string => html.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+    const link = `http://${request.headers.host ?? "127.0.0.1"}/security/many-divs`;
+    response.writeHead(200, { "content-type": "application/rss+xml", "cache-control": "no-store" }).end(
+      '<?xml version="1.0"?><rss version="2.0"><channel><title>Bail</title><link>http://127.0.0.1/</link><description>d</description>' +
+        `<item><title>Many</title><link>${link}</link><description>${escape(manyBlocksPage())}</description></item></channel></rss>`,
+    );
+  },
   "/security/hostile-feed.xml": (_request, response) => {
     const escape = (html: string): string => html.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
     const item = (title: string, html: string) => `<item><title>${title}</title><link>http://127.0.0.1:9/none</link><description>${escape(html)}</description></item>`;

@@ -13,9 +13,9 @@ const PROXY_ORIGINS = JSON.stringify({ "/origin": ORIGIN });
 const VARS = { PROXY_ORIGINS, API_KEYS: "test-key" };
 const KINDS = ["bomb", "mislabelled", "corrupt"] as const;
 
-async function call(path: string): Promise<Response> {
+async function call(path: string, vars: Record<string, string> = {}): Promise<Response> {
   const context = createExecutionContext();
-  const response = await worker.fetch(new Request(`https://edge.test${path}`, { headers: { "x-api-key": "test-key" } }), { ...env, ...VARS }, context);
+  const response = await worker.fetch(new Request(`https://edge.test${path}`, { headers: { "x-api-key": "test-key" } }), { ...env, ...VARS, ...vars }, context);
   await waitOnExecutionContext(context);
   return response;
 }
@@ -57,5 +57,23 @@ describe("origins' encodings", () => {
     const proxied = await call("/origin/security/encoded?kind=good");
     expect(proxied.status).toBe(200);
     expect(await proxied.text()).toContain("an encoded page");
+  });
+
+  // Decoded by the Worker on both of workerd's paths: over a socket (pinned, every local mode) and by fetch() raw.
+  it.each(["on", "off"])("x-gzip, zlib deflate and raw deflate pages are decoded and cleaned (PIN_TARGETS %s)", async (pin) => {
+    for (const kind of ["x-gzip", "deflate", "deflate-raw"]) {
+      const read = await call(`/v1/clean?format=text&header=true&url=${encodeURIComponent(encodedUrl(kind))}`, { PIN_TARGETS: pin });
+      expect(read.status, `${kind}: ${read.headers.get("x-clean-bailout") ?? ""}`).toBe(200);
+      expect(read.headers.get("x-clean-bailout"), kind).toBeNull();
+      expect(await read.text()).toContain("an encoded page");
+      const proxied = await call(`/origin/security/encoded?kind=${kind}`, { PIN_TARGETS: pin });
+      expect(proxied.status, kind).toBe(200);
+      expect(await proxied.text()).toContain("an encoded page");
+    }
+  });
+
+  it.each(["on", "off"])("a Content-Encoding the Worker does not read is a 502 origin-error (PIN_TARGETS %s)", async (pin) => {
+    const result = await outcome(await call(`/v1/clean?format=text&url=${encodeURIComponent(encodedUrl("brotli-labelled"))}`, { PIN_TARGETS: pin }));
+    expect(result).toMatchObject({ status: 502, code: "origin-error" });
   });
 });

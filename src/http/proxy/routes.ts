@@ -21,6 +21,7 @@ import type { Env } from "../shared/bindings";
 import { HTML_MEDIA_TYPES, mediaType } from "../shared/body";
 import { setBailoutHeaders } from "../shared/clean-page";
 import { errorResponse } from "../shared/errors";
+import { requestOrigin } from "../shared/origin-fetch";
 import { configuredKeys, matchesAny } from "../shared/keys";
 import { cleanProxiedPage, modelVersion, type ProxiedPage } from "./clean";
 import { proxyConfigFromVar, resolveProxyTarget, type ProxyTarget } from "./config";
@@ -178,14 +179,13 @@ async function fetchFromOrigin(proxied: ProxyRequest): Promise<OriginAnswer> {
   const timer = setTimeout(() => controller.abort(), settings.fetchTimeoutMs);
   const hasBody = request.method !== "GET" && request.method !== "HEAD";
   try {
-    const response = await fetch(originUrl.href, {
-      method: request.method,
-      headers: proxied.forwarded,
-      body: hasBody ? request.body : null,
-      redirect: "manual",
-      signal: controller.signal,
+    // The operator's origin, by name; over a socket where fetches are pinned (requestOrigin says why).
+    const answer = await requestOrigin({
+      url: originUrl, address: null, overSocket: settings.pinAddresses, method: request.method, headers: proxied.forwarded,
+      body: hasBody ? request.body : null, signal: controller.signal,
     });
-    return { ok: true, response };
+    if (!answer.ok) return { ok: false, response: errorResponse("origin-error", `${target.entry.originHost}: ${answer.message}`) };
+    return { ok: true, response: answer.response };
   } catch (error) {
     if (controller.signal.aborted) return { ok: false, response: errorResponse("origin-timeout", `${target.entry.originHost} did not answer within ${settings.fetchTimeoutMs} ms`) };
     const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
@@ -277,7 +277,13 @@ async function cleanThrough(proxied: ProxyRequest, response: Response, cacheStat
   if (page.kind === "timeout") return errorResponse("origin-timeout", `${proxied.target.entry.originHost} did not send the whole page in time`);
   if (page.kind === "bailout") {
     const passed = new Response(page.body, response);
-    setBailoutHeaders(passed.headers, page.reason);
+    setBailoutHeaders(passed.headers, page.reason, page.content);
+    // Markdown and text asked for: the fallback clean() wrote, not the origin's bytes (its length and encoding go with them).
+    if (page.contentType !== null) {
+      passed.headers.set("content-type", page.contentType);
+      passed.headers.delete("content-length");
+      passed.headers.delete("content-encoding");
+    }
     return passed;
   }
   if (proxied.request.method === "GET") {

@@ -15,7 +15,7 @@ export type BodyRead =
 /** What reading a fetched page gives: a body read under the limit, or one whose Content-Encoding went wrong. */
 export type FetchedBodyRead =
   | BodyRead
-  /** A body the runtime decoded from its Content-Encoding (gzip, deflate, br) that is over the limit decoded, or does not
+  /** A body decoded from its Content-Encoding (decodeFetchedResponse; in Node, the runtime) that is over the limit decoded, or does not
    * decode (corrupt, or mislabelled): never passed through, since a few KB of gzip can decode to gigabytes. */
   | { readonly kind: "bad-encoding"; readonly message: string };
 
@@ -27,8 +27,8 @@ export interface BrokenBody {
 
 const BROKEN_ORIGIN_BODY: BrokenBody = { code: "origin-unreachable", message: "the connection closed before the whole body arrived" };
 /**
- * A fetched response's body under the limit, counted in decoded bytes: the runtime's fetch undoes the origin's
- * Content-Encoding as the body is read, so with one the count is of what it decoded, and a body over the limit
+ * A fetched response's body under the limit, counted in decoded bytes: the origin's Content-Encoding is undone as the
+ * body is read (decodeFetchedResponse, or Node's fetch), so with one the count is of what it decoded, and a body over the limit
  * or that fails to decode is "bad-encoding" (a clean origin-error for the caller), never a pass-through.
  */
 export async function readFetchedBody(response: Response, maxBytes: number, timeoutMs: number): Promise<FetchedBodyRead> {
@@ -44,6 +44,68 @@ export async function readFetchedBody(response: Response, maxBytes: number, time
     if (error instanceof ServiceError) return { kind: "bad-encoding", message: error.message };
     throw error;
   }
+}
+
+/**
+ * Content codings of fetched pages this service undoes itself, and the Accept-Encoding it asks origins for. In
+ * workerd a body is fetched raw (encodeResponseBody "manual") and decoded here, where a body that does not decode is
+ * an error on our read: left to the runtime, a mislabelled or corrupt gzip body threw inside workerd where nothing
+ * catches it once the inspector's network view reads the body too (wrangler dev, npm start), ending the process.
+ * "deflate" is zlib-wrapped by the standard and raw from some servers: the first two bytes say which.
+ */
+const FETCHED_CODINGS: ReadonlyMap<string, "gzip" | "deflate"> = new Map<string, "gzip" | "deflate">([
+  ["gzip", "gzip"],
+  ["x-gzip", "gzip"],
+  ["deflate", "deflate"],
+]);
+export const FETCH_ACCEPT_ENCODING = "gzip, deflate";
+
+/** A fetched response with its body decoded by us (Content-Encoding kept, so that readFetchedBody counts it as
+ * encoded: never passed through over the limit), or why it cannot be. */
+export type DecodedFetch = { readonly ok: true; readonly response: Response } | { readonly ok: false; readonly message: string };
+
+/** `response` (fetched raw) with its Content-Encoding undone as its body is read; a coding we do not read is refused. */
+export function decodeFetchedResponse(response: Response): DecodedFetch {
+  const coding = contentCoding(response.headers);
+  if (coding === null || response.body === null) return { ok: true, response };
+  const format = FETCHED_CODINGS.get(coding);
+  if (format === undefined) return { ok: false, message: `the page's Content-Encoding (${coding.slice(0, 40)}) is not one this service reads (it asks for ${FETCH_ACCEPT_ENCODING})` };
+  const body = format === "gzip" ? response.body.pipeThrough(new DecompressionStream("gzip")) : inflated(response.body);
+  return { ok: true, response: new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers }) };
+}
+
+/** Whether two bytes open a zlib stream (RFC 1950: method 8, header check a multiple of 31). */
+function opensZlibStream(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && (bytes[0] & 0x0f) === 8 && ((bytes[0] << 8) | bytes[1]) % 31 === 0;
+}
+
+/** A "deflate" body decoded as zlib or as raw deflate, whichever its first bytes say. */
+function inflated(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  let decoded: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (decoded === null) {
+        const head: Uint8Array[] = [];
+        let length = 0;
+        while (length < 2) {
+          const step = await reader.read();
+          if (step.done) break;
+          head.push(step.value);
+          length += step.value.byteLength;
+        }
+        const first = concatenate(head, length);
+        const format = opensZlibStream(first) ? "deflate" : "deflate-raw";
+        decoded = prependChunks([first], reader).pipeThrough(new DecompressionStream(format)).getReader();
+      }
+      const step = await decoded.read();
+      if (step.done) controller.close();
+      else controller.enqueue(step.value);
+    },
+    cancel(reason) {
+      return (decoded ?? reader).cancel(reason);
+    },
+  });
 }
 
 /** The origin's Content-Encoding ("gzip", "br", "deflate", or a list), or null when none or identity. */

@@ -1,6 +1,8 @@
+import { decodeFetchedResponse, FETCH_ACCEPT_ENCODING } from "./body";
 import type { ErrorCode } from "./errors";
 import { resolveAndCheck } from "./resolve";
 import { HOP_HEADER, type HttpSettings } from "./settings";
+import { fetchOverSocket } from "./socket-fetch";
 import { checkTarget, isAddressLiteral, isExempt } from "./target";
 
 /**
@@ -17,6 +19,52 @@ export type OriginFetch =
 const USER_AGENT = "edge-cleaner/0.1 (+https://github.com/edge-cleaner)";
 const ACCEPT_HTML = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5";
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/**
+ * Whether this runtime hands us an origin's body raw to decode ourselves (workerd: over a socket, or fetch() with
+ * encodeResponseBody "manual"; see decodeFetchedResponse), or decodes it in its fetch (Node's undici, which has no
+ * such option and fails a body that does not decode on our read).
+ */
+const DECODES_FETCHED_BODIES_ITSELF = (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === "Cloudflare-Workers";
+/** workerd's fetch option for a raw body (not in the DOM's RequestInit). */
+const RAW_BODY: Record<string, string> = DECODES_FETCHED_BODIES_ITSELF ? { encodeResponseBody: "manual" } : {};
+
+/** One request to an origin: where it connects (an address, or the URL's host), and what it sends. */
+export interface OriginRequest {
+  readonly url: URL;
+  /** The address to connect to (pinned), or null for the URL's host. */
+  readonly address: string | null;
+  /** Over a socket in workerd (PIN_TARGETS): see socket-fetch.ts. */
+  readonly overSocket: boolean;
+  readonly method: string;
+  readonly headers: Headers;
+  readonly body: ReadableStream<Uint8Array> | null;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Sends one request as this runtime should: in workerd over a socket where `overSocket` (where fetches are pinned: a
+ * DevTools session may watch fetch(), see socket-fetch.ts), else fetch() raw, and then the body's Content-Encoding
+ * undone by us, so that a body that does not decode is an error on our read; in Node, its fetch. Redirects are not
+ * followed. Throws as fetch() does; a Content-Encoding we do not read is a refusal (an origin-error).
+ */
+export async function requestOrigin(request: OriginRequest): Promise<{ readonly ok: true; readonly response: Response } | { readonly ok: false; readonly message: string }> {
+  const headers = new Headers(request.headers);
+  if (DECODES_FETCHED_BODIES_ITSELF) headers.set("accept-encoding", FETCH_ACCEPT_ENCODING);
+  if (DECODES_FETCHED_BODIES_ITSELF && request.overSocket) {
+    const response = await fetchOverSocket(request.url, request.address ?? request.url.hostname, { method: request.method, headers, body: request.body }, request.signal);
+    return decoded(response);
+  }
+  if (request.address !== null) headers.set("host", request.url.host);
+  const init = { method: request.method, redirect: "manual" as const, signal: request.signal, headers, body: request.body, ...RAW_BODY };
+  const response = await fetch(pinnedUrl(request.url, request.address).href, init);
+  return DECODES_FETCHED_BODIES_ITSELF ? decoded(response) : { ok: true, response };
+}
+
+async function decoded(response: Response): Promise<{ readonly ok: true; readonly response: Response } | { readonly ok: false; readonly message: string }> {
+  const result = decodeFetchedResponse(response);
+  if (!result.ok) await response.body?.cancel();
+  return result;
+}
 
 export async function fetchOrigin(target: URL, settings: HttpSettings, headers?: HeadersInit): Promise<OriginFetch> {
   let url = target;
@@ -84,10 +132,10 @@ async function fetchOnce(url: URL, address: string | null, settings: HttpSetting
   if (!requestHeaders.has("accept")) requestHeaders.set("accept", ACCEPT_HTML);
   if (!requestHeaders.has("user-agent")) requestHeaders.set("user-agent", USER_AGENT);
   requestHeaders.set(HOP_HEADER, String(settings.outgoingHop));
-  if (address !== null) requestHeaders.set("host", url.host);
   try {
-    const response = await fetch(pinnedUrl(url, address).href, { redirect: "manual", signal: controller.signal, headers: requestHeaders });
-    return { ok: true, response, url };
+    const answer = await requestOrigin({ url, address, overSocket: settings.pinAddresses, method: "GET", headers: requestHeaders, body: null, signal: controller.signal });
+    if (answer.ok) return { ok: true, response: answer.response, url };
+    return { ok: false, code: "origin-error", message: `${url.host}: ${answer.message}` };
   } catch (error) {
     if (controller.signal.aborted) {
       return { ok: false, code: "origin-timeout", message: `${url.host} did not answer within ${settings.fetchTimeoutMs} ms` };
