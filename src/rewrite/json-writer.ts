@@ -1,4 +1,4 @@
-import { countWords, type PageModel } from "../page";
+import { articleDirection, countWords, type PageModel } from "../page";
 import type { NormalisedPlan, RemovalCounts } from "../plan";
 import { readerMetadata, writeArticle, type MetadataOverride } from "./article-writer";
 import { writeMarkdown } from "./markdown-writer";
@@ -14,6 +14,8 @@ export interface ReaderDocument {
   readonly site: string;
   readonly title: string | null;
   readonly lang: string | null;
+  /** The article's text direction (ltr, rtl, auto) from its container or their nearest ancestor that says one, as Readability reads it; null when none does. */
+  readonly dir: string | null;
   readonly byline: string | null;
   readonly published: string | null;
   readonly leadImage: string | null;
@@ -73,6 +75,7 @@ export function buildReaderDocument(page: PageModel, plan: NormalisedPlan, conte
     site: context.site,
     title: metadata.title ?? (page.title.trim() === "" ? null : page.title.trim()),
     lang: metadata.lang ?? (page.lang.trim() === "" ? null : page.lang.trim()),
+    dir: articleDirection(page, plan),
     byline: metadata.byline,
     published: metadata.published,
     leadImage: metadata.leadImage,
