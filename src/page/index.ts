@@ -15,7 +15,7 @@ export {
 } from "./types";
 export type { BlockTable, ImpliedEndTable, PageModel, TextNodeTable } from "./types";
 export { extractMetadata, titleWithoutSiteName, type PageMetadata } from "./metadata";
-export { countWords, type KeptContent } from "./metadata-article";
+export { articleDirection, countWords, type KeptContent } from "./metadata-article";
 export { headlineBlocks, headlineKey, isTitleText, statesHeadline, titleKey, type HeadlineKey } from "./headline";
 export { isCodeLike, isComma, isScriptSentenceEnd, isSentenceTerminal } from "./text-marks";
 export { computeFeatures, computeFeaturesSlices, FEATURE_COUNT, FEATURE_NAMES, mainContentBlock } from "./features";

@@ -3,6 +3,7 @@
  * paragraph (the excerpt when the page gives no description). Read from pass 1's blocks and text nodes,
  * with no second scan of the HTML.
  */
+import { readAttribute } from "./attributes";
 import { FLAG_HEADING, TAG_FLAGS, TAG_P, tagId } from "./tags";
 import type { PageModel } from "./types";
 
@@ -103,6 +104,44 @@ function ownText(page: PageModel, kept: KeptContent | null): { own: Int32Array; 
     if (textNodes.inLink[node] === 1) linked[textNodes.block[node]] += length;
   }
   return { own, linked };
+}
+
+/** The values of `dir` that say a direction (HTML's enumerated attribute). */
+const DIRECTIONS: ReadonlySet<string> = new Set(["ltr", "rtl", "auto"]);
+/** The start tags read for a page-wide `dir` above every block (pass 1 keeps no block for them). */
+const PAGE_DIRECTION_TAGS = [/<html\b/i, /<body\b/i];
+
+/**
+ * The article's text direction as Readability reports it (`dir`): the `dir` of the article's container or of its
+ * nearest ancestor that has one, `<body>` and `<html>` last; null when none says. The container is the parent of the
+ * block with the most kept unlinked text (Readability's top candidate holds the paragraphs, and it reads the parent's
+ * `dir` first); `kept`: what the cleaning keeps, else the whole page.
+ */
+export function articleDirection(page: PageModel, kept?: KeptContent): string | null {
+  const { blocks, source } = page;
+  const counted = ownText(page, kept ?? null);
+  let longest = 0;
+  let most = 0;
+  for (let block = 1; block < page.blockCount; block++) {
+    if (kept !== undefined && kept.removedWithAncestor[block] === 1) continue;
+    const unlinked = counted.own[block] - counted.linked[block];
+    if (unlinked > most) {
+      most = unlinked;
+      longest = block;
+    }
+  }
+  for (let block = longest === 0 ? 0 : blocks.parent[longest]; block > 0; block = blocks.parent[block]) {
+    const value = readAttribute(source, blocks.sourceNameEnd[block], blocks.startTagEnd[block], "dir")?.trim().toLowerCase();
+    if (value !== undefined && DIRECTIONS.has(value)) return value;
+  }
+  for (const tag of PAGE_DIRECTION_TAGS) {
+    const found = tag.exec(source);
+    if (found === null) continue;
+    const end = source.indexOf(">", found.index);
+    const value = readAttribute(source, found.index + found[0].length, end < 0 ? source.length : end, "dir")?.trim().toLowerCase();
+    if (value !== undefined && DIRECTIONS.has(value)) return value;
+  }
+  return null;
 }
 
 /** The heading's text (its child blocks' included) is mostly link text. */

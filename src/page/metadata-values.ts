@@ -61,9 +61,15 @@ export function cleanByline(value: string | null): string | null {
   return isNameShaped(text) ? text : null;
 }
 
+/**
+ * A bracket that names co-authors: "with", "avec", "mit", "con", "com", "met", "and", "et", "und" then a capitalised
+ * name ("Jean Dupont (avec Marie Curie et Paul Martin)"). Part of the byline, as Readability keeps it, not an aside.
+ */
+const CO_AUTHORS = /^[(\[]\s*(?:[Ww]ith|[Aa]vec|[Mm]it|[Cc]on|[Cc]om|[Mm]et|[Aa]nd|[Ee]t|[Uu]nd)\s+\p{Lu}/u;
+
 /** Asides a byline line adds in brackets ("Jo Bloggs (Email)", "[link]"), and a line break written into a meta's text. */
 function withoutAsides(text: string): string {
-  return text.replace(/<br\s*\/?>/gi, ", ").replace(/\s*(?:\([^()]*\)|\[[^[\]]*\])/g, "").trim();
+  return text.replace(/<br\s*\/?>/gi, ", ").replace(/\s*(?:\([^()]*\)|\[[^[\]]*\])/g, (aside) => (CO_AUTHORS.test(aside.trim()) ? aside : "")).trim();
 }
 
 /** A text written twice in a row ("Jo Bloggs Jo Bloggs": a name and its link's copy) once. */

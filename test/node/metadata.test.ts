@@ -157,6 +157,14 @@ describe("JSON-LD", () => {
     expect(extractMetadata(page("", body)).byline).toBe("Jo Bloggs");
   });
 
+  it("keeps every author of a byline that names co-authors in brackets, and still cuts an aside", () => {
+    const body = `<p>Text</p><span itemprop="author"><a href="/auteurs/jean">Jean Dupont</a> (avec Marie Curie et Paul Martin)</span>`;
+    expect(extractMetadata(page("", body)).byline).toBe("Jean Dupont (avec Marie Curie et Paul Martin)");
+    expect(extractMetadata(page("", `<span itemprop="author">Jo Bloggs (with Kit Marlowe)</span>`)).byline).toBe("Jo Bloggs (with Kit Marlowe)");
+    expect(extractMetadata(page("", `<span itemprop="author">Jo Bloggs (Email)</span>`)).byline).toBe("Jo Bloggs");
+    expect(extractMetadata(page("", `<span itemprop="author">Jo Bloggs (with reporting by staff)</span>`)).byline).toBe("Jo Bloggs");
+  });
+
   it("skips JSON-LD that cannot be read and uses the meta tags", () => {
     const head = `<script type="application/ld+json">{"@type": "Article", "headline": </script>
       <meta property="og:title" content="Fallback &amp; fine"><meta property="og:locale" content="fr_FR">

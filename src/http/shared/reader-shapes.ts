@@ -4,7 +4,7 @@
  * (`?shape=readability`), and the result of the MCP tools (http/mcp). Metadata (title, byline, dates, excerpt,
  * site name) is the document's own: this module renames and selects, it extracts nothing.
  */
-import { readAttribute } from "../../page";
+import { decodeEntities, readAttribute } from "../../page";
 import type { ReaderDocument } from "../../rewrite";
 import { estimateMarkdownTokens } from "./tokens";
 
@@ -14,7 +14,7 @@ import { estimateMarkdownTokens } from "./tokens";
  * `bailout` set.
  */
 export type ReaderJson = Pick<ReaderDocument, "url" | "site" | "title" | "lang" | "byline" | "published" | "siteName" | "excerpt" | "leadImage" | "mode">
-  & Partial<Pick<ReaderDocument, "comments">>
+  & Partial<Pick<ReaderDocument, "comments" | "dir">>
   & { readonly [Field in "text" | "markdown" | "html" | "content"]: ReaderDocument[Field] | null }
   & { readonly bailout?: string };
 
@@ -118,16 +118,23 @@ export function textDirection(html: string | null): string | null {
   return null;
 }
 
+/** The text of an HTML fragment as the DOM's textContent gives it: the text between the tags, references decoded. */
+export function textContentOf(html: string): string {
+  const text = html.replace(/<!--[\s\S]*?-->|<[^>]*>/g, "");
+  return decodeEntities(text, 0, text.length);
+}
+
 /**
  * Mozilla Readability's article (`parse()`'s result): title, byline, dir, lang, content (the article's HTML),
  * textContent, length (characters of textContent, as Readability counts them), excerpt, siteName, publishedTime.
  */
 export function readabilityJson(document: ReaderJson): Record<string, unknown> {
-  const textContent = document.text ?? "";
+  // Readability's textContent is its content's text (the DOM's textContent): no title where the content has none.
+  const textContent = textContentOf(document.content ?? "");
   return {
     title: document.title ?? "",
     byline: document.byline,
-    dir: textDirection(document.html),
+    dir: document.dir ?? textDirection(document.html),
     lang: document.lang,
     // A page passed through (bailout): the page itself, as Readability's content is HTML.
     content: document.content ?? document.html ?? "",
