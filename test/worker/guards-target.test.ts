@@ -146,4 +146,44 @@ describe("target guard", () => {
     expect(hostVerdict("10.0.0.1")).toEqual({ reason: "a private address", metadata: false });
     expect(hostVerdict("example.com")).toBeNull();
   });
+
+  // docs/security.md: metadata addresses "in every spelling, in every configuration" (strict, ALLOW_PRIVATE_TARGETS,
+  // an allow-listed origin), as URLs and as the addresses a resolver answers with.
+  it("refuses a metadata address in every spelling, in every configuration", () => {
+    const spellings = [
+      "169.254.169.254", "2852039166", "0xa9fea9fe", "0251.0376.0251.0376", "0xa9.0xfe.0xa9.0xfe", "169.254.43518", // AWS, GCP, Azure
+      "192.0.0.192", "3221225664", // Oracle Cloud
+      "100.100.100.200", // Alibaba Cloud
+      "[::a9fe:a9fe]", "[::169.254.169.254]", // IPv4-compatible
+      "[::ffff:a9fe:a9fe]", "[::ffff:169.254.169.254]", "[::ffff:0:a9fe:a9fe]", // mapped, translated
+      "[64:ff9b::a9fe:a9fe]", "[64:ff9b::169.254.169.254]", "[64:ff9b::c000:c0]", // NAT64 well-known prefix
+      "[64:ff9b:1::a9fe:a9fe]", // NAT64 local-use prefix, /96 position
+      "[64:ff9b:1:a9fe:a9:fe00::]", // … /48 position (bits 48-63, then 72-87)
+      "[64:ff9b:1:a9:fe:a9fe::]", // … /56 position
+      "[64:ff9b:1:0:a9:fea9:fe00:0]", // … /64 position
+      "[2002:a9fe:a9fe::1]", // 6to4
+      "[2001:0:4136:e378:8000:63bf:5601:5601]", // Teredo, client address inverted
+      "[fe80::5efe:a9fe:a9fe]", "[2001:db8::200:5efe:a9fe:a9fe]", // ISATAP interface ids
+      "[fd00:ec2::254]", "[fe80::a9fe:a9fe]", // AWS over IPv6; link-local
+      "metadata", "metadata.google.internal", "instance-data",
+    ];
+    const origins = new Set(spellings.map((host) => new URL(`http://${host}/`).origin));
+    const policies = { strict: STRICT, "private targets allowed": DEVELOPMENT, "origin allow-listed": { ...DEVELOPMENT, allowedOrigins: origins } };
+    for (const [name, policy] of Object.entries(policies)) {
+      for (const host of spellings) {
+        const url = `http://${host}/latest/meta-data/`;
+        expect(checkTarget(url, policy), `${name}: ${url}`).toMatchObject({ ok: false, code: "forbidden-target" });
+        expect(hostVerdict(new URL(url).hostname)?.metadata, url).toBe(true);
+      }
+    }
+    for (const host of spellings.filter((host) => host.startsWith("[") || /^(?:0|[1-9]\d{0,2})(?:\.(?:0|[1-9]\d{0,2})){3}$/.test(host))) {
+      const address = host.replace(/^\[|\]$/g, "");
+      expect(addressVerdict(address)?.metadata, `DNS answer ${address}`).toBe(true);
+    }
+  });
+
+  it("does not take a public IPv6 address for metadata because its last bits look like one", () => {
+    expect(addressVerdict("2606:4700::a9fe:a9fe")).toBeNull();
+    expect(addressVerdict("2a00:1450:4001::c000:c0")).toBeNull();
+  });
 });

@@ -95,6 +95,7 @@ export function isAddressLiteral(hostname: string): boolean {
 const IPV4_BLOCKED: ReadonlyArray<readonly [number, number, string]> = [
   [ipv4(169, 254, 0, 0), 16, METADATA_REASON], // link-local: AWS, GCP, Azure metadata at .169.254, ECS at .170.2
   [ipv4(100, 100, 100, 200), 32, METADATA_REASON], // Alibaba Cloud metadata
+  [ipv4(192, 0, 0, 192), 32, METADATA_REASON], // Oracle Cloud metadata (inside 192.0.0.0/24 below)
   [ipv4(0, 0, 0, 0), 8, "a 'this network' address"],
   [ipv4(10, 0, 0, 0), 8, "a private address"],
   [ipv4(100, 64, 0, 0), 10, "a shared (carrier NAT) address"],
@@ -132,8 +133,40 @@ function parseDottedIpv4(host: string): number | null {
   return parts.every((part) => part <= 255) ? ipv4(parts[0], parts[1], parts[2], parts[3]) : null;
 }
 
+/**
+ * A metadata address embedded in an IPv6 one, by every form that carries an IPv4 address to where it names it:
+ * IPv4-compatible, -mapped and -translated (::/96, ::ffff:0:0/96, ::ffff:0:0:0/96), NAT64 (64:ff9b::/96, and the
+ * local-use 64:ff9b:1::/48 at each RFC 6052 position a prefix of /48 or longer puts it: /48, /56, /64, /96), 6to4
+ * (2002::/16), Teredo (2001::/32, the client's address inverted) and ISATAP interface ids (::0:5efe:a.b.c.d,
+ * ::200:5efe:a.b.c.d). A metadata service is refused in every configuration, so in every one of its spellings.
+ */
+function embeddedMetadata(groups: Uint16Array): HostVerdict | null {
+  const metadata = (address: number): HostVerdict | null => (ipv4Verdict(address)?.metadata === true ? { reason: METADATA_REASON, metadata: true } : null);
+  const last32 = ((groups[6] << 16) | groups[7]) >>> 0;
+  const upperZero = groups[0] === 0 && groups[1] === 0 && groups[2] === 0 && groups[3] === 0;
+  const candidates: number[] = [];
+  if (upperZero && ((groups[4] === 0 && (groups[5] === 0 || groups[5] === 0xffff)) || (groups[4] === 0xffff && groups[5] === 0))) candidates.push(last32);
+  if (groups[0] === 0x64 && groups[1] === 0xff9b && groups[2] === 0) candidates.push(last32);
+  if (groups[0] === 0x64 && groups[1] === 0xff9b && groups[2] === 1) {
+    // RFC 6052, 2.2: the IPv4 bits skip bits 64-71 (the "u" octet).
+    const byte = (bit: number): number => (groups[bit >> 4] >> (8 - (bit & 8))) & 0xff;
+    const at = (bits: readonly number[]): number => bits.reduce((address, bit) => ((address << 8) | byte(bit)) >>> 0, 0);
+    candidates.push(at([48, 56, 72, 80]), at([56, 72, 80, 88]), at([72, 80, 88, 96]), last32);
+  }
+  if (groups[0] === 0x2002) candidates.push(((groups[1] << 16) | groups[2]) >>> 0);
+  if (groups[0] === 0x2001 && groups[1] === 0) candidates.push(~last32 >>> 0);
+  if ((groups[4] === 0 || groups[4] === 0x0200) && groups[5] === 0x5efe) candidates.push(last32);
+  for (const address of candidates) {
+    const verdict = metadata(address);
+    if (verdict !== null) return verdict;
+  }
+  return null;
+}
+
 /** Why an IPv6 address (eight groups) is not public, or null. Embedded IPv4 forms are checked as IPv4. */
 function ipv6Verdict(groups: Uint16Array): HostVerdict | null {
+  const metadata = embeddedMetadata(groups);
+  if (metadata !== null) return metadata;
   const reason = (text: string): HostVerdict => ({ reason: text, metadata: false });
   const first = groups[0];
   const upperZero = groups[0] === 0 && groups[1] === 0 && groups[2] === 0 && groups[3] === 0;
