@@ -16,7 +16,7 @@
  * GET /healthz goes past the queues on a connection of its own, so that it tells whether the Worker answers,
  * not how long the queues are. Fairness (docs/api.md, "Limits"): large bodies have slots of their own beside the
  * others, half as many (bodies of megabytes, which take the isolate seconds each, one at a time), so small and URL
- * requests never wait for them; clients (a key, or the address where the key is shared or absent) take turns within a lane; a full lane
+ * requests never wait for them; clients (a key of the deployment's own, else the address) take turns within a lane; a full lane
  * answers 503 with Retry-After. A client that hangs up while queued leaves the queue, and once handed on, its
  * forward to wrangler dev is cut, which aborts the Worker's request.
  */
@@ -37,8 +37,12 @@ export interface FrontDoorOptions {
   readonly idleTimeoutMs?: number;
   /** Largest request body read, in bytes (default: the Worker's own limit, HTTP_MAX_BODY_BYTES). */
   readonly maxBodyBytes?: number;
-  /** Keys known to many clients (the demo's public key): their requests take turns by the client's address instead. */
-  readonly sharedKeys?: readonly string[];
+  /**
+   * The deployment's API keys that each stand for one client (not a public one, such as the demo's): a request with
+   * one of them takes turns as that key, from any address; any other key, or none, as the client's address, so that
+   * made-up keys win no turns of their own (default: none).
+   */
+  readonly clientKeys?: readonly string[];
   /** Waiting requests each lane holds at most (default QUEUE_BOUND). */
   readonly queueBound?: AdmissionLimits["queueBound"];
 }
@@ -180,7 +184,7 @@ async function relay(request: IncomingMessage, response: ServerResponse, door: D
     door.admission.release(lane);
   };
   const ticket: Ticket = {
-    client: clientOf(request, options.sharedKeys ?? []), lane,
+    client: clientOf(request, options.clientKeys ?? []), lane,
     admit: () => {
       if (response.destroyed) return release(); // left while its turn came
       send(request, response, read.body, door, door.pools.work, release);
@@ -239,12 +243,12 @@ function send(request: IncomingMessage, response: ServerResponse, body: Buffer, 
 }
 
 /**
- * Who a request comes from, for taking turns: its API key (as the Worker reads it: Bearer, x-api-key, ?key=), or the
- * client's address where the key is one of `sharedKeys` or there is none. Never printed.
+ * Who a request comes from, for taking turns: its API key (as the Worker reads it: Bearer, x-api-key, ?key=) where
+ * that is one of `clientKeys`, else the client's address. Never printed.
  */
-export function clientOf(request: Pick<IncomingMessage, "headers" | "url" | "socket">, sharedKeys: readonly string[]): string {
+export function clientOf(request: Pick<IncomingMessage, "headers" | "url" | "socket">, clientKeys: readonly string[]): string {
   const key = keyOf(request);
-  return key !== null && !sharedKeys.includes(key) ? `key ${key}` : `address ${request.socket.remoteAddress ?? "unknown"}`;
+  return key !== null && clientKeys.includes(key) ? `key ${key}` : `address ${request.socket.remoteAddress ?? "unknown"}`;
 }
 
 function keyOf(request: Pick<IncomingMessage, "headers" | "url">): string | null {

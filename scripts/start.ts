@@ -258,13 +258,13 @@ interface LocalServers {
 
 /** The sample site and the front door, in this process; null (said why) when a port is taken. */
 async function startLocalServers(): Promise<LocalServers | null> {
-  const samples = await startStaticServer(SAMPLE_FOLDER, HOST, samplesPort).catch((error: NodeJS.ErrnoException) => {
+  const samples = await startStaticServer(SAMPLE_FOLDER, HOST, samplesPort, { publicOrigin: `https://${SAMPLE_SITE}` }).catch((error: NodeJS.ErrnoException) => {
     console.error(`cannot serve the sample site on ${HOST}:${samplesPort} (${error.code ?? error.message}); set SAMPLES_PORT to another port`);
     return null;
   });
   if (samples === null) return null;
   const wranglerPort = await freePort(HOST);
-  const front = await startFrontDoor({ host: HOST, port: workerPort, upstreamPort: wranglerPort, maxInFlight: MAX_IN_FLIGHT, sharedKeys: [DEV_API_KEY] }).catch((error: NodeJS.ErrnoException) => {
+  const front = await startFrontDoor({ host: HOST, port: workerPort, upstreamPort: wranglerPort, maxInFlight: MAX_IN_FLIGHT }).catch((error: NodeJS.ErrnoException) => {
     console.error(`cannot listen on ${HOST}:${workerPort} (${error.code ?? error.message}); set WORKER_PORT to another port`);
     return null;
   });

@@ -178,7 +178,7 @@ describe("front door: fair under load", () => {
     });
     await new Promise<void>((listening) => held.listen(0, HOST, listening));
     door = await startFrontDoor({
-      host: HOST, port: 0, upstreamPort: (held.address() as AddressInfo).port, maxInFlight: SLOTS, sharedKeys: ["public-key"],
+      host: HOST, port: 0, upstreamPort: (held.address() as AddressInfo).port, maxInFlight: SLOTS, clientKeys: ["a", "b", "own"],
       queueBound: { small: 4, large: 16, huge: 2 },
     });
   });
@@ -251,13 +251,16 @@ describe("front door: fair under load", () => {
     expect((await Promise.all(burst.slice(0, 7))).map((answer) => answer.status)).toEqual(Array.from({ length: 7 }, () => 200));
   });
 
-  it("takes turns by address for a shared key, and by key for others", async () => {
+  it("takes turns by the deployment's own keys, and by address for any other key or none", async () => {
     const { clientOf } = await import("../../scripts/front-door");
+    const keys = ["own"];
     const at = (address: string, headers: Record<string, string>, url = "/v1/clean") => ({ headers, url, socket: { remoteAddress: address } }) as never;
-    expect(clientOf(at("127.0.0.2", { "x-api-key": "public-key" }), ["public-key"])).toBe("address 127.0.0.2");
-    expect(clientOf(at("127.0.0.3", { "x-api-key": "public-key" }), ["public-key"])).not.toBe(clientOf(at("127.0.0.2", { "x-api-key": "public-key" }), ["public-key"]));
-    expect(clientOf(at("127.0.0.2", { authorization: "Bearer own" }), ["public-key"])).toBe(clientOf(at("127.0.0.9", {}, "/v1/clean?key=own"), ["public-key"]));
-    expect(clientOf(at("127.0.0.2", {}), ["public-key"])).toBe("address 127.0.0.2");
+    expect(clientOf(at("127.0.0.2", { authorization: "Bearer own" }), keys)).toBe(clientOf(at("127.0.0.9", {}, "/v1/clean?key=own"), keys));
+    expect(clientOf(at("127.0.0.2", { "x-api-key": "own" }), keys)).toBe("key own");
+    // The public demo key, a made-up one, none: the address.
+    expect(clientOf(at("127.0.0.2", { "x-api-key": "local-dev-key" }), keys)).toBe("address 127.0.0.2");
+    expect(clientOf(at("127.0.0.3", { "x-api-key": "made-up-1" }), keys)).toBe(clientOf(at("127.0.0.3", { "x-api-key": "made-up-2" }), keys));
+    expect(clientOf(at("127.0.0.2", {}), keys)).toBe("address 127.0.0.2");
   });
 
   it("a client that hangs up while queued leaves the queue: its request never reaches wrangler dev", async () => {
