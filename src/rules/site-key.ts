@@ -7,7 +7,9 @@
 import { RULES_KEY_MAX_PATH_SEGMENTS } from "../config";
 
 const HOST_LABEL = "[a-z0-9](?:[a-z0-9-]*[a-z0-9])?";
-const PATH_SEGMENT = "[A-Za-z0-9._~%!$&'()*+,;=:@-]+";
+/** A folder's name; never "." or ".." in any spelling (a URL's path never holds them, and a key names R2 and KV entries and
+ * rules/ files, where a dot segment would name another's). */
+const PATH_SEGMENT = "(?!(?:\\.|%2[eE]){1,2}(?:/|$))[A-Za-z0-9._~%!$&'()*+,;=:@-]+";
 /** host[:port][/segment…]: what parseSiteKey accepts once normalised. */
 export const SITE_KEY_PATTERN = new RegExp(`^(?!www\\.)${HOST_LABEL}(?:\\.${HOST_LABEL})*(?::\\d{1,5})?(?:/${PATH_SEGMENT}){0,${RULES_KEY_MAX_PATH_SEGMENTS}}$`);
 /** The longest DNS name plus room for a port and a short path. */

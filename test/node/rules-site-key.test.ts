@@ -42,4 +42,13 @@ describe("site keys", () => {
     expect(siteKeyOfLabel("www.wired.com")).toBe("wired.com");
     expect(ruleSetFileName("washingtonpost.com/blogs/ask-the-post")).toBe("washingtonpost.com_blogs_ask-the-post");
   });
+
+  it("refuses a key with a dot segment in any spelling (it would name another key's entries)", () => {
+    for (const key of ["example.com/..", "example.com/../other.com", "example.com/a/../b", "example.com/.", "example.com/%2e%2e", "example.com/%2E./x", "example.com/.%2e"]) {
+      expect(parseSiteKey(key), key).toBeNull();
+    }
+    expect(parseSiteKey("example.com/...")).toBe("example.com/...");
+    expect(parseSiteKey("example.com/.well-known")).toBe("example.com/.well-known");
+    expect(parseSiteKey("example.com/v1.2")).toBe("example.com/v1.2");
+  });
 });
