@@ -25,14 +25,30 @@ export interface StaticServer {
   close(): Promise<void>;
 }
 
-export async function startStaticServer(root: string, host: string, port: number): Promise<StaticServer> {
+export interface StaticServerOptions {
+  /**
+   * The site's public origin ("https://wrenmouth-gazette.example"), which its feeds name in every link. Served here,
+   * a feed (.xml) names this server's origin instead, so that a full-text feed's articles are fetched from it (the
+   * public name resolves nowhere); the pages' bytes stay as written.
+   */
+  readonly publicOrigin?: string;
+}
+
+/** Files whose links name the site's public origin, rewritten to the served one (StaticServerOptions.publicOrigin). */
+const FEED_EXTENSIONS: ReadonlySet<string> = new Set([".xml"]);
+
+export async function startStaticServer(root: string, host: string, port: number, options: StaticServerOptions = {}): Promise<StaticServer> {
+  let served = "";
   const server = createServer((request, response) => {
     const file = resolveFile(root, new URL(request.url ?? "/", "http://static").pathname);
     if (file === null) {
       response.writeHead(404, { "content-type": "text/html; charset=utf-8" }).end("<!DOCTYPE html><title>Not found</title><h1>Not found</h1>");
       return;
     }
-    const body = readFileSync(file);
+    const bytes = readFileSync(file);
+    const body = options.publicOrigin !== undefined && FEED_EXTENSIONS.has(extname(file).toLowerCase())
+      ? Buffer.from(bytes.toString("utf8").replaceAll(options.publicOrigin.replace(/\/+$/, ""), served))
+      : bytes;
     const headers = {
       "content-type": CONTENT_TYPES[extname(file).toLowerCase()] ?? "application/octet-stream",
       etag: `"${createHash("sha1").update(body).digest("hex").slice(0, 16)}"`,
@@ -51,8 +67,9 @@ export async function startStaticServer(root: string, host: string, port: number
   });
   // Port 0 asks for a free port: the URL names the one bound.
   const bound = (server.address() as AddressInfo).port;
+  served = `http://${host}:${bound}`;
   return {
-    url: `http://${host}:${bound}`,
+    url: served,
     close: () => new Promise<void>((done) => server.close(() => done())),
   };
 }

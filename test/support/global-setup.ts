@@ -32,7 +32,7 @@ declare module "vitest" {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const origin = await startOriginServer({ ...PROXY_ORIGIN_ROUTES, ...GUARD_ORIGIN_ROUTES, ...SECURITY_ORIGIN_ROUTES, ...READER_ORIGIN_ROUTES });
   const resetting = await startResettingServer();
-  const samples = await startStaticServer(SAMPLE_FOLDER, "127.0.0.1", 0);
+  const samples = await startStaticServer(SAMPLE_FOLDER, "127.0.0.1", 0, { publicOrigin: `https://${SAMPLE_SITE}` });
   project.provide("originUrl", origin.url);
   project.provide("resettingUrl", resetting.url);
   project.provide("samplesUrl", samples.url);
