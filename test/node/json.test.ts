@@ -31,6 +31,7 @@ describe("reader JSON", () => {
       site: "example.com",
       title: "Kurz",
       lang: "de",
+      dir: null,
       byline: null,
       published: null,
       leadImage: null,
