@@ -37,6 +37,15 @@ const TEST_BINDINGS = {
 };
 
 /**
+ * wrangler.toml requires the secrets API_KEYS and ADMIN_KEY ([secrets] required): reading the config for the test pool,
+ * wrangler looks for them in .dev.vars, .env and the environment and warns "Missing required secrets" once per test
+ * file where none is found (a clone has neither file). The environment gets the tests' own values: API_KEYS as the
+ * bindings give it, and an admin key no test presents (the tests of admin routes set ADMIN_KEY themselves).
+ */
+process.env.API_KEYS ??= TEST_BINDINGS.API_KEYS;
+process.env.ADMIN_KEY ??= "test-admin-key-unused";
+
+/**
  * The queue consumers of a Worker's config as declared (batch size, retries, dead-letter queue), but each batch
  * delivered as soon as it has a message: a deployment waits up to max_batch_timeout (5 s) to fill a batch, which
  * a test would wait out at every delivery and retry.
