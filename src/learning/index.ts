@@ -11,7 +11,7 @@ export { KEPT_REVISIONS, listRevisions, publishRuleSet, rollbackRuleSet, type Pu
 export {
   isOwnSite, listSampledPages, pageSampler, readSampledPages, rulesAreFresh, samplePage, sentWithCredentials, type CleanedPage, type EvidencedPage, type PageEvidence, type PageSampler, type SampledPage,
 } from "./sample";
-export { coversSite, deletePostingKey, isKeyId, keyIdOf, listPostingKeys, readPostingKey, writePostingKey, KEY_ID_DIGITS, type PostingKey } from "./posting-keys";
+export { coversSite, deletePostingKey, isKeyId, keyIdOf, listPostingKeys, readPostingKey, writePostingKey, KEY_ID_DIGITS, MAX_POSTING_SITES, type PostingKey } from "./posting-keys";
 export { approvePendingReview, dropPendingReview, readPendingReview, writePendingReview, type PendingReview, type RemovalMeasure } from "./review";
 export { admitSample, samplePeriod, type SampleGateNamespace } from "./sample-gate";
 export { LEGACY_CROSS_SITE_PREFIXES, storagePrefixes } from "./storage-keys";

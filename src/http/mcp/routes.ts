@@ -10,7 +10,8 @@
 import { Hono } from "hono/tiny";
 import type { Env } from "../shared/bindings";
 import { waitUntilOf } from "../shared/cache";
-import { mediaType } from "../shared/body";
+import { mediaType, readRequestText } from "../shared/body";
+import { resolveSettings } from "../shared/settings";
 import { allowedOrigin, MCP_PROTOCOL_VERSION_HEADER as PROTOCOL_VERSION_HEADER, type EtiquetteBindings } from "../api/etiquette";
 import { callTool, TOOLS } from "./tools";
 
@@ -18,6 +19,15 @@ import { callTool, TOOLS } from "./tools";
 export const PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26"] as const;
 const SERVER_INFO = { name: "edge-cleaner", title: "Edge cleaner", version: "0.1.0" };
 const INSTRUCTIONS = "Reads web pages without their template: read_url fetches and cleans a page, clean_html cleans HTML you have, list_rules and get_rules show the per-site rules.";
+
+/**
+ * The largest message taken, in bytes: clean_html's page may be as large as a posted one (the body limit, MAX_BODY_BYTES),
+ * and written as a JSON string it grows by its escapes (a quote or a newline takes two bytes), so twice the limit, and
+ * 64 KiB for the rest of the message. A message over it is a 413 unread.
+ */
+function mcpBodyMaxBytes(maxBodyBytes: number): number {
+  return 2 * maxBodyBytes + 64 * 1024;
+}
 
 /** JSON-RPC 2.0 error codes (the spec's) used here. */
 const PARSE_ERROR = -32700;
@@ -45,9 +55,13 @@ mcpRoutes.post("/", async (context) => {
     return rpcError(null, INVALID_REQUEST, `unsupported ${PROTOCOL_VERSION_HEADER} ${version}: this server speaks ${PROTOCOL_VERSIONS.join(", ")}`, 400);
   }
   if (mediaType(request.headers.get("content-type")) !== "application/json") return rpcError(null, INVALID_REQUEST, "the body must be a JSON-RPC message (content-type: application/json)", 415);
+  const settings = resolveSettings(context.env, request);
+  const maxBytes = mcpBodyMaxBytes(settings.maxBodyBytes);
+  const body = await readRequestText(request, maxBytes, settings.fetchBodyTimeoutMs);
+  if (!body.ok) return rpcError(null, INVALID_REQUEST, body.message, body.code === "payload-too-large" ? 413 : body.code === "unsupported-media-type" ? 415 : 400);
   let message: Message;
   try {
-    message = JSON.parse(await request.text()) as Message;
+    message = JSON.parse(body.text) as Message;
   } catch {
     return rpcError(null, PARSE_ERROR, "the body is not JSON", 400);
   }

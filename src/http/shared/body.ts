@@ -233,3 +233,29 @@ export function requestBodyStream(request: Request): ReadableStream<Uint8Array> 
   const format = DECOMPRESSIBLE.get(coding);
   return format === undefined ? null : request.body.pipeThrough(new DecompressionStream(format));
 }
+
+/** A small request body (JSON of the MCP endpoint, the admin routes) read whole, or the error to answer with. */
+export type RequestText =
+  | { readonly ok: true; readonly text: string }
+  | { readonly ok: false; readonly code: "payload-too-large" | "bad-request" | "unsupported-media-type"; readonly message: string };
+
+/** `request`'s body as text, its Content-Encoding undone, refused past `maxBytes` (413, the limit named) unread. */
+export async function readRequestText(request: Request, maxBytes: number, timeoutMs: number): Promise<RequestText> {
+  const stream = requestBodyStream(request);
+  if (stream === null) return { ok: false, code: "unsupported-media-type", message: "content-encoding must be gzip, deflate or none" };
+  if (Number(request.headers.get("content-length") ?? "0") > maxBytes && request.headers.get("content-encoding") === null) {
+    await stream.cancel().catch(() => undefined);
+    return tooLargeRequest(maxBytes);
+  }
+  const body = await readBodyLimited(stream, maxBytes, timeoutMs, { code: "bad-request", message: "the body could not be read to its end" });
+  if (body.kind === "too-large") {
+    await body.stream.cancel().catch(() => undefined);
+    return tooLargeRequest(maxBytes);
+  }
+  if (body.kind === "timeout") return { ok: false, code: "bad-request", message: "the request body did not arrive in time" };
+  return { ok: true, text: new TextDecoder().decode(body.bytes) };
+}
+
+function tooLargeRequest(maxBytes: number): RequestText {
+  return { ok: false, code: "payload-too-large", message: `the body is over the limit of ${maxBytes} bytes` };
+}
