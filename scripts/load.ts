@@ -13,7 +13,7 @@
  *            page fetched by URL from a loopback origin started here that labels plain HTML
  *            `Content-Encoding: gzip` (its origin is added to DEV_ALLOWED_ORIGINS). It passes when the normal
  *            clients get no error, timeout or non-2xx answer, every /healthz is answered 200 within
- *            HEALTH_LIMIT_MS, no bail-out answer carries the page's script, and the mislabelled page gets a 502
+ *            HEALTH_LIMIT_MS, no bail-out answer carries the page's script (but json's `html`, the page as it came), and the mislabelled page gets a 502
  *            origin-error (anything else, or no answer, fails it); the other attackers' answers are reported (a
  *            heavy page may be passed through with x-clean-bailout);
  * and prints, per scenario, requests per second, latency p50/p99, errors, timeouts and non-2xx answers
@@ -331,7 +331,7 @@ async function bailoutLoop(base: string, stopAt: number): Promise<{ ok: boolean;
     }).then(async (response) => {
       const body = await response.text();
       // The script as markup (json escapes "<" as \u003c or keeps it in a string: either way "<script" is its start).
-      const carriesScript = body.includes(`<script>${SCRIPT_MARKER}`) || /<script/i.test(body.replace(/\\u003c/gi, "<"));
+      const carriesScript = carriesMarkup(query, body);
       if (carriesScript) unsafe++;
       if (response.status >= 500) failed++;
       return `${response.status} ${response.headers.get("x-clean-bailout") ?? "cleaned"}${carriesScript ? " with the script" : ""}`;
@@ -347,6 +347,24 @@ async function bailoutLoop(base: string, stopAt: number): Promise<{ ok: boolean;
     ok: unsafe === 0 && failed === 0,
     summary: `${Math.round(page.length / 1e5) / 10} MB page of ${BAILOUT_DIVS} <div> and a script: ${list}; ${unsafe} answers carried the script, ${failed} failed (5xx or no answer)`,
   };
+}
+
+/**
+ * Whether an answer to the bail-out page carries its script as markup, in a field or format that promises text or safe
+ * HTML: every field of a json answer but `html` (the page as it came, which the json document keeps as the proxy's
+ * working page), and the whole body of the others.
+ */
+function carriesMarkup(query: string, body: string): boolean {
+  let promised = body;
+  if (query.startsWith("format=json")) {
+    try {
+      const { html: _page, ...fields } = JSON.parse(body) as Record<string, unknown>;
+      promised = JSON.stringify(fields);
+    } catch {
+      // not the json asked for: the body is checked whole
+    }
+  }
+  return promised.includes(`<script>${SCRIPT_MARKER}`) || /<script/i.test(promised.replace(/\\u003c/gi, "<"));
 }
 
 /** A loopback origin that answers plain HTML labelled `Content-Encoding: gzip` (the body does not decode). */
