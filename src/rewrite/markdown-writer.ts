@@ -4,7 +4,7 @@ import type { NormalisedPlan } from "../plan";
 import { hasNewline, RemovedTextCursor, topRemovedRanges, type PieceSink } from "./text-removal";
 import { closedDepth, impliedEndDepth, NestingCap, scanMarkupSlices, type MarkupHandler } from "./markdown-scan";
 import { finishSlices, type Slices } from "../slices";
-import { ReferenceResolver } from "./url-reference";
+import { HAS_SCHEME_PART, ReferenceResolver, URL_IGNORED_CHARACTERS } from "./url-reference";
 import type { WorkMeter } from "../work-meter";
 
 /**
@@ -405,8 +405,8 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
 
   private openLink(href: string | null, title: string | null): void {
     const reference = href === null ? "" : href.trim();
-    const usable = reference !== "" && !/^(?:javascript|data|vbscript):/i.test(reference) && !reference.startsWith("#");
-    this.push("a", this.placeholder(), usable ? `${linkDestination(this.absolute(reference))}${linkTitle(title)}` : "");
+    const destination = reference === "" || reference.startsWith("#") ? null : this.destination(reference);
+    this.push("a", this.placeholder(), destination !== null ? `${linkDestination(destination)}${linkTitle(title)}` : "");
   }
 
   /** A link's text in brackets and its destination (with its title); inside code or pre its text alone (no Markdown there). */
@@ -450,14 +450,16 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
    */
   private writeImage(nameEnd: number, tagEnd: number): void {
     const source = this.attribute(nameEnd, tagEnd, "src")?.trim() ?? "";
-    if (source === "" || /^data:/i.test(source) || this.attribute(nameEnd, tagEnd, "width") === "1" || this.attribute(nameEnd, tagEnd, "height") === "1") return;
+    if (source === "" || this.attribute(nameEnd, tagEnd, "width") === "1" || this.attribute(nameEnd, tagEnd, "height") === "1") return;
+    const destination = this.destination(source);
+    if (destination === null) return;
     if (this.codeDepth > 0) return; // a code span holds text only
     this.spillStrayTable();
     this.flushBreak(true);
     const text = escapeMarkdown((this.attribute(nameEnd, tagEnd, "alt") ?? "").replace(/\s+/g, " ").trim());
     const tagStart = nameEnd - 4; // "<img"
     if (!this.atLineStart && /\s/.test(this.page.source.charAt(tagStart - 1))) this.out.push(" ");
-    this.out.push(`![${text}](${linkDestination(this.absolute(source))}${linkTitle(this.attribute(nameEnd, tagEnd, "title"))})`);
+    this.out.push(`![${text}](${linkDestination(destination)}${linkTitle(this.attribute(nameEnd, tagEnd, "title"))})`);
     if (/\s/.test(this.page.source.charAt(tagEnd))) this.out.push(" ");
     this.atLineStart = false;
     this.firstOpenSinceText = -1;
@@ -468,9 +470,15 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
     return false;
   }
 
-  private absolute(reference: string): string {
-    if (!this.references.hasBase) return reference;
-    return this.references.resolve(reference)?.href ?? reference; // not a URL relative to the page: kept as written
+  /**
+   * A link's or image's destination: made absolute against the page when it has a URL (as written when it has none),
+   * or null when the URL parser reads it as an active scheme (ACTIVE_SCHEMES), however it is spelled ("jav&#x09;ascript:",
+   * " JaVaScript:"), or when it does not parse and may carry a scheme.
+   */
+  private destination(reference: string): string | null {
+    const resolved = this.references.resolve(reference);
+    if (resolved !== null) return ACTIVE_SCHEMES.has(resolved.protocol) ? null : this.references.hasBase ? resolved.href : reference;
+    return HAS_SCHEME_PART.test(reference.replace(URL_IGNORED_CHARACTERS, "")) ? null : reference;
   }
 
   // ── tables ──────────────────────────────────────────────────────────────────────────────────────
@@ -591,17 +599,20 @@ function layoutTable(rows: readonly string[][], prefix: string): string {
   return paragraphs.join(`\n${prefix.trimEnd()}\n${prefix}`);
 }
 
+/** Schemes whose URL runs script or holds a document of its own: a link or image to one is left out (text stays). */
+const ACTIVE_SCHEMES: ReadonlySet<string> = new Set(["javascript:", "vbscript:", "data:"]);
+
 const MARKDOWN_SYNTAX = /[\\`*[\]<_]|!$/;
 
 /** Escapes Markdown syntax in text; a "!" ending a piece is escaped too, since a link may follow ("![" is an image). */
-function escapeMarkdown(text: string): string {
+export function escapeMarkdown(text: string): string {
   if (!MARKDOWN_SYNTAX.test(text)) return text;
   // An underscore between two letters or digits never starts or ends emphasis (snake_case stays as written).
   return text.replace(/[\\`*[\]<]|!$/g, "\\$&").replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, "\\_");
 }
 
 /** Text at the start of a line that Markdown would read as a heading, quote, list item or rule. */
-function escapeLineStart(text: string): string {
+export function escapeLineStart(text: string): string {
   return text.replace(/^(\s*)(#{1,6}(?=\s|$)|>|[-+](?=\s|$)|\d+(?=[.)](?:\s|$))|=+\s*$)/, (_, space: string, marker: string) =>
     /^\d/.test(marker) ? `${space}${marker}\\` : `${space}\\${marker}`);
 }

@@ -37,6 +37,14 @@ describe("writeMarkdown", () => {
     );
   });
 
+  it("leaves out links and images the URL parser reads as javascript:, vbscript: or data:, however spelled, with or without a base", () => {
+    const html = `<p><a href="jav&#x09;ascript:alert(1)">tab</a> <a href=" JaVaScRiPt:alert(1)">case</a> <a href="&#106;avascript:alert(1)">ref</a>
+      <a href="java&NewLine;script:alert(1)">newline</a> <a href="vbscript:x">vb</a> <a href="data:text/html,x">data</a> <a href="mailto:a@b.example">mail</a>
+      <img src="jav&#x09;ascript:alert(1)" alt="i"> <img src="data:image/svg+xml,x" alt="d"> <a href="/ok">ok</a></p>`;
+    expect(markdown(html, "https://example.com/a/b.html")).toBe("tab case ref newline vb data [mail](mailto:a@b.example) [ok](https://example.com/ok)");
+    expect(markdown(html)).toBe("tab case ref newline vb data [mail](mailto:a@b.example) [ok](/ok)");
+  });
+
   it("writes emphasis inside emphasis of the same kind once (zillow.com's <strong><strong>Name</strong>:</strong>)", () => {
     expect(markdown("<p><strong><strong>Umansky</strong>:</strong> I think so.</p>")).toBe("**Umansky:** I think so.");
     expect(markdown("<p><b>Read <strong>this</strong> first</b>, <em>then <i>that</i></em>.</p>")).toBe("**Read this first**, *then that*.");
