@@ -14,9 +14,8 @@
  * the client. So a client that sends slowly, or reads slowly, or says it will send a huge body and waits, holds
  * a connection of its own and no slot: no request, with a key or without, holds a slot for its own I/O.
  * GET /healthz goes past the queues on a connection of its own, so that it tells whether the Worker answers,
- * not how long the queues are. Fairness (docs/api.md, "Limits"): large bodies have slots of their own beside the
- * others, half as many (bodies of megabytes, which take the isolate seconds each, one at a time), so small and URL
- * requests never wait for them; clients (a key of the deployment's own, else the address) take turns within a lane; a full lane
+ * not how long the queues are. Fairness (docs/api.md, "The front door of npm start"): large bodies have a slot of
+ * their own beside the others (one heavy page in the isolate at a time), so small and URL requests never wait for them; clients (a key of the deployment's own, else the address) take turns within a lane; a full lane
  * answers 503 with Retry-After. A client that hangs up while queued leaves the queue, and once handed on, its
  * forward to wrangler dev is cut, which aborts the Worker's request.
  */
@@ -29,7 +28,7 @@ export interface FrontDoorOptions {
   readonly port: number;
   /** Where `wrangler dev` listens (same host). */
   readonly upstreamPort: number;
-  /** Small and URL requests handed to wrangler dev at once; bodies from LARGE_BODY_BYTES have half as many slots beside them. */
+  /** Small and URL requests handed to wrangler dev at once; bodies from LARGE_BODY_BYTES have HEAVY_SLOTS of their own beside them. */
   readonly maxInFlight: number;
   /** Time for a request's body, from its headers to its last byte, in milliseconds (default BODY_TIMEOUT_MS). */
   readonly bodyTimeoutMs?: number;
@@ -75,6 +74,11 @@ const LARGE_BODY_BYTES = 256 * 1024;
 /** Bodies from this size on (bytes) go in the huge lane, one in flight at a time. Origin: a 4 MB page of 200,000 links
  * takes local workerd 3.5-4.7 s as json or article (load average 17 on 2 cores). */
 const HUGE_BODY_BYTES = 1024 * 1024;
+/** Slots of the large and huge lanes, beside maxInFlight: one heavy page in the isolate at a time, as before the lanes
+ * (one slot for bodies from 1 MiB). Two, under the hostile load scenario with the bail-out pages, left /healthz over 1 s
+ * 8 times in 121 (max 3.6 s; load average 19, three reloads by edits meanwhile): each heavy page in the isolate adds its
+ * slices to what a request arriving waits behind. */
+const HEAVY_SLOTS = 1;
 /** Waiting requests per lane, at most; past them, 503. Small: the post load scenario's 200 clients each keep one
  * request waiting, with room to spare. Large and huge: what the isolate cleans in about 10 s (900 KB pages at about
  * 0.5 s each in local workerd; 4 MB pages at about 4 s), so a request admitted to a full queue is answered well within
@@ -102,7 +106,7 @@ interface Door {
 
 export async function startFrontDoor(options: FrontDoorOptions): Promise<FrontDoor> {
   const limits: AdmissionLimits = {
-    slots: options.maxInFlight, heavySlots: Math.max(1, Math.floor(options.maxInFlight / 2)),
+    slots: options.maxInFlight, heavySlots: HEAVY_SLOTS,
     largeBodyBytes: LARGE_BODY_BYTES, hugeBodyBytes: HUGE_BODY_BYTES, queueBound: options.queueBound ?? QUEUE_BOUND,
   };
   const sockets = limits.slots + limits.heavySlots;
