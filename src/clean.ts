@@ -7,8 +7,8 @@
  *   5 decide    the plan that applies (rules, classifier, their union, or nothing)
  *   6 rewrite   pass 2: the page through HTMLRewriter without what the plan removes (html and json)
  *   7 format    html, text, markdown or json
- * Limits are options; past one, or on any internal error, the result is a bailout (never a throw), and
- * the caller passes the original bytes through with the reason.
+ * Limits are options; past one, or on any internal error, the result is a bailout (never a throw) that carries its
+ * fallback: the answer in the format asked for that keeps the format's promise (bailoutFallback, below).
  *
  * Timings are per stage in milliseconds from performance.now(), less the pauses of a large page (the isolate's time
  * for other requests; the time budget, a deadline, counts them). Deployed workerd advances that clock only
@@ -17,13 +17,19 @@
  */
 import type { ClassifierModel } from "./classify";
 import { classifyPage, commentPlan, commentText, keepComments, scoreBlocks } from "./classify";
-import { CLEAN_MAX_BLOCKS, CLEAN_MAX_BYTES, CLEAN_TIME_BUDGET_MS, CLEAN_WORK_BUDGET_UNITS, CLEAN_YIELD_MIN_BLOCKS, CLEAN_YIELD_MIN_BYTES, SMOOTHING_SCORE_LEVELS } from "./config";
-import { analysePageSlices, computeFeaturesSlices, headlineBlocks, readAttribute, titleWithoutSiteName, type PageModel } from "./page";
+import {
+  CLEAN_FALLBACK_MAX_CHARACTERS, CLEAN_MAX_BLOCKS, CLEAN_MAX_BYTES, CLEAN_TIME_BUDGET_MS, CLEAN_WORK_BUDGET_UNITS, CLEAN_YIELD_MIN_BLOCKS, CLEAN_YIELD_MIN_BYTES,
+  RULES_MAX_MATCHES_PER_PAGE, RULES_MAX_SCAN_CHARACTERS, SMOOTHING_SCORE_LEVELS,
+} from "./config";
+import { analysePageSlices, computeFeaturesSlices, countWords, headlineBlocks, readAttribute, titleWithoutSiteName, type PageModel } from "./page";
 import {
   emptyPlan, keepWhole, mergePlans, planFromIntervals, planKeepingOnlySelected, planKeepingSelected, planRemovingSelected, withRemovedElements,
   type NormalisedPlan, type RemovalCounts,
 } from "./plan";
-import { annotateHtml, buildReaderDocument, declaresOtherCharset, keepsText, articleBody, readerMetadata, rewriteHtml, withFrontMatter, writeArticleSlices, writeMarkdownSlices, writeText, type MetadataOverride, type WrittenFormats } from "./rewrite";
+import {
+  annotateHtml, buildReaderDocument, declaresOtherCharset, fallbackArticle, fallbackMarkdown, fallbackParagraphs, fallbackText, keepsText, articleBody, readerMetadata,
+  rewriteHtml, withFrontMatter, writeArticleSlices, writeMarkdownSlices, writeText, type MetadataOverride, type WrittenFormats,
+} from "./rewrite";
 import { mainMatches, matchRules, selectorsClean, selectorsReadMetadata, type CompiledRuleSet, type RuleOverflow, type SiteSelectors } from "./rules";
 import type { HtmlRewriterBackend } from "./runtime";
 import { matchSelectors, type SelectorList, type SelectorMatch } from "./selectors";
@@ -71,6 +77,36 @@ export type BailoutCode = (typeof BAILOUT_CODES)[number];
 /** The bailouts of clean() itself (it takes a decoded page); the rules' RuleOverflow values are among them (checked where clean() returns one). */
 export type CleanBailout = Exclude<BailoutCode, "unsupported-charset">;
 
+/**
+ * What a bailout's answer holds, in the format asked for (docs/formats.md, "When cleaning gives up"):
+ * - "page": html and annotated, the page as it came (a working page, never a safe one: the API's policy keeps it inert);
+ * - "sanitised": the whole page, nothing removed, through the writers (the article format's allow-list, text, Markdown);
+ * - "text": the text of the page's start (rewrite/fallback-writer.ts), bounded, with no markup of the page;
+ * - "empty": nothing (a page that could not be decoded or held).
+ */
+export const FALLBACK_CONTENTS = ["page", "sanitised", "text", "empty"] as const;
+export type FallbackContent = (typeof FALLBACK_CONTENTS)[number];
+
+/**
+ * What each bailout falls back to in the formats that promise text or safe HTML. The whole page goes through the
+ * writers where its page model stays within the limits and the failure was elsewhere (the rules' caps, pass 2, an
+ * internal error: cleaning it again without rules, model or selectors is bounded like any page); a page over a limit
+ * of size, blocks or work gives only the text of its start, so that the fallback does no unbounded work either;
+ * bytes that cannot be decoded give nothing.
+ */
+export const FALLBACK_BY_BAILOUT: Readonly<Record<BailoutCode, Exclude<FallbackContent, "page">>> = {
+  "too-large": "text", "too-many-blocks": "text", "time-budget": "text",
+  "too-many-rule-matches": "sanitised", "rule-work": "sanitised", "rewrite-failed": "sanitised", "internal-error": "sanitised",
+  "unsupported-charset": "empty",
+};
+
+/** A bailout's answer in the format asked for: the body, its media type, and what it holds. */
+export interface Fallback {
+  readonly body: string;
+  readonly contentType: string;
+  readonly content: FallbackContent;
+}
+
 export interface CleanOptions {
   /** Largest page cleaned, in UTF-8 bytes. */
   readonly maxBytes: number;
@@ -80,6 +116,10 @@ export interface CleanOptions {
   readonly timeBudgetMs: number;
   /** Units of counted work a page may take (work-meter.ts), checked in every stage and in the writers' walks (config CLEAN_WORK_BUDGET_UNITS). */
   readonly workBudget: number;
+  /** Most rule matches collected on one page (config RULES_MAX_MATCHES_PER_PAGE); past it a "too-many-rule-matches" bailout. */
+  readonly maxRuleMatches: number;
+  /** Most page text the rules scan, in UTF-16 code units summed over the rules (config RULES_MAX_SCAN_CHARACTERS); past it "rule-work". */
+  readonly maxRuleScanCharacters: number;
   /** What cleans a site that has rules when a model is loaded too: the rules alone, or rules plus the classifier. */
   readonly withRules: "rules" | "rules+classifier";
   /** Forces a mode (for evaluation); "auto" picks from what is loaded. */
@@ -101,6 +141,8 @@ export const DEFAULT_CLEAN_OPTIONS: CleanOptions = Object.freeze({
   maxBlocks: CLEAN_MAX_BLOCKS,
   timeBudgetMs: CLEAN_TIME_BUDGET_MS,
   workBudget: CLEAN_WORK_BUDGET_UNITS,
+  maxRuleMatches: RULES_MAX_MATCHES_PER_PAGE,
+  maxRuleScanCharacters: RULES_MAX_SCAN_CHARACTERS,
   // `npm run eval` measures rules plus the classifier above rules alone on the held-out pages of sites with
   // rules (dragnet 8+ page sites 0.930 vs 0.755 shingle F1, cleanportaleval 0.956 vs 0.777).
   withRules: "rules+classifier",
@@ -165,7 +207,10 @@ export type CleanResult =
       /** Units of work counted (work-meter.ts), against options.workBudget. */
       readonly work: number;
     }
-  | { readonly ok: false; readonly bailout: CleanBailout; readonly detail: string };
+  | { readonly ok: false; readonly bailout: CleanBailout; readonly detail: string; readonly fallback: Fallback };
+
+/** What the pipeline's stages give back: the result, or a bailout before its fallback is written. */
+type PipelineResult = Extract<CleanResult, { ok: true }> | { readonly ok: false; readonly bailout: CleanBailout; readonly detail: string };
 
 /** The Content-Type of each format's answer (a HEAD of the answer names it without cleaning). */
 export const CONTENT_TYPES: Readonly<Record<CleanFormat, string>> = {
@@ -177,14 +222,94 @@ export const CONTENT_TYPES: Readonly<Record<CleanFormat, string>> = {
   json: "application/json; charset=utf-8",
 };
 
-/** Cleans one page. Never throws: failures come back as bailouts. */
+/** Cleans one page. Never throws: failures come back as bailouts, each with its fallback in the format asked for. */
 export async function clean(input: CleanInput): Promise<CleanResult> {
+  const result = await guardedPipeline(input, { ...DEFAULT_CLEAN_OPTIONS, ...input.options });
+  if (result.ok) return result;
+  return { ...result, fallback: await bailoutFallback({ ...input, bailout: result.bailout }) };
+}
+
+async function guardedPipeline(input: CleanInput, options: CleanOptions): Promise<PipelineResult> {
   try {
-    return await runPipeline(input, { ...DEFAULT_CLEAN_OPTIONS, ...input.options });
+    return await runPipeline(input, options);
   } catch (error) {
     return { ok: false, bailout: "internal-error", detail: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
   }
 }
+
+/** A page that was not cleaned, and why: what bailoutFallback needs. `html` is null when the page could not be decoded or held. */
+export interface BailedPage {
+  readonly html: string | null;
+  readonly url?: string;
+  readonly site: string;
+  readonly format: CleanFormat;
+  readonly bailout: BailoutCode;
+  readonly rewriter: HtmlRewriterBackend;
+  readonly options?: Partial<CleanOptions>;
+}
+
+/**
+ * The answer for a page that was not cleaned, in the format asked for, keeping that format's promise whatever the
+ * page holds (FALLBACK_BY_BAILOUT says which content each bailout gets): never the page's markup where text or safe
+ * HTML is promised. Never throws: a fallback that fails gives the next, down to nothing.
+ */
+export async function bailoutFallback(page: BailedPage): Promise<Fallback> {
+  if (page.format === "html" || page.format === "annotated") {
+    return page.html === null ? emptyFallback(page) : { body: page.html, contentType: CONTENT_TYPES[page.format], content: "page" };
+  }
+  const planned = page.html === null ? "empty" : FALLBACK_BY_BAILOUT[page.bailout];
+  if (planned === "sanitised" && page.html !== null) {
+    const whole = await sanitisedWhole({ ...page, html: page.html });
+    if (whole !== null) return whole;
+  }
+  if (planned !== "empty" && page.html !== null) {
+    try {
+      const paragraphs = fallbackParagraphs(page.html, CLEAN_FALLBACK_MAX_CHARACTERS);
+      return writtenFallback(page, "text", { text: fallbackText(paragraphs), markdown: fallbackMarkdown(paragraphs), content: fallbackArticle(paragraphs) });
+    } catch {
+      // Nothing is left to try but the empty answer.
+    }
+  }
+  return emptyFallback(page);
+}
+
+/** The empty answer of a format (json: the reader document with no text), for a page that could not be decoded or held. */
+export function emptyFallback(page: Omit<BailedPage, "rewriter" | "html">): Fallback {
+  if (page.format === "html" || page.format === "annotated") return { body: "", contentType: CONTENT_TYPES[page.format], content: "empty" };
+  return writtenFallback({ ...page, html: null }, "empty", { text: "", markdown: "", content: "" });
+}
+
+/** The whole page cleaned again with nothing to remove (no rules, no model, no selectors); null when that bails out too. */
+async function sanitisedWhole(page: BailedPage & { readonly html: string }): Promise<Fallback | null> {
+  const input: CleanInput = { html: page.html, url: page.url, site: page.site, format: page.format, ruleSet: null, model: null, rewriter: page.rewriter };
+  const result = await guardedPipeline(input, { ...DEFAULT_CLEAN_OPTIONS, ...page.options, mode: "none" });
+  if (!result.ok) return null;
+  if (page.format !== "json") return { body: result.body, contentType: result.contentType, content: "sanitised" };
+  const document = JSON.parse(result.body) as Record<string, unknown>;
+  return { body: JSON.stringify({ ...document, bailout: page.bailout, fallback: "sanitised" }), contentType: result.contentType, content: "sanitised" };
+}
+
+/** A fallback of written text in the format asked for; json: the reader document holding it (the page in `html`), with `bailout` and `fallback` set. */
+function writtenFallback(page: Omit<BailedPage, "rewriter">, content: "text" | "empty", written: WrittenFormats): Fallback {
+  const contentType = CONTENT_TYPES[page.format];
+  switch (page.format) {
+    case "text":
+      return { body: written.text, contentType, content };
+    case "markdown":
+      return { body: written.markdown, contentType, content };
+    case "json": {
+      const document = {
+        url: page.url ?? null, site: page.site, title: null, lang: null, byline: null, published: null, leadImage: null, siteName: null, excerpt: null,
+        wordCount: countWords(written.text), readerable: false, text: written.text, markdown: written.markdown, html: page.html, content: written.content,
+        comments: "", mode: "none", removed: { blocks: 0, chars: 0 }, timings: {}, bailout: page.bailout, fallback: content,
+      };
+      return { body: JSON.stringify(document), contentType, content };
+    }
+    default:
+      return { body: written.content, contentType, content };
+  }
+}
+
 
 function now(): number {
   return typeof performance === "undefined" ? Date.now() : performance.now();
@@ -211,7 +336,7 @@ class StageClock {
   }
 }
 
-async function runPipeline(input: CleanInput, options: CleanOptions): Promise<CleanResult> {
+async function runPipeline(input: CleanInput, options: CleanOptions): Promise<PipelineResult> {
   const deadline = now() + options.timeBudgetMs;
   const work = new WorkMeter(options.workBudget);
   // The clock where it runs (Node, local workerd), the counted work everywhere (deployed workerd's clock stands still).
@@ -220,7 +345,7 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   const paced = new PacedRun(expired);
   // Stage timings leave the pauses out: while paused, the isolate works for other requests.
   const clock = new StageClock(() => now() - paced.pausedMs);
-  const pastBudget = (stage: string): CleanResult => ({
+  const pastBudget = (stage: string): PipelineResult => ({
     ok: false, bailout: "time-budget",
     detail: work.exhausted ? `over ${options.workBudget} units of work at ${stage}` : `over ${options.timeBudgetMs} ms at ${stage}`,
   });
@@ -245,7 +370,7 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Cl
   await pacing.pause();
   // 2 rules
   const headlines = usesRules ? headlineBlocks(page, titleWithoutSiteName(page, pageUrlOf(input)) ?? "") : null;
-  const rules = usesRules ? planFromRules(page, input.ruleSet, headlines, expired) : null;
+  const rules = usesRules ? planFromRules(page, input.ruleSet, headlines, { expired, maxMatches: options.maxRuleMatches, maxScanCharacters: options.maxRuleScanCharacters }) : null;
   if (rules !== null) work.spend(page.blockCount);
   if (rules?.overflow === "time-budget") return pastBudget("rules");
   if (rules?.overflow) return { ok: false, bailout: rules.overflow, detail: `rules of ${input.site} stopped: ${rules.overflow}` };
@@ -328,9 +453,11 @@ function chooseMode(input: CleanInput, options: CleanOptions): CleanMode {
 }
 
 /** The rules' plan, or why matching stopped (a cap or the time budget: the page is passed through, not cut unevenly). */
-function planFromRules(page: PageModel, ruleSet: CompiledRuleSet | null, headlines: Uint8Array | null, expired: () => boolean): { plan: NormalisedPlan | null; overflow: RuleOverflow | null } {
+function planFromRules(
+  page: PageModel, ruleSet: CompiledRuleSet | null, headlines: Uint8Array | null, limits: { expired: () => boolean; maxMatches: number; maxScanCharacters: number },
+): { plan: NormalisedPlan | null; overflow: RuleOverflow | null } {
   if (ruleSet === null) return { plan: null, overflow: null };
-  const matching = matchRules(ruleSet, page.text, { expired });
+  const matching = matchRules(ruleSet, page.text, limits);
   return { plan: matching.overflow === null ? keepingHeadline(page, planFromIntervals(page, matching.intervals), headlines) : null, overflow: matching.overflow };
 }
 

@@ -174,6 +174,12 @@ export const CLEAN_TIME_BUDGET_MS = 10_000;
  * most 75,600 per 100 KB, so a 5 MiB page of that density fits; the 200,000-link page takes 1.8 M; Node does 700-2,400
  * units per ms (a loaded 2-core machine), so this bounds a page to a few seconds. */
 export const CLEAN_WORK_BUDGET_UNITS = 4_000_000;
+/** Most characters of a page read for the text a bailout falls back to where the page is over a limit (size, blocks,
+ * work): the text of the page's start, in UTF-16 code units, read by pass 1's scanner alone (src/rewrite/fallback-writer.ts).
+ * Origin: 1 Mi holds the whole of 2,166 of the 2,214 dev pages (median 62 KB, 99th percentile 1.5 MB, largest 5.3 MB)
+ * and is a fifth of the largest page accepted (CLEAN_MAX_BYTES), so the fallback costs at most a fifth of one scan of
+ * such a page. */
+export const CLEAN_FALLBACK_MAX_CHARACTERS = 1024 * 1024;
 /** Pages from this size on (UTF-8 bytes) give the isolate back to other requests between clean()'s stages, so that
  * /healthz and small pages are answered while a large one is cleaned. Origin: a 100 KB page cleans in about 10 ms,
  * below which a pause gains nothing. */

@@ -7,3 +7,4 @@ export { buildReaderDocument, writeJson, type ReaderContext, type ReaderDocument
 export { annotateHtml, ANNOTATE_REMOVED_ATTRIBUTE, ANNOTATE_PARTIAL_ATTRIBUTE, type AnnotatedPage } from "./annotate";
 export { readerMetadata, writeArticle, writeArticleSlices, type ArticleOptions, type MetadataOverride } from "./article-writer";
 export { withFrontMatter, type FrontMatterFields } from "./front-matter";
+export { fallbackArticle, fallbackMarkdown, fallbackParagraphs, fallbackText } from "./fallback-writer";

@@ -72,34 +72,38 @@ describe("fetched markup stays inert on our origin", () => {
 describe("a page passed through answers in the shape of the format asked for", () => {
   const utf16 = new Uint8Array([0xff, 0xfe, ...Array.from(new TextEncoder().encode("<p>hi</p>")).flatMap((byte) => [byte, 0])]);
 
-  it("json: a reader document with the reason, the page in html when it can be held, and no text", async () => {
+  it("json: a reader document with the reason and its fallback, the page in html when it can be held, and no text when it cannot", async () => {
     const response = await post("json", utf16, "text/html; charset=utf-16le");
     expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(response.headers.get("x-clean-bailout")).toBe("unsupported-charset");
     const body = (await response.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ url: "https://security.example/a", site: "security.example", bailout: "unsupported-charset", mode: "none", text: null, html: null });
+    expect(body).toMatchObject({ url: "https://security.example/a", site: "security.example", bailout: "unsupported-charset", fallback: "empty", mode: "none", text: "", content: "", html: null });
     const large = await call(`/v1/clean?format=json&url=${encodeURIComponent(`${origin}/guards/oversize?bytes=300000`)}`, {}, { MAX_BODY_BYTES: "100000" });
     expect(large.headers.get("x-clean-bailout")).toBe("too-large");
-    expect(await large.json()).toMatchObject({ bailout: "too-large", html: null, mode: "none" });
+    expect(await large.json()).toMatchObject({ bailout: "too-large", fallback: "empty", html: null, mode: "none" });
   });
 
-  it("json: a page the rewriter refuses comes back as JSON holding the page", async () => {
+  it("json: a page the rewriter refuses comes back as JSON holding the page in html and the whole page sanitised in content", async () => {
     const refused = `<!DOCTYPE html><html><body><nav><a href="/">Home</a> <a href="/a">About</a></nav><div><p>${"Words of the article. ".repeat(30)}</p></div><select><plaintext>x</select></body></html>`;
     const html = await post("html", refused);
     expect(html.headers.get("x-clean-bailout")).toBe("rewrite-failed"); // lol-html refuses <plaintext> inside <select>
     const json = await post("json", refused);
     expect(json.headers.get("content-type")).toBe("application/json; charset=utf-8");
-    const body = (await json.json()) as { bailout: string; html: string };
+    const body = (await json.json()) as { bailout: string; fallback: string; html: string; content: string };
     expect(body.bailout).toBe(html.headers.get("x-clean-bailout"));
+    expect(body.fallback).toBe("sanitised");
     expect(body.html).toBe(refused);
+    expect(body.content).toContain("<p>Words of the article.");
+    expect(body.content).not.toMatch(/<select|plaintext/);
   });
 
-  it("text and markdown: their own media type, the page's bytes; html: the page as it came", async () => {
+  it("text and markdown: their own media type, empty for bytes that cannot be decoded (never the page's markup); html: the page as it came", async () => {
     const text = await post("text", utf16, "text/html; charset=utf-16le");
-    expect(text.headers.get("content-type")).toBe("text/plain; charset=utf-16le");
-    expect(new Uint8Array(await text.arrayBuffer())).toEqual(utf16);
+    expect(text.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(await text.text()).toBe("");
     const markdown = await post("markdown", utf16, "text/html; charset=utf-16le");
-    expect(markdown.headers.get("content-type")).toBe("text/markdown; charset=utf-16le");
+    expect(markdown.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+    expect(await markdown.text()).toBe("");
     const html = await post("html", utf16, "text/html; charset=utf-16le");
     expect(html.headers.get("content-type")).toBe("text/html; charset=utf-16le");
     expectInert(html);

@@ -99,11 +99,13 @@ async function cleanItemHtml(job: FeedJob, html: string | null): Promise<string 
   const rules = await loadSiteRules(job.env, job.site);
   // The classifier judges whole pages; an item's HTML is a fragment, so where the site has rules they clean it alone.
   const result = await cleanHtml(html, undefined, job.site, rules.compiled, { withRules: "rules", mode: job.mode }, "article");
-  if (result.ok && (hasVisibleText(result.body) || !hasVisibleText(html))) return result.body;
-  // A short item can look like boilerplate as a whole: an item emptied by cleaning (or past a limit) keeps all its
-  // content, written the same safe way; never its HTML as it came.
+  // Past a limit: the article format's fallback (clean.ts bailoutFallback: the whole item through the allow-list, or
+  // the text of its start), never its HTML as it came.
+  if (!result.ok) return result.fallback.body;
+  if (hasVisibleText(result.body) || !hasVisibleText(html)) return result.body;
+  // A short item can look like boilerplate as a whole: an item emptied by cleaning keeps all its content, written the same safe way.
   const whole = await cleanHtml(html, undefined, job.site, null, { mode: "none" }, "article");
-  return whole.ok ? whole.body : "";
+  return whole.ok ? whole.body : whole.fallback.body;
 }
 
 type ArticleFetch = { readonly ok: true; readonly html: string } | { readonly ok: false; readonly reason: string };

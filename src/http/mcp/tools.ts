@@ -162,16 +162,17 @@ function pageResult(value: unknown, args: Arguments, headers: Headers): ToolResu
   const document = value as ReaderJson;
   const format = ((args.format as string | undefined) ?? "markdown") as ToolFormat;
   const bailout = document.bailout ?? null;
-  // A page passed through (bailout) has only its HTML: that goes, never nothing.
-  const body = { markdown: document.markdown, text: document.text, html: document.html, article: document.content }[format] ?? document.html ?? "";
+  // A page that was not cleaned (bailout) has the fallback of each format (clean.ts bailoutFallback): html is the page as
+  // it came, the others hold none of its markup.
+  const body = { markdown: document.markdown, text: document.text, html: document.html, article: document.content }[format] ?? "";
   const metadata = {
     url: document.url, site: document.site, title: document.title, byline: document.byline, published: document.published, lang: document.lang,
     siteName: document.siteName, excerpt: document.excerpt, leadImage: document.leadImage, mode: document.mode, rules: headers.get("x-clean-rules"),
-    selectors: headers.get("x-clean-selectors"), bailout,
+    selectors: headers.get("x-clean-selectors"), bailout, fallback: document.fallback ?? null,
   };
   const comments = args.comments === true ? document.comments ?? "" : undefined;
   const header = [`Title: ${document.title ?? ""}`, `URL Source: ${document.url ?? ""}`, ...(document.published === null ? [] : [`Published Time: ${document.published}`])];
-  if (bailout !== null) header.push(`Not cleaned: ${bailout} (the page as it came)`);
+  if (bailout !== null) header.push(`Not cleaned: ${bailout} (${format === "html" ? "the page as it came" : `fallback: ${document.fallback ?? "empty"}`})`);
   const content: ToolResult["content"] = [{ type: "text", text: `${header.join("\n")}\n\n${body}` }];
   if (comments !== undefined && comments !== "") content.push({ type: "text", text: `Comments:\n\n${comments}` });
   return { content, structuredContent: { ...metadata, format, content: body, ...(comments === undefined ? {} : { comments }) } };

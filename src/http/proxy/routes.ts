@@ -277,7 +277,13 @@ async function cleanThrough(proxied: ProxyRequest, response: Response, cacheStat
   if (page.kind === "timeout") return errorResponse("origin-timeout", `${proxied.target.entry.originHost} did not send the whole page in time`);
   if (page.kind === "bailout") {
     const passed = new Response(page.body, response);
-    setBailoutHeaders(passed.headers, page.reason);
+    setBailoutHeaders(passed.headers, page.reason, page.content);
+    // Markdown and text asked for: the fallback clean() wrote, not the origin's bytes (its length and encoding go with them).
+    if (page.contentType !== null) {
+      passed.headers.set("content-type", page.contentType);
+      passed.headers.delete("content-length");
+      passed.headers.delete("content-encoding");
+    }
     return passed;
   }
   if (proxied.request.method === "GET") {

@@ -1,5 +1,5 @@
-import { clean, type BailoutCode, type CleanResult, type CleanFormat, type RequestSelectors, type SelectorCounts } from "../../clean";
-import { charsetFromContentType, decodeHtml } from "../../page";
+import { clean, emptyFallback, type BailoutCode, type CleanResult, type CleanFormat, type Fallback, type FallbackContent, type RequestSelectors, type SelectorCounts } from "../../clean";
+import { decodeHtml } from "../../page";
 import { createWorkerdBackend } from "../../runtime";
 import type { PageSampler } from "../../learning";
 import type { Env } from "./bindings";
@@ -11,8 +11,9 @@ import { DEFAULT_SHAPE_OPTIONS, jinaJson, jinaText, readabilityJson, type Answer
 import { estimateMarkdownTokens } from "./tokens";
 
 /**
- * The shared end of both /v1/clean routes: bytes of a page in, the cleaned page (or the page as it was,
- * with the reason in `x-clean-bailout`) out. Never a truncated page: whatever fails, the original bytes go back.
+ * The shared end of both /v1/clean routes: bytes of a page in, the cleaned page out; or, where cleaning gives up, the
+ * reason in `x-clean-bailout` and the answer that keeps the format's promise (clean.ts bailoutFallback): html the
+ * page as it came, the other formats never the page's markup. Never a truncated page.
  */
 export interface PageToClean {
   readonly bytes: Uint8Array;
@@ -59,7 +60,7 @@ const REWRITER = createWorkerdBackend();
 
 export async function cleanPage(env: Env, page: PageToClean): Promise<Response> {
   const decoded = decodeHtml(page.bytes, page.contentType);
-  if (!decoded.ok) return passThrough({ ...page, body: page.bytes, html: null, charset: null, reason: "unsupported-charset", rules: null });
+  if (!decoded.ok) return passThrough({ ...page, body: page.bytes, html: null, charset: null, reason: "unsupported-charset", rules: null, fallback: null });
   const rules = await loadSiteRules(env, page.site, page.url);
   // clean() never throws: its own failures come back as bailouts, and the page goes back whole.
   const result = await clean({
@@ -81,10 +82,10 @@ export async function cleanPage(env: Env, page: PageToClean): Promise<Response> 
     if (page.url !== undefined) page.sample?.({ html: decoded.html, url: page.url, site: rules.site, rulesMinedAt: rules.compiled?.minedAt });
     return response;
   }
-  // The operator sees why (wrangler tail); the client gets the page back with the reason only.
+  // The operator sees why (wrangler tail); the client gets the reason only, with the fallback clean() wrote.
   if (result.bailout !== "too-large") console.error("clean() bailed out", page.site, result.bailout, result.detail);
   if (result.bailout === "too-large" && page.source === "body") throw new ServiceError("payload-too-large", result.detail);
-  return passThrough({ ...page, body: page.bytes, html: decoded.html, charset: decoded.charset, reason: result.bailout, rules: rules.status });
+  return passThrough({ ...page, body: page.bytes, html: decoded.html, charset: decoded.charset, reason: result.bailout, rules: rules.status, fallback: result.fallback });
 }
 
 function cleanedResponse(result: Extract<CleanResult, { ok: true }>, site: string, rules: RulesStatus, charset: string): Response {
@@ -125,49 +126,42 @@ export interface PassedPage {
   readonly rules: RulesStatus | null;
   readonly shape?: AnswerShape;
   readonly shapeOptions?: ShapeOptions;
+  /** The answer clean() wrote for the format asked for (its bailout's fallback); absent or null: none was written (the page was not decoded or held). */
+  readonly fallback?: Fallback | null;
 }
 
-/** The one place a bailout becomes response headers: its code (one of BAILOUT_CODES) and mode "none". */
-export function setBailoutHeaders(headers: Headers, reason: BailoutCode): void {
+/** Response header: what a bailout's answer holds (clean.ts FALLBACK_CONTENTS: page, sanitised, text, empty). */
+export const FALLBACK_HEADER = "x-clean-fallback";
+
+/** The one place a bailout becomes response headers: its code (one of BAILOUT_CODES), mode "none", and what the answer holds. */
+export function setBailoutHeaders(headers: Headers, reason: BailoutCode, content: FallbackContent): void {
   headers.set("x-clean-bailout", reason);
   headers.set("x-clean-mode", "none");
+  headers.set(FALLBACK_HEADER, content);
 }
 
 /**
- * The page as it came, with the reason it was not cleaned, in the shape of the format asked for: html and
- * annotated the page itself; text and markdown its bytes under that format's media type (so a client
- * never takes it for cleaned HTML); json a reader document with `bailout` set, the page in `html` (null
- * when it is too large to hold or could not be decoded) and no text.
+ * A page that was not cleaned, with the reason, in the shape of the format asked for: html and annotated the page as
+ * it came (its own bytes and media type; the API's Content-Security-Policy keeps it inert); every other format the
+ * fallback clean() wrote, which holds none of the page's markup (text, Markdown: text; article: allow-listed HTML;
+ * json: a reader document with `bailout` and `fallback` set, the page itself only in `html`, as a cleaned page's
+ * `html` is the working page), or that format's empty answer when the page was not decoded or held.
  */
 export function passThrough(page: PassedPage): Response {
   const headers = new Headers();
-  setBailoutHeaders(headers, page.reason);
   if (page.site !== "") headers.set("x-clean-site", page.site);
   if (page.rules !== null) headers.set("x-clean-rules", page.rules);
-  // Jina's text envelope: the page as plain text, as the text format has it.
-  const format = page.shape === "jina-text" ? "text" : page.format;
-  if (format === "json") {
-    if (page.body instanceof ReadableStream) void page.body.cancel();
-    const shaped = shapeAnswer(JSON.stringify(bailoutDocument(page)), "application/json; charset=utf-8", page.shape, page.shapeOptions);
-    headers.set("content-type", shaped.contentType);
-    return new Response(shaped.body, { status: 200, headers });
-  }
-  // An article is rendered by its client: a page that could not be made safe goes back as plain text, never as HTML.
-  if (format === "text" || format === "markdown" || format === "article") {
-    const charset = page.charset ?? charsetFromContentType(page.contentType);
-    headers.set("content-type", `text/${format === "markdown" ? "markdown" : "plain"}${charset === null ? "" : `; charset=${charset}`}`);
-  } else {
+  if (page.format === "html" || page.format === "annotated") {
+    setBailoutHeaders(headers, page.reason, "page");
     headers.set("content-type", page.contentType ?? "text/html");
+    return new Response(page.body, { status: 200, headers });
   }
-  return new Response(page.body, { status: 200, headers });
-}
-
-/** The json format's document for a page that was not cleaned: the reader document's fields, with `bailout`. */
-function bailoutDocument(page: PassedPage): Record<string, unknown> {
-  return {
-    url: page.url ?? null, site: page.site, title: null, lang: null, byline: null, published: null, leadImage: null, siteName: null,
-    text: null, markdown: null, html: page.html, content: null, mode: "none", removed: { blocks: 0, chars: 0 }, timings: {}, bailout: page.reason,
-  };
+  if (page.body instanceof ReadableStream) void page.body.cancel();
+  const fallback = page.fallback ?? emptyFallback({ url: page.url, site: page.site, format: page.format, bailout: page.reason });
+  setBailoutHeaders(headers, page.reason, fallback.content);
+  const shaped = shapeAnswer(fallback.body, fallback.contentType, page.format === "json" ? page.shape : undefined, page.shapeOptions);
+  headers.set("content-type", shaped.contentType);
+  return new Response(shaped.body, { status: 200, headers });
 }
 
 /** Response header for what cleaned well but may not be what the page meant. */

@@ -9,14 +9,13 @@ import type { ReaderDocument } from "../../rewrite";
 import { estimateMarkdownTokens } from "./tokens";
 
 /**
- * The reader document's fields these shapes read, as the json format sends them: a cleaned page's, or a page passed
- * through (clean-page.ts passThrough), whose written formats are null but for its html, with no comments and
- * `bailout` set.
+ * The reader document's fields these shapes read, as the json format sends them: a cleaned page's, or the fallback of
+ * a page that was not cleaned (clean.ts bailoutFallback), with `bailout` and `fallback` set, its text, Markdown and
+ * content written without the page's markup, and `html` the page as it came (null when it was not decoded or held).
  */
-export type ReaderJson = Pick<ReaderDocument, "url" | "site" | "title" | "lang" | "byline" | "published" | "siteName" | "excerpt" | "leadImage" | "mode">
+export type ReaderJson = Pick<ReaderDocument, "url" | "site" | "title" | "lang" | "byline" | "published" | "siteName" | "excerpt" | "leadImage" | "mode" | "text" | "markdown" | "content">
   & Partial<Pick<ReaderDocument, "comments" | "dir">>
-  & { readonly [Field in "text" | "markdown" | "html" | "content"]: ReaderDocument[Field] | null }
-  & { readonly bailout?: string };
+  & { readonly html: string | null; readonly bailout?: string; readonly fallback?: string };
 
 /** How the answer of a read is shaped: our own format (`document`), or another reader's. */
 export type AnswerShape = "document" | "jina-text" | "jina-json" | "readability";
@@ -69,10 +68,9 @@ export function imagesOf(markdown: string): [string, string][] {
   return images;
 }
 
-/** The Markdown a Jina client gets: images as X-Retain-Images says. */
+/** The Markdown a Jina client gets: images as X-Retain-Images says. Never the page's HTML, a page that was not cleaned included. */
 function jinaContent(document: ReaderJson, options: ShapeOptions): string {
-  // A page passed through (bailout) has no Markdown: its HTML goes instead, never nothing.
-  return retainImages(document.markdown ?? document.text ?? document.html ?? "", options.retainImages);
+  return retainImages(document.markdown, options.retainImages);
 }
 
 /**
@@ -84,7 +82,7 @@ export function jinaText(document: ReaderJson, options: ShapeOptions): string {
   const parts = [`Title: ${document.title ?? ""}`, `URL Source: ${document.url ?? ""}`];
   if (document.published !== null) parts.push(`Published Time: ${document.published}`);
   parts.push(`Markdown Content:\n${content}`);
-  if (options.imagesSummary) parts.push(`Images:\n${imagesOf(document.markdown ?? "").map(([alt, src], index) => `- ![Image ${index + 1}${alt === "" ? "" : `: ${alt}`}](${src})`).join("\n")}`);
+  if (options.imagesSummary) parts.push(`Images:\n${imagesOf(document.markdown).map(([alt, src], index) => `- ![Image ${index + 1}${alt === "" ? "" : `: ${alt}`}](${src})`).join("\n")}`);
   if (options.linksSummary) parts.push(`Links/Buttons:\n${linksOf(content).map(([text, url]) => `- [${text}](${url})`).join("\n")}`);
   return parts.join("\n\n");
 }
@@ -100,7 +98,7 @@ export function jinaJson(document: ReaderJson, options: ShapeOptions): Record<st
     publishedTime: document.published ?? undefined,
     usage: { tokens: estimateMarkdownTokens(content) },
   };
-  if (options.imagesSummary) data.images = Object.fromEntries(imagesOf(document.markdown ?? "").map(([alt, src], index) => [`Image ${index + 1}${alt === "" ? "" : `: ${alt}`}`, src]));
+  if (options.imagesSummary) data.images = Object.fromEntries(imagesOf(document.markdown).map(([alt, src], index) => [`Image ${index + 1}${alt === "" ? "" : `: ${alt}`}`, src]));
   if (options.linksSummary) data.links = Object.fromEntries(linksOf(content));
   return { code: 200, status: 20000, data };
 }
@@ -130,14 +128,14 @@ export function textContentOf(html: string): string {
  */
 export function readabilityJson(document: ReaderJson): Record<string, unknown> {
   // Readability's textContent is its content's text (the DOM's textContent): no title where the content has none.
-  const textContent = textContentOf(document.content ?? "");
+  const textContent = textContentOf(document.content);
   return {
     title: document.title ?? "",
     byline: document.byline,
     dir: document.dir ?? textDirection(document.html),
     lang: document.lang,
-    // A page passed through (bailout): the page itself, as Readability's content is HTML.
-    content: document.content ?? document.html ?? "",
+    // The article fragment (allow-listed HTML), a page that was not cleaned included: never the page itself.
+    content: document.content,
     textContent,
     length: textContent.length,
     excerpt: document.excerpt,
