@@ -185,6 +185,10 @@ export const SECURITY_ORIGIN_ROUTES: OriginRoutes = {
       apiKey: request.headers["x-api-key"] ?? null,
       hop: request.headers["x-clean-hop"] ?? null,
       host: request.headers.host ?? null,
+      userAgent: request.headers["user-agent"] ?? null,
+      acceptLanguage: request.headers["accept-language"] ?? null,
+      note: request.headers["x-client-note"] ?? null,
+      range: request.headers.range ?? null,
       query: new URL(request.url ?? "/", "http://origin").search,
       served: servedCount,
     };
@@ -197,7 +201,10 @@ export const SECURITY_ORIGIN_ROUTES: OriginRoutes = {
 };
 
 /** The JSON the echo page holds (what the origin saw), read back from any format of it. */
-export function readEcho(text: string): { cookie: string | null; authorization: string | null; apiKey: string | null; hop: string | null; host: string | null; query: string; served: number } {
+export function readEcho(text: string): {
+  cookie: string | null; authorization: string | null; apiKey: string | null; hop: string | null; host: string | null;
+  userAgent: string | null; acceptLanguage: string | null; note: string | null; range: string | null; query: string; served: number;
+} {
   const match = /SEEN (.*?) END/.exec(text.replace(/&quot;/g, '"'));
   if (match === null) throw new Error("no echo in the page");
   return JSON.parse(match[1]);

@@ -102,6 +102,19 @@ describe.skipIf(!HAS_DATA)("which cleaned pages are sampled", () => {
     expect(await sampledKeys("private.sampling.example")).toEqual([]);
   });
 
+  it("keeps no proxied page fetched with a header of the client's own (Range, If-Match, …), which may make it theirs", async () => {
+    const proxies = JSON.stringify({ "/learn-own": { origin: ORIGIN, site: "own-headers.sampling.example" } });
+    for (const own of [{ range: "bytes=0-" }, { "if-match": '"any"' }]) {
+      const answer = await callWorker(`/learn-own${PAGES[6].path}`, { headers: own }, { PROXY_ORIGINS: proxies });
+      expect(answer.status, JSON.stringify(own)).toBe(200);
+      await answer.arrayBuffer();
+    }
+    expect(await sampledKeys("own-headers.sampling.example")).toEqual([]);
+    // The same page without them is the site's.
+    await (await callWorker(`/learn-own${PAGES[6].path}`, {}, { PROXY_ORIGINS: proxies })).arrayBuffer();
+    expect(await sampledKeys("own-headers.sampling.example")).toHaveLength(1);
+  });
+
   it("skips a site whose rules are younger than half the staleness limit, and samples it again after", async () => {
     const ruled = (site: string, hoursOld: number) => JSON.stringify({
       version: 1, site, minedAt: new Date(Date.now() - hoursOld * 3600_000).toISOString(), pages: 10, cutoff: 0.5, mutablePatterns: [],

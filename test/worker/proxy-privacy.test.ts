@@ -50,9 +50,29 @@ describe("what reaches the origin", () => {
     const forwarded = await seen(await proxyFetch(echo("/with-credentials"), credentials));
     expect(forwarded).toMatchObject({ cookie: "session=alice", authorization: "Basic YWxpY2U6cGFzcw==" });
   });
+
+
+  it("an allow-list: a header of the client's own, its User-Agent and Accept-Language never; Range as it was sent", async () => {
+    const client = { "x-client-note": "alice's secret", "user-agent": "Alice's browser", "accept-language": "fr", "x-forwarded-for": "10.0.0.7", referer: "https://alice.example/" };
+    const got = await seen(await proxyFetch(echo("/plain"), client));
+    expect(got).toMatchObject({ note: null, acceptLanguage: null });
+    expect(got.userAgent).toMatch(/^edge-cleaner\//);
+    const ranged = await proxyFetch(echo("/plain"), { range: "bytes=0-99" });
+    expect(readEcho(await ranged.text()).range).toBe("bytes=0-99");
+  });
 });
 
 describe("what is kept for the next visitor", () => {
+  it("never an answer to a request with a header of the client's own (Range, If-Match, …), which may make it theirs", async () => {
+    for (const own of [{ range: "bytes=0-" }, { "if-match": '"any"' }, { "if-unmodified-since": "Tue, 01 Jan 2030 00:00:00 GMT" }]) {
+      const path = echo("/plain");
+      const theirs = await seen(await proxyFetch(path, own));
+      const next = await proxyFetch(path);
+      expect(next.headers.get("x-clean-cache"), JSON.stringify(own)).toBe("miss");
+      expect((await seen(next)).served).toBeGreaterThan(theirs.served);
+    }
+  });
+
   it("a public page fetched without credentials is stored and served from the cache", async () => {
     const path = echo("/plain");
     const first = await proxyFetch(path, { cookie: "session=alice" }); // not forwarded: the origin saw an anonymous request

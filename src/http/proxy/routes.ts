@@ -9,9 +9,10 @@
  *    redirects keep their status with Location on the proxy; everything else streams through untouched.
  * Too large or undecodable pages pass through as the origin's bytes with `x-clean-bailout`.
  *
- * Privacy: the service's own key (x-api-key, a Bearer or ?key= holding one of its keys) never reaches an
- * origin; the client's Cookie and Authorization reach it only for entries with `forwardCredentials`, and a
- * page fetched with them is never stored for others unless the entry says `cacheCredentialed`.
+ * Privacy: an allow-list of the client's headers reaches the origin (PER_CLIENT_HEADERS…), never the service's own
+ * key (x-api-key, a Bearer or ?key= holding one of its keys); the client's Cookie and Authorization only for entries
+ * with `forwardCredentials`. A page fetched with a header of the client's own is neither stored for others (with
+ * credentials: unless the entry says `cacheCredentialed`) nor sampled for learning.
  * Prefix mode serves other sites on this Worker's own origin, so its answers carry a CSP sandbox that lets
  * their scripts run in an opaque origin, away from this origin's pages, storage and cookies (see docs/api.md, "Proxy").
  */
@@ -21,7 +22,7 @@ import type { Env } from "../shared/bindings";
 import { HTML_MEDIA_TYPES, mediaType } from "../shared/body";
 import { setBailoutHeaders } from "../shared/clean-page";
 import { errorResponse } from "../shared/errors";
-import { requestOrigin } from "../shared/origin-fetch";
+import { ACCEPT_HTML, requestOrigin, USER_AGENT } from "../shared/origin-fetch";
 import { configuredKeys, matchesAny } from "../shared/keys";
 import { cleanProxiedPage, modelVersion, type ProxiedPage } from "./clean";
 import { proxyConfigFromVar, resolveProxyTarget, type ProxyTarget } from "./config";
@@ -76,10 +77,21 @@ interface ProxyRequest {
   readonly sample: PageSampler;
 }
 
-/** Request headers never forwarded: hop-by-hop ones, the Worker's own, and the encoding (fetch negotiates it). */
-const DROPPED_REQUEST_HEADERS = ["host", "connection", "keep-alive", "te", "trailer", "transfer-encoding", "upgrade", "proxy-authorization", "proxy-connection", "accept-encoding", CACHE_CONTROL_HEADER, "x-api-key", HOP_HEADER];
+/**
+ * The client's request headers the origin gets: an allow-list, so that what a client sends cannot become the page
+ * another visitor is served from the cache, or the site's page the service learns from (an origin may reflect or
+ * vary on any header, Vary or not). Every visitor's GET reaches the origin alike: the service's own Accept and
+ * User-Agent (origin-fetch.ts), no Accept-Language, and revalidations (If-None-Match, If-Modified-Since: translated,
+ * they only ever make a 304). The headers below make the answer the client's own: forwarded, but a page fetched with
+ * one is neither stored for others nor sampled for learning (ownedByClient).
+ */
+const PER_CLIENT_HEADERS = ["range", "if-range", "if-match", "if-unmodified-since"];
+/** What a form post or an API call needs beside those (GET and HEAD never carry them: browsers send a Referer with every link). */
+const PER_CLIENT_BODY_HEADERS = ["content-type", "content-language", "origin", "referer", "x-requested-with"];
 /** Client credentials, forwarded only for entries that say `forwardCredentials`. */
 const CREDENTIAL_HEADERS = ["cookie", "authorization"];
+/** Revalidation headers, translated from cleaned ETags (cache.ts). */
+const REVALIDATION_HEADERS = ["if-none-match", "if-modified-since"];
 /**
  * Prefix mode's policy: the proxied page keeps its scripts, forms and pop-ups, in an opaque origin
  * (no allow-same-origin), so it cannot read this origin's other pages, storage or cookies.
@@ -118,7 +130,8 @@ proxyRoutes.use("*", async (context, next) => {
     // The Worker always runs with an execution context (fetch handler, wrangler dev, the test pool).
     waitUntil,
     // The operator mapped this origin to the site (PROXY_ORIGINS): its pages are the site's own.
-    sample: pageSampler(context.env, waitUntil, carriesCredentials(forwarded), { kind: "proxied" }),
+    // A page fetched with the client's own headers (credentials among them) is the client's, not the site's.
+    sample: pageSampler(context.env, waitUntil, ownedByClient(forwarded, false), { kind: "proxied" }),
   };
   const response = await serveProxied(proxied);
   return finishProxied(proxied, response);
@@ -140,7 +153,7 @@ function finishProxied(proxied: ProxyRequest, response: Response): Response {
 
 async function serveProxied(proxied: ProxyRequest): Promise<Response> {
   const { request } = proxied;
-  const shared = proxied.target.entry.cacheCredentialed || !carriesCredentials(proxied.forwarded);
+  const shared = !ownedByClient(proxied.forwarded, proxied.target.entry.cacheCredentialed);
   const useCache = request.method === "GET" && shared && !bypassesCache(request.headers);
   if (useCache) {
     const hit = await caches.default.match(cacheKey(request.url, proxied.version));
@@ -195,12 +208,15 @@ async function fetchFromOrigin(proxied: ProxyRequest): Promise<OriginAnswer> {
   }
 }
 
-/** The client's request headers as the origin should see them. */
+/** The client's request headers as the origin should see them: the allow-list above, and the service's own. */
 async function forwardedHeaders(request: Request, target: ProxyTarget, settings: HttpSettings, version: string, serviceKeys: readonly string[]): Promise<Headers> {
-  const headers = new Headers(request.headers);
-  for (const name of DROPPED_REQUEST_HEADERS) headers.delete(name);
-  for (const name of [...headers.keys()]) if (name.startsWith("cf-")) headers.delete(name);
-  if (!target.entry.forwardCredentials) for (const name of CREDENTIAL_HEADERS) headers.delete(name);
+  const headers = new Headers({ accept: ACCEPT_HTML, "user-agent": USER_AGENT });
+  const hasBody = request.method !== "GET" && request.method !== "HEAD";
+  const allowed = [...PER_CLIENT_HEADERS, ...(hasBody ? PER_CLIENT_BODY_HEADERS : []), ...(target.entry.forwardCredentials ? CREDENTIAL_HEADERS : []), ...REVALIDATION_HEADERS];
+  for (const name of allowed) {
+    const value = request.headers.get(name);
+    if (value !== null) headers.set(name, value);
+  }
   const bearer = /^bearer\s+(.+)$/i.exec(headers.get("authorization")?.trim() ?? "");
   if (bearer !== null && (await matchesAny(bearer[1].trim(), serviceKeys))) headers.delete("authorization");
   headers.set(HOP_HEADER, String(settings.outgoingHop));
@@ -218,6 +234,16 @@ async function forwardedHeaders(request: Request, target: ProxyTarget, settings:
     }
   }
   return headers;
+}
+
+/**
+ * Whether the origin's answer to these forwarded headers is the client's own (not another visitor's to share, nor the
+ * site's page to learn from): they carry a per-client header, or credentials (shareable only where the entry says
+ * `cacheCredentialed`, `credentialsShared`).
+ */
+function ownedByClient(forwarded: Headers, credentialsShared: boolean): boolean {
+  if ([...PER_CLIENT_HEADERS, ...PER_CLIENT_BODY_HEADERS].some((name) => forwarded.has(name))) return true;
+  return !credentialsShared && carriesCredentials(forwarded);
 }
 
 /** The origin URL without `key` parameters that hold one of the service's keys (a link to the API, pasted onto the proxy). */
@@ -300,7 +326,7 @@ async function cleanThrough(proxied: ProxyRequest, response: Response, cacheStat
   const answer = new Response(page.html, { status: response.status, headers });
   // Links stay on the proxy in the page; Markdown and text link to the origin (absolute URLs), as their readers expect.
   const cleaned = proxied.format === "html" ? linkRewriter(proxied.target.entry, proxied.target.targetUrl).transform(answer) : answer;
-  if (proxied.request.method === "GET" && isStorable(proxied.forwarded, cleaned, proxied.target.entry.cacheCredentialed)) {
+  if (proxied.request.method === "GET" && !ownedByClient(proxied.forwarded, proxied.target.entry.cacheCredentialed) && isStorable(proxied.forwarded, cleaned, proxied.target.entry.cacheCredentialed)) {
     proxied.waitUntil(caches.default.put(cacheKey(proxied.request.url, proxied.version), cleaned.clone()));
   }
   // After the storability check (which refuses pages that vary) and the copy: the stored page is keyed by format already.

@@ -16,8 +16,9 @@ export type OriginFetch =
   | { readonly ok: true; readonly response: Response; readonly url: URL }
   | { readonly ok: false; readonly code: ErrorCode; readonly message: string };
 
-const USER_AGENT = "edge-cleaner/0.1 (+https://github.com/edge-cleaner)";
-const ACCEPT_HTML = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5";
+/** What origins see of the service: its User-Agent, and the Accept of a page (the reader API's fetches and the proxy's). */
+export const USER_AGENT = "edge-cleaner/0.1 (+https://github.com/edge-cleaner)";
+export const ACCEPT_HTML = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5";
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /**
  * Whether this runtime hands us an origin's body raw to decode ourselves (workerd: over a socket, or fetch() with
