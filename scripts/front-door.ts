@@ -80,9 +80,10 @@ const HUGE_BODY_BYTES = 1024 * 1024;
  * slices to what a request arriving waits behind. */
 const HEAVY_SLOTS = 1;
 /** Waiting requests per lane, at most; past them, 503. Small: the post load scenario's 200 clients each keep one
- * request waiting, with room to spare. Large and huge: what the isolate cleans in about 10 s (900 KB pages at about
- * 0.5 s each in local workerd; 4 MB pages at about 4 s), so a request admitted to a full queue is answered well within
- * a client's 30 s patience; their bodies, held here while they wait, stay under 100 MB. */
+ * request waiting, with room to spare. Large and huge: what their one slot cleans in about 10-20 s (900 KB pages at
+ * about 0.5 s each in local workerd; 4 MB pages at 4 s, or their 10 s budget under load), so that a request admitted
+ * to a full lane is answered within a client's 30 s patience. The bodies held here while they wait: at most 64 MiB
+ * small (256 × 256 KiB), 16 MiB large, 40 MiB huge (4 × the 10 MiB cap). */
 const QUEUE_BOUND = { small: 256, large: 16, huge: 4 } as const;
 /** Retry-After of a 503 for a full lane, in seconds: about the time the front slots of a full large lane take to turn over. */
 const RETRY_AFTER_S = 5;
