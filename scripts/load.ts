@@ -20,6 +20,8 @@
  * (with their status codes and the start of their bodies, which tell who answered: the front door, wrangler dev's
  * proxy or the Worker), the failures `npm start` reported meanwhile, and the resident memory of the service's
  * processes before and after.
+ * With --url the running service is as it was started: a service with other keys answers 403, one with its rate
+ * limit on 429, both counted as non-2xx; and the memory read is every workerd's on the machine (docs/performance.md).
  * A scenario during which `wrangler dev` reloaded the Worker (a watched source file changed) says so: the
  * requests in flight then are not the Worker's to answer. Exit code 1 if any scenario had an error, a
  * timeout or a non-2xx answer. WORKER_PORT and SAMPLES_PORT move the service as they move `npm start`.
