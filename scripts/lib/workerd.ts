@@ -120,7 +120,7 @@ async function bundle(entry: Pick<BuildOptions, "entryPoints" | "stdin">): Promi
   return result.outputFiles[0].text;
 }
 
-interface WranglerSettings {
+export interface WranglerSettings {
   compatibilityDate: string;
   compatibilityFlags: string[];
   vars: Record<string, string>;
@@ -129,7 +129,7 @@ interface WranglerSettings {
 }
 
 /** The few wrangler.toml settings the runtime needs, read with simple patterns (the file is ours). */
-function readWranglerSettings(): WranglerSettings {
+export function readWranglerSettings(): WranglerSettings {
   const toml = readFileSync(resolve(REPO_ROOT, "wrangler.toml"), "utf8");
   const date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1] ?? "2026-04-01";
   const flags = /^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1] ?? "";
