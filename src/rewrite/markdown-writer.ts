@@ -4,7 +4,7 @@ import type { NormalisedPlan } from "../plan";
 import { hasNewline, RemovedTextCursor, topRemovedRanges, type PieceSink } from "./text-removal";
 import { closedDepth, impliedEndDepth, NestingCap, scanMarkupSlices, type MarkupHandler } from "./markdown-scan";
 import { finishSlices, type Slices } from "../slices";
-import { HAS_SCHEME_PART, ReferenceResolver, URL_IGNORED_CHARACTERS } from "./url-reference";
+import { ReferenceResolver } from "./url-reference";
 import type { WorkMeter } from "../work-meter";
 
 /**
@@ -473,12 +473,13 @@ class MarkdownBuilder implements MarkupHandler, PieceSink {
   /**
    * A link's or image's destination: made absolute against the page when it has a URL (as written when it has none),
    * or null when the URL parser reads it as an active scheme (ACTIVE_SCHEMES), however it is spelled ("jav&#x09;ascript:",
-   * " JaVaScript:"), or when it does not parse and may carry a scheme.
+   * " JaVaScript:"). One the parser does not resolve (relative without a base, or malformed) stays as written: the
+   * parser, a browser's alike, reads no scheme in it.
    */
   private destination(reference: string): string | null {
     const resolved = this.references.resolve(reference);
-    if (resolved !== null) return ACTIVE_SCHEMES.has(resolved.protocol) ? null : this.references.hasBase ? resolved.href : reference;
-    return HAS_SCHEME_PART.test(reference.replace(URL_IGNORED_CHARACTERS, "")) ? null : reference;
+    if (resolved === null) return reference;
+    return ACTIVE_SCHEMES.has(resolved.protocol) ? null : this.references.hasBase ? resolved.href : reference;
   }
 
   // ── tables ──────────────────────────────────────────────────────────────────────────────────────
