@@ -16,6 +16,7 @@
  * runs it, does advance it). `npm run bench` times workerd across I/O boundaries instead.
  */
 import type { ClassifierModel } from "./classify";
+import { hiddenBlocks } from "./classify";
 import { classifyPage, commentPlan, commentText, keepComments, scoreBlocks } from "./classify";
 import {
   CLEAN_FALLBACK_MAX_CHARACTERS, CLEAN_MAX_BLOCKS, CLEAN_MAX_BYTES, CLEAN_TIME_BUDGET_MS, CLEAN_WORK_BUDGET_UNITS, CLEAN_YIELD_MIN_BLOCKS, CLEAN_YIELD_MIN_BYTES,
@@ -389,7 +390,7 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Pi
   const siteSelectors = usesRules ? input.ruleSet?.selectors ?? null : null;
   // Metadata selectors only read: they apply whatever cleans the page.
   const metadataSelectors = input.ruleSet?.selectors?.metadata ?? null;
-  const selected = applySelectors(page, withComments(page, decide(page, rulesPlan, trusted), comments, options.comments), siteSelectors, headlines, metadataSelectors, input.selectors);
+  const selected = applySelectors(page, withComments(page, withoutHidden(page, decide(page, rulesPlan, trusted), trusted !== null, rulesPlan === null && trusted === null, input.format), comments, options.comments), siteSelectors, headlines, metadataSelectors, input.selectors);
   const plan = selected.plan;
   const decidedMode = trusted === classifierPlan ? mode : rulesPlan !== null ? "rules" : "none";
   const removed = plan.counts;
@@ -598,6 +599,17 @@ function selectedValue(page: PageModel, match: SelectorMatch, isDate: boolean): 
 function decide(page: PageModel, rulesPlan: NormalisedPlan | null, classifierPlan: NormalisedPlan | null): NormalisedPlan {
   if (rulesPlan !== null && classifierPlan !== null) return mergePlans(page, rulesPlan, classifierPlan);
   return rulesPlan ?? classifierPlan ?? emptyPlan(page);
+}
+
+/**
+ * The plan without the page's hidden elements (classify/hidden.ts), whatever cleans the page: no reader sees them, so
+ * no format that shows text holds them, in any mode. The classifier's plan has them out already; the html and annotated
+ * formats of a page nothing cleans (mode none) are the page as it came, where a browser hides them itself.
+ */
+function withoutHidden(page: PageModel, plan: NormalisedPlan, classified: boolean, nothingCleans: boolean, format: CleanFormat): NormalisedPlan {
+  if (classified || (nothingCleans && (format === "html" || format === "annotated"))) return plan;
+  const hidden = hiddenBlocks(page);
+  return hidden.includes(1) ? mergePlans(page, plan, { removedBlocks: hidden, removedText: new Int32Array(0) }) : plan;
 }
 
 /** Whether the output is the page's text (all but html and annotated, which are the page itself): a <noscript> that holds the main text is then read as content (page/noscript.ts). */

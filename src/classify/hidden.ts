@@ -3,7 +3,15 @@
  * page (Readability leaves them out too): schema.org copies of the story and its metadata, menus and dialogs a script
  * opens, share bars shown on hover.
  *
- * The classifier's inHidden feature keeps the cruder test it was trained with (page/features.ts); this is the decision.
+ * The classifier's inHidden feature keeps the cruder test it was trained with (page/features.ts); this is the decision,
+ * and clean() applies it in every mode and every format that shows text (the html of mode none is the page as it
+ * came: a browser hides these elements itself).
+ *
+ * A <details> body is not hidden: its element says a reader opens it, and its text is the page's (a FAQ's answers).
+ * Tab panels and an accordion's sections that a script shows (role="tabpanel", a section a control names in
+ * aria-controls) are hidden like any other element: keeping them was measured and not kept (docs/not-kept.md). It won
+ * product, documentation and service pages (a product's specifications, a page's other tabs) and lost a collection, a
+ * forum and a service page, whose hidden panels are mega-menus, site notices and every product's details.
  */
 import { HIDDEN_MIN_VISIBLE_PROSE, PROSE_MIN_CHARS } from "../config";
 import { readAttribute, tagId, type PageModel } from "../page/index";

@@ -1,7 +1,8 @@
 /**
  * Pass 1 against the html5lib suite, read in place from ../shared/html5lib-tests:
  * - tree construction: clean()'s mode-none text of each document equals the text a browser renders from the
- *   expected tree (white space collapsed) on at least 95% of the documents with text; the share and the
+ *   expected tree (white space collapsed; elements hidden from readers left out, as clean() leaves them out in every
+ *   mode) on at least 95% of the documents with text; the share and the
  *   causes of what is left are printed;
  * - pass-1/pass-2 parity on every input (html-rewriter-wasm): each block removed alone, then every second
  *   block, the output analysed again holds exactly the kept text;

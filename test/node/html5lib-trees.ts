@@ -75,6 +75,20 @@ interface TreeNode {
   readonly name: string;
   readonly namespace: "html" | "svg" | "math";
   readonly text: string;
+  /** An element no reader sees (classify/hidden.ts, which clean() applies in every mode): the attribute hidden, aria-hidden="true", an inline style that hides, a <dialog> not open. */
+  readonly hidden?: boolean;
+}
+
+/** An attribute line of an expected tree: name="value". */
+const ATTRIBUTE_LINE = /^([^=\s]+)="([\s\S]*)"$/;
+const HIDING_STYLE = /(?:^|[;\s])(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
+
+/** Whether an HTML element with these attributes is hidden from readers, as classify/hidden.ts reads it. */
+function hiddenFromReaders(name: string, attributes: ReadonlyMap<string, string>): boolean {
+  if (name === "dialog") return !attributes.has("open");
+  const hidden = attributes.get("hidden");
+  if (hidden !== undefined && hidden.trim().toLowerCase() !== "until-found") return true;
+  return attributes.get("aria-hidden")?.trim().toLowerCase() === "true" || HIDING_STYLE.test(attributes.get("style") ?? "");
 }
 
 /** The nodes of an expected tree in document order (multi-line text and comments joined). */
@@ -87,15 +101,24 @@ function parseTree(lines: readonly string[]): TreeNode[] {
       raw.push({ depth: indent / 2, body: body.slice(indent) });
     } else if (raw.length > 0) raw[raw.length - 1].body += `\n${line}`;
   }
-  return raw.map(({ depth, body }): TreeNode => {
+  const nodes = raw.map(({ depth, body }): TreeNode => {
     if (body.startsWith('"') && body.endsWith('"') && body.length >= 2) return { depth, kind: "text", name: "", namespace: "html", text: body.slice(1, -1) };
     if (body === "content") return { depth, kind: "content", name: "", namespace: "html", text: "" };
-    if (body.startsWith("<!") || body.startsWith("<?") || !body.startsWith("<")) return { depth, kind: "other", name: "", namespace: "html", text: "" };
+    if (body.startsWith("<!") || body.startsWith("<?") || !body.startsWith("<")) return { depth, kind: "other", name: "", namespace: "html", text: body };
     const inner = body.slice(1, -1);
     const space = inner.indexOf(" ");
     const prefix = space < 0 ? "" : inner.slice(0, space);
     if (prefix === "svg" || prefix === "math") return { depth, kind: "element", name: inner.slice(space + 1), namespace: prefix, text: "" };
     return { depth, kind: "element", name: inner, namespace: "html", text: "" };
+  });
+  return nodes.map((node, index) => {
+    if (node.kind !== "element" || node.namespace !== "html") return node;
+    const attributes = new Map<string, string>();
+    for (let next = index + 1; next < nodes.length && nodes[next].kind === "other" && nodes[next].depth === node.depth + 1; next++) {
+      const match = ATTRIBUTE_LINE.exec(nodes[next].text);
+      if (match !== null) attributes.set(match[1], match[2]);
+    }
+    return hiddenFromReaders(node.name, attributes) ? { ...node, hidden: true } : node;
   });
 }
 
@@ -111,7 +134,7 @@ function rendered(ancestors: readonly TreeNode[]): boolean {
     if (node.kind === "content") return false;
     if (node.kind !== "element") continue;
     if (node.namespace === "html") {
-      if (HIDDEN_HTML.has(node.name)) return false;
+      if (HIDDEN_HTML.has(node.name) || node.hidden === true) return false;
       inSvg = false;
     } else if (node.namespace === "svg") {
       if (node.name === "desc" || node.name === "title") return false;
