@@ -28,8 +28,9 @@ async function main(): Promise<void> {
     await build({ ...common, entryPoints: { index: "src/library-node.ts" }, outdir: DIST, platform: "node", external: ["html-rewriter-wasm"] }),
     await build({ ...common, entryPoints: { workerd: "src/library-workerd.ts" }, outdir: DIST, platform: "neutral" }),
     // html-rewriter-wasm reads its .wasm beside itself, so it stays a dependency; wrangler is only run as a command (--kv-local).
+    // cloudflare:sockets is imported by the fetch path only in workerd (src/http/shared/socket-fetch.ts), never in Node.
     await build({
-      ...common, entryPoints: { "scripts/clean": "scripts/clean.ts" }, outdir: DIST, platform: "node", external: ["html-rewriter-wasm"],
+      ...common, entryPoints: { "scripts/clean": "scripts/clean.ts" }, outdir: DIST, platform: "node", external: ["html-rewriter-wasm", "cloudflare:*"],
       banner: { js: "#!/usr/bin/env node" },
     }),
   ];
