@@ -41,7 +41,21 @@ export interface ArticleBody {
  */
 export function articleBody(page: PageModel, plan: NormalisedPlan, headline: string | null): ArticleBody {
   const captions = figureCaptions(page);
-  return { header: articleHeader(page, plan, headline, captions), captions };
+  const body = { header: articleHeader(page, plan, headline, captions), captions };
+  // A page whose kept text is all header and captions (a photo and its caption) is not emptied: it keeps them.
+  return body.header === null && captions === null ? body : keepsBodyText(page, plan, body) ? body : { header: null, captions: null };
+}
+
+/** Whether the plan keeps any text that is not white space outside the header and captions of `body`. */
+function keepsBodyText(page: PageModel, plan: NormalisedPlan, body: ArticleBody): boolean {
+  const removed = plan.removedWithAncestor;
+  const cursor = new RemovedTextCursor(plan.removedText);
+  const sink = new VisibleTextProbe(page.text);
+  const { block, textStart, textEnd } = page.textNodes;
+  for (let node = 0; node < page.textNodeCount && !sink.found; node++) {
+    if (removed[block[node]] === 0 && !outsideBody(page, body, node)) cursor.keptPieces(textStart[node], textEnd[node], sink);
+  }
+  return sink.found;
 }
 
 /** Whether text node `node` lies outside the article's body. */
@@ -102,35 +116,88 @@ const TAG_HEADER = tagId("header");
  * paragraph. It holds the headline (the first kept block that is an <h1> or states the page's headline, headlineBlocks
  * of `headline`, with no more than a kicker or a section name, HEADLINE_MAX_LEAD_CHARS of kept text, before it) and
  * what stands between the headline and the first paragraph: byline, date line, standfirst, share bar, lead image. The
- * first paragraph is the first kept <p> after the headline with a text node of prose (PROSE_MIN_CHARS), outside
- * figures and <header>; where none comes within ARTICLE_HEADER_MAX_CHARS of kept text, the header ends with the
- * headline. Null when the kept text does not start with a headline. The text format leaves it out by default, as
- * the benchmarks of article bodies and Readability's textContent do: a reader shows title, byline and date from the
- * metadata.
+ * first paragraph is the first kept text node of prose (PROSE_MIN_CHARS) after the headline, outside figures and
+ * <header>, in a <p>, or the first of two blocks of sentences before it (firstParagraphStart: an article written in
+ * <div>s has paragraphs too); where none comes within ARTICLE_HEADER_MAX_CHARS of kept text, the header ends with the
+ * headline.
+ * The header goes only where it is the lesser part: the kept text after it must hold at least as many characters as
+ * the header (else only the headline goes, on the same terms), so that a page that is all header, or whose prose a
+ * header rule misread, is never emptied or gutted. Null when the kept text does not start with a headline. The text
+ * format leaves the header out by default, as the benchmarks of article bodies and Readability's textContent do: a
+ * reader shows title, byline and date from the metadata.
  */
 function articleHeader(page: PageModel, plan: NormalisedPlan, headline: string | null, captions: Uint8Array | null): TextRange | null {
   const found = leadingHeadline(page, plan, headline);
   if (found === null) return null;
+  const end = firstParagraphStart(page, plan, found, captions);
+  const chars = keptCharsBefore(page, plan, [end, found.end]);
+  if (end !== found.end && chars.after[0] >= chars.before[0]) return { start: 0, end };
+  return chars.after[1] >= chars.before[1] && chars.after[1] > 0 ? { start: 0, end: found.end } : null;
+}
+
+/**
+ * Where the first paragraph after the headline starts in page text (see articleHeader), or the headline's end when none
+ * comes in time. A header holds one standfirst at most: where two blocks of sentences (isSentences) come before the
+ * first <p>, the article is written in <div>s and starts at the first of them.
+ */
+function firstParagraphStart(page: PageModel, plan: NormalisedPlan, found: TextRange, captions: Uint8Array | null): number {
   const removed = plan.removedWithAncestor;
   const cursor = new RemovedTextCursor(plan.removedText);
   const counter = new KeptCharsCounter(page.text);
   const { block, textStart, textEnd } = page.textNodes;
+  let firstSentences = -1;
+  let lastSentencesBlock = -1;
   for (let node = 0; node < page.textNodeCount && counter.chars <= ARTICLE_HEADER_MAX_CHARS; node++) {
     if (textStart[node] < found.end || removed[block[node]] === 1) continue;
-    if (textEnd[node] - textStart[node] >= PROSE_MIN_CHARS && captions?.[block[node]] !== 1 && inParagraph(page, block[node])) return { start: 0, end: textStart[node] };
+    if (textEnd[node] - textStart[node] >= PROSE_MIN_CHARS && captions?.[block[node]] !== 1 && !inHeaderElement(page, block[node])) {
+      if (inParagraph(page, block[node])) return textStart[node];
+      if (block[node] !== lastSentencesBlock && isSentences(page, block[node])) {
+        if (firstSentences >= 0) return firstSentences;
+        firstSentences = textStart[node];
+        lastSentencesBlock = block[node];
+      }
+    }
     cursor.keptPieces(textStart[node], textEnd[node], counter);
   }
-  return { start: 0, end: found.end };
+  return found.end;
 }
 
-/** Whether a block is or lies in a <p>, and not in a <header>. */
-function inParagraph(page: PageModel, start: number): boolean {
-  let paragraph = false;
-  for (let b = start; b > 0; b = page.blocks.parent[b]) {
-    if (page.blocks.tag[b] === TAG_HEADER) return false;
-    if (page.blocks.tag[b] === TAG_P) paragraph = true;
+/** Kept characters (white space not counted) before and after each page-text offset of `at`, in one walk. */
+function keptCharsBefore(page: PageModel, plan: NormalisedPlan, at: readonly number[]): { before: number[]; after: number[] } {
+  const removed = plan.removedWithAncestor;
+  const cursor = new RemovedTextCursor(plan.removedText);
+  const counter = new KeptCharsCounter(page.text);
+  const before = at.map(() => 0);
+  const { block, textStart, textEnd } = page.textNodes;
+  for (let node = 0; node < page.textNodeCount; node++) {
+    for (let i = 0; i < at.length; i++) if (textStart[node] < at[i]) before[i] = counter.chars;
+    if (removed[block[node]] === 0) cursor.keptPieces(textStart[node], textEnd[node], counter);
+    for (let i = 0; i < at.length; i++) if (textEnd[node] <= at[i]) before[i] = counter.chars;
   }
-  return paragraph;
+  return { before, after: before.map((chars) => counter.chars - chars) };
+}
+
+/** Whether a block is or lies in a <p>. */
+function inParagraph(page: PageModel, start: number): boolean {
+  for (let b = start; b > 0; b = page.blocks.parent[b]) if (page.blocks.tag[b] === TAG_P) return true;
+  return false;
+}
+
+/** Whether a block is or lies in a <header>. */
+function inHeaderElement(page: PageModel, start: number): boolean {
+  for (let b = start; b > 0; b = page.blocks.parent[b]) if (page.blocks.tag[b] === TAG_HEADER) return true;
+  return false;
+}
+
+/** Sentence ends: full stop, question and exclamation marks, an ellipsis, CJK full stops, with closing quotes or brackets after. */
+const SENTENCE_END = /[.!?\u2026\u3002\uff01\uff1f]["'\u201d\u2019)\]]*$/u;
+
+/** Whether a block's text ends a sentence: a paragraph does, a byline, a date line or a kicker does not. */
+function isSentences(page: PageModel, b: number): boolean {
+  const { textStart, textEnd } = page.blocks;
+  let end = textEnd[b];
+  while (end > textStart[b] && /\s/.test(page.text[end - 1])) end--;
+  return end > textStart[b] && SENTENCE_END.test(page.text.slice(Math.max(textStart[b], end - 4), end));
 }
 
 /** The headline's text range where the kept text starts with it (see articleHeader), or null. */
