@@ -67,12 +67,12 @@ async function decoded(response: Response): Promise<{ readonly ok: true; readonl
   return result;
 }
 
-export async function fetchOrigin(target: URL, settings: HttpSettings, headers?: HeadersInit): Promise<OriginFetch> {
+export async function fetchOrigin(target: URL, settings: HttpSettings, headers?: HeadersInit, clientSignal?: AbortSignal): Promise<OriginFetch> {
   let url = target;
   for (let hop = 0; hop <= settings.maxRedirects; hop++) {
     const guard = await guardHop(url, settings);
     if (!guard.ok) return hop === 0 ? guard : { ...guard, message: `redirect to ${url.href}: ${guard.message}` };
-    const step = await fetchOnce(url, guard.address, settings, headers);
+    const step = await fetchOnce(url, guard.address, settings, headers, clientSignal);
     if (!step.ok) return step;
     const location = step.response.headers.get("location");
     if (!REDIRECT_STATUSES.has(step.response.status) || location === null) return step.response.ok ? step : originError(step.response, url);
@@ -126,9 +126,17 @@ function pinnedUrl(url: URL, address: string | null): URL {
   return pinned;
 }
 
-async function fetchOnce(url: URL, address: string | null, settings: HttpSettings, headers?: HeadersInit): Promise<OriginFetch> {
+/**
+ * One hop's fetch, cut at the fetch timeout or once `clientSignal` aborts (the client hung up: its page is no one's
+ * to wait for, and the origin's connection is closed rather than read for nothing).
+ */
+async function fetchOnce(url: URL, address: string | null, settings: HttpSettings, headers?: HeadersInit, clientSignal?: AbortSignal): Promise<OriginFetch> {
+  const left = (): boolean => clientSignal?.aborted === true;
+  if (left()) return clientLeft(url);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), settings.fetchTimeoutMs);
+  const leave = (): void => controller.abort();
+  clientSignal?.addEventListener("abort", leave, { once: true });
   const requestHeaders = new Headers(headers);
   if (!requestHeaders.has("accept")) requestHeaders.set("accept", ACCEPT_HTML);
   if (!requestHeaders.has("user-agent")) requestHeaders.set("user-agent", USER_AGENT);
@@ -138,6 +146,7 @@ async function fetchOnce(url: URL, address: string | null, settings: HttpSetting
     if (answer.ok) return { ok: true, response: answer.response, url };
     return { ok: false, code: "origin-error", message: `${url.host}: ${answer.message}` };
   } catch (error) {
+    if (left()) return clientLeft(url);
     if (controller.signal.aborted) {
       return { ok: false, code: "origin-timeout", message: `${url.host} did not answer within ${settings.fetchTimeoutMs} ms` };
     }
@@ -147,7 +156,13 @@ async function fetchOnce(url: URL, address: string | null, settings: HttpSetting
     return unreachable(url);
   } finally {
     clearTimeout(timer);
+    clientSignal?.removeEventListener("abort", leave);
   }
+}
+
+/** The client left before the origin answered: the fetch was cut (an answer no one reads; a timeout's code). */
+function clientLeft(url: URL): Refusal {
+  return { ok: false, code: "origin-timeout", message: `the client left before ${url.host} answered` };
 }
 
 function unreachable(url: URL): Refusal {
