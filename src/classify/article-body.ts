@@ -1,5 +1,5 @@
 /**
- * Where the article ends, as the site's schema.org markup says: the element whose itemprop is articleBody (microdata),
+ * Where the article ends, as the site's schema.org markup says: the elements whose itemprop is articleBody (microdata),
  * or the JSON-LD `articleBody` text (the story as the site states it; the article ends with the last block whose words
  * are in it). Blocks after the article's end are other stories (teasers, newsletters, "more in tech", tag lists) and
  * go. Keeping every block whose words are in the JSON-LD text was measured and not kept: it keeps the wrappers
@@ -14,7 +14,7 @@ const MAX_JSON_DEPTH = 8;
 /** What the article body says of the page's blocks. */
 export interface ArticleBodyMarks {
   /**
-   * Block ordinal → 1 for the blocks after the article's end: after the articleBody element, or after the last block
+   * Block ordinal → 1 for the blocks after the article's end: after the last articleBody element, or after the last block
    * with ARTICLE_BODY_CONTENT_SHARE of its words in the JSON-LD text and with at most ARTICLE_BODY_TEMPLATE_SHARE in it.
    */
   readonly after: Uint8Array;
@@ -26,11 +26,10 @@ export interface ArticleBodyMarks {
  * words outside `hidden` blocks).
  */
 export function articleBodyMarks(page: PageModel, hidden: Uint8Array): ArticleBodyMarks | null {
-  const element = mentionsArticleBody(page.source) ? articleBodyElement(page, hidden) : -1;
-  if (element > 0) {
+  const elementsEnd = mentionsArticleBody(page.source) ? articleBodyElementsEnd(page, hidden) : -1;
+  if (elementsEnd >= 0) {
     const after = new Uint8Array(page.blockCount);
-    const end = page.blocks.textEnd[element];
-    for (let b = element + 1; b < page.blockCount; b++) if (page.blocks.textStart[b] >= end && page.blocks.textEnd[b] > end) after[b] = 1;
+    for (let b = 1; b < page.blockCount; b++) if (page.blocks.textStart[b] >= elementsEnd && page.blocks.textEnd[b] > elementsEnd) after[b] = 1;
     return { after };
   }
   const body = articleBodyText(page);
@@ -251,14 +250,20 @@ function mentionsArticleBody(source: string): boolean {
   return false;
 }
 
-/** The first visible block whose itemprop names the articleBody (schema.org microdata), or -1. */
-function articleBodyElement(page: PageModel, hidden: Uint8Array): number {
+/**
+ * Page-text offset where the last visible block whose itemprop names the articleBody (schema.org microdata) ends, or
+ * -1 when none does. The body is the union of every such element: a site may mark each paragraph articleBody (a
+ * common pattern of the 2010s), and the first paragraph's end is then not the article's (a kept-back 2012 site lost
+ * all but the first paragraph of every article when the first element alone drew the end).
+ */
+function articleBodyElementsEnd(page: PageModel, hidden: Uint8Array): number {
+  let end = -1;
   for (let b = 1; b < page.blockCount; b++) {
-    if (hidden[b] === 1 || page.blocks.textEnd[b] === page.blocks.textStart[b]) continue;
+    if (hidden[b] === 1 || page.blocks.textEnd[b] === page.blocks.textStart[b] || page.blocks.textEnd[b] <= end) continue;
     const itemprop = readAttribute(page.source, page.blocks.sourceNameEnd[b], page.blocks.startTagEnd[b], "itemprop");
-    if (itemprop !== null && /(?:^|\s)articleBody(?:\s|$)/.test(itemprop)) return b;
+    if (itemprop !== null && /(?:^|\s)articleBody(?:\s|$)/.test(itemprop)) end = page.blocks.textEnd[b];
   }
-  return -1;
+  return end;
 }
 
 /** The longest articleBody string of the page's JSON-LD scripts (PageModel.articleBodyScripts), or null. */

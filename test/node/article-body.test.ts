@@ -38,3 +38,27 @@ describe("articleBodyMarks with a JSON-LD articleBody", () => {
     expect(markedTexts(page("one two three ".repeat(20_000)))).toBeNull();
   });
 });
+
+describe("articleBodyMarks with itemprop=articleBody", () => {
+  const paragraphs = Array.from({ length: 4 }, (_, i) => `Paragraph ${i} of the story, with a sentence long enough to read as prose.`);
+  const teaser = "More from the site: another story about gardens.";
+
+  function marked(html: string): string[] | null {
+    const model = analysePage(html);
+    const marks = articleBodyMarks(model, hiddenBlocks(model));
+    if (marks === null) return null;
+    return [...marks.after.keys()].filter((b) => marks.after[b] === 1).map((b) => model.text.slice(model.blocks.textStart[b], model.blocks.textEnd[b]));
+  }
+
+  it("marks what follows one articleBody element", () => {
+    const texts = marked(`<body><div itemprop="articleBody">${paragraphs.map((p) => `<p>${p}</p>`).join("")}</div><div><p>${teaser}</p></div></body>`);
+    expect(texts!.some((text) => text.includes("More from the site"))).toBe(true);
+    expect(texts!.some((text) => text.includes("Paragraph"))).toBe(false);
+  });
+
+  it("takes every paragraph marked articleBody as the body (a 2010s pattern), and ends it after the last", () => {
+    const texts = marked(`<body><div class=story>${paragraphs.map((p) => `<p itemprop="articleBody">${p}</p>`).join("")}</div><div><p>${teaser}</p></div></body>`);
+    expect(texts!.some((text) => text.includes("Paragraph"))).toBe(false);
+    expect(texts!.some((text) => text.includes("More from the site"))).toBe(true);
+  });
+});
