@@ -94,6 +94,24 @@ export const ARTICLE_BODY_CONTENT_SHARE = 0.8;
 export const ARTICLE_BODY_TEMPLATE_SHARE = 0.2;
 /** Smoothing: classifier scores are quantised to this many levels before smoothing (keeps the DP at O(blocks x levels); 32 costs ~0.7 ms on 3,000 blocks). */
 export const SMOOTHING_SCORE_LEVELS = 32;
+/** Page kinds (classify/kind.ts). Products on a page (JSON-LD or microdata) from which it is a collection, not one product's
+ * page: a product page names its product, at most with a variant or an accessory beside it. */
+export const KIND_COLLECTION_MIN_PRODUCTS = 3;
+/** <pre> blocks with text from which a page without a schema.org type is documentation: code shown by example, more than
+ * the one snippet an article may quote. */
+export const KIND_CODE_MIN_BLOCKS = 2;
+/** Signed posts side by side (each with a link and a <time>, no heading) from which a container is a thread's run of
+ * posts: a question and two answers. */
+export const KIND_POST_RUN_MIN_POSTS = 3;
+/** Share of the page's text in runs of posts from which a page without a schema.org type is a forum thread: the posts
+ * are half of what it says (an article's comments follow a longer text of its own). */
+export const KIND_POST_RUN_MIN_TEXT_SHARE = 0.5;
+/** A paragraph of an article's own text, as kind.ts looks for one outside a run of posts: a run of text outside links
+ * of this many characters or more (two sentences). */
+export const KIND_PARAGRAPH_MIN_CHARS = 150;
+/** Score units above the classifier's threshold within which a block is one the decision is unsure of, and is kept on a
+ * page that is not an article (classify/decide.ts keepsUnsure). Calibrated on dev eval; re-run the eval after a change. */
+export const KIND_UNSURE_MARGIN = 0.2;
 /** Logistic regression: full-batch Adam epochs, step size and L2 weight (chosen on out-of-fold log-loss; `npm run train`). */
 export const LOGISTIC_EPOCHS = 300;
 export const LOGISTIC_STEP = 0.05;

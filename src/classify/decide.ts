@@ -2,15 +2,16 @@
  * From block scores to a removal plan: score (model), quantise, smooth over the tree (isotonic
  * regression with text-length penalties), remove the top-most blocks above the threshold.
  */
-import { PROSE_MIN_CHARS, SMOOTHING_SCORE_LEVELS } from "../config";
-import { computeFeatures, isCodeLike, isTitleText, mainContentBlock, TAG_SELECT, titleKey, type FeatureMatrix, type PageModel } from "../page/index";
-import { normalisePlan, type NormalisedPlan, type RemovalPlan } from "../plan/index";
+import { KIND_UNSURE_MARGIN, PROSE_MIN_CHARS, SMOOTHING_SCORE_LEVELS } from "../config";
+import { computeFeatures, FEATURE_NAMES, isCodeLike, isTitleText, mainContentBlock, TAG_SELECT, tagId, titleKey, type FeatureMatrix, type PageModel } from "../page/index";
+import { keepWhole, normalisePlan, type NormalisedPlan, type RemovalPlan } from "../plan/index";
 import { articleBodyMarks, type ArticleBodyMarks } from "./article-body";
 import { scoreBlocks, type ClassifierModel } from "./model";
 import { commentBlocks, insideMarked } from "./comments";
 import { hiddenBlocks } from "./hidden";
 import { consentBlocks } from "./consent";
 import { relatedBlocks } from "./related";
+import { recognisePageKind, type PageKind } from "./kind";
 import { isotonicSmooth } from "./smoothing";
 
 export interface ClassifyOptions {
@@ -40,6 +41,10 @@ export interface ClassifyOptions {
   readonly hidden?: Uint8Array;
   /** What the page's JSON-LD articleBody says of its blocks, already found (articleBodyMarks; for calibration runs). */
   readonly articleBody?: ArticleBodyMarks | null;
+  /** The page's kind (kind.ts), found already or named by the caller; recognised from the page when absent. */
+  readonly kind?: PageKind;
+  /** Override of KIND_UNSURE_MARGIN (for calibration runs). */
+  readonly unsureMargin?: number;
 }
 
 export interface Classification {
@@ -48,8 +53,10 @@ export interface Classification {
   /** Block ordinal → smoothed score (equal to the quantised scores when smoothing is off). */
   readonly smoothed: Float32Array;
   readonly plan: NormalisedPlan;
-  /** Block ordinal → 1 for the top-most reader-comment blocks (see comments.ts; none without features). */
+  /** Block ordinal → 1 for the top-most reader-comment blocks (see comments.ts; none without features, none on a forum thread). */
   readonly comments: Uint8Array;
+  /** The page's kind the decision read. */
+  readonly kind: PageKind;
 }
 
 const DEFAULT_OPTIONS: ClassifyOptions = { smoothing: true };
@@ -112,8 +119,10 @@ export function classifyPage(page: PageModel, model: ClassifierModel, options: C
   const keepProse = options.keepProse ?? json.keepProse ?? 0;
   const features = options.features ?? (options.scores ? undefined : computeFeatures(page));
   const scores = options.scores ? options.scores.slice() : scoreBlocks(features!, model);
-  const comments = options.comments ?? (features ? commentBlocks(page, features) : new Uint8Array(page.blockCount));
-  const related = options.related ?? (features ? relatedBlocks(page, features, mainContentBlock(features)) : new Uint8Array(page.blockCount));
+  const kind = options.kind ?? recognisePageKind(page).kind;
+  // A thread's posts are its content, and a listing's lists of short linked items are its items: neither goes apart.
+  const comments = kind === "forum" ? new Uint8Array(page.blockCount) : options.comments ?? (features ? commentBlocks(page, features) : new Uint8Array(page.blockCount));
+  const related = kind === "listing" || kind === "collection" ? new Uint8Array(page.blockCount) : options.related ?? (features ? relatedBlocks(page, features, mainContentBlock(features)) : new Uint8Array(page.blockCount));
   const hidden = options.hidden ?? unreadBlocks(page, features);
   const body = options.articleBody !== undefined ? options.articleBody : articleBodyMarks(page, hidden);
   // Reader comments go apart from the plan (clean() removes them by default), and related-content sections go:
@@ -126,13 +135,80 @@ export function classifyPage(page: PageModel, model: ClassifierModel, options: C
   const main = features ? mainContentBlock(features, insideMarked(page, related)) : -1;
   scores[0] = 0; // the document itself is never template
   const smoothed = !options.smoothing ? quantise(scores) : options.smoothed ?? smoothPage(page, scores, options.penaltyScale ?? json.smoothing.penaltyScale, options.charsPerUnit ?? json.smoothing.charsPerUnit);
-  const level = Math.max(pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin, main, uncounted), proseThreshold(page, smoothed, baseThreshold, keepProse, uncounted));
-  const thresholds = blockThresholds(page, main, baseThreshold, level, mainOnly);
-  if (!options.smoothing) return { scores, smoothed, comments, plan: normalisePlan(page, planFromOwnScores(page, smoothed, thresholds)) };
+  const unsure = keepsUnsure(kind) ? options.unsureMargin ?? KIND_UNSURE_MARGIN : 0;
+  const level = Math.max(pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin, main, uncounted), proseThreshold(page, smoothed, baseThreshold, keepProse, uncounted)) + unsure;
+  const thresholds = blockThresholds(page, main, baseThreshold + unsure, level, mainOnly);
+  if (!options.smoothing) return { scores, smoothed, comments, kind, plan: normalisePlan(page, planFromOwnScores(page, smoothed, thresholds)) };
   const removedBlocks = new Uint8Array(page.blockCount);
   // Normalising keeps the top-most of these blocks, each taking its subtree.
   for (let b = 1; b < page.blockCount; b++) if (smoothed[b] > thresholds[b] || related[b] === 1 || hidden[b] === 1 || body?.after[b] === 1) removedBlocks[b] = 1;
-  return { scores, smoothed, comments, plan: normalisePlan(page, { removedBlocks, removedText: removedTextNodes(page, main, removedBlocks) }) };
+  const plan = { removedBlocks, removedText: removedTextNodes(page, main, removedBlocks) };
+  const kept = keptForKind(page, kind, features, insideMarked(page, apart));
+  return { scores, smoothed, comments, kind, plan: kept === null ? normalisePlan(page, plan) : keepWhole(page, plan, kept) };
+}
+
+/**
+ * Block ordinal → 1 for the top-most blocks a kind keeps whatever the model scores (null: none), outside the blocks that
+ * go apart (`apart`: hidden, related, comments): documentation's code and reference tables, a product's specifications,
+ * which the model, trained on articles, reads as template. (A thread's posts that a comment hint names were measured
+ * too, kept the same way: forum threads on wceb2026 fell 0.6547 to 0.6414, the hints there naming reply forms and
+ * quote boxes as often as posts; the model keeps a thread's posts well once they no longer go apart as comments.)
+ */
+function keptForKind(page: PageModel, kind: PageKind, features: FeatureMatrix | undefined, apart: Uint8Array): Uint8Array | null {
+  if (features === undefined) return null;
+  return kind === "documentation" || kind === "product" ? codeAndTables(page, features, apart) : null;
+}
+
+const TAG_PRE = tagId("pre");
+const TAG_TABLE = tagId("table");
+/** Feature columns of the page's frame: navigation, header, footer, sidebar. */
+const FRAME_COLUMNS = (["inNav", "inHeader", "inFooter", "inAside"] as const).map((name) => FEATURE_NAMES.indexOf(name));
+
+/**
+ * Block ordinal → 1 for the top-most code blocks (<pre>) and tables with text outside the page's frame (navigation,
+ * header, footer, sidebar) and outside the blocks that go apart (`apart`: hidden, related, comments): documentation's
+ * code and reference tables, a product's specifications. The model, trained on articles, reads their short lines and
+ * cells as template.
+ */
+function codeAndTables(page: PageModel, features: FeatureMatrix, apart: Uint8Array): Uint8Array {
+  const { parent, tag, textStart, textEnd } = page.blocks;
+  const kept = new Uint8Array(page.blockCount);
+  const inside = new Uint8Array(page.blockCount); // block ordinal → 1 inside a kept block
+  const layout = layoutTables(page);
+  for (let b = 1; b < page.blockCount; b++) {
+    inside[b] = inside[parent[b]] | kept[parent[b]];
+    if (inside[b] === 1 || apart[b] === 1 || (tag[b] !== TAG_PRE && !(tag[b] === TAG_TABLE && layout[b] === 0)) || textEnd[b] === textStart[b]) continue;
+    const row = b * features.featureCount;
+    if (FRAME_COLUMNS.every((column) => features.data[row + column] === 0)) kept[b] = 1;
+  }
+  return kept;
+}
+
+/** Blocks that a table of data never holds, and a table that lays out a page does: sections, divisions, forms, headings, tables. */
+const LAYOUT_TAGS = new Set(["table", "div", "section", "article", "main", "nav", "header", "footer", "aside", "form", "h1", "h2", "h3", "h4", "h5", "h6"].map(tagId));
+
+/** Block ordinal → 1 for the tables that hold a layout block (LAYOUT_TAGS) below them: a page's layout, not its data. */
+function layoutTables(page: PageModel): Uint8Array {
+  const { parent, tag } = page.blocks;
+  const layout = new Uint8Array(page.blockCount);
+  const table = new Int32Array(page.blockCount); // block ordinal → nearest table at or above it, 0 for none
+  for (let b = 1; b < page.blockCount; b++) {
+    table[b] = tag[b] === TAG_TABLE ? b : table[parent[b]];
+    const holder = table[parent[b]];
+    if (holder > 0 && LAYOUT_TAGS.has(tag[b])) for (let t = holder; t > 0 && layout[t] === 0; t = table[parent[t]]) layout[t] = 1;
+  }
+  return layout;
+}
+
+/**
+ * Whether the decision keeps the blocks it is unsure of (scores up to KIND_UNSURE_MARGIN above the threshold): on a page
+ * recognised as something other than an article. The model was trained on articles; elsewhere removing a block the
+ * reader wanted costs more than keeping one too many (a reader skips a line, never recovers one), and on those kinds
+ * all visible text scores above the classifier (issue 43's kept-back pages). Not on an unknown page: most of those are
+ * articles (the older sets' news pages tell no kind).
+ */
+function keepsUnsure(kind: PageKind): boolean {
+  return kind !== "article" && kind !== "unknown";
 }
 
 /**

@@ -300,6 +300,10 @@ class PageBuilder implements ScanHandler {
   /** <noscript> elements with text (PageModel.noscriptTexts): offset of "<noscript", and its text's range; where the last one starts. */
   private readonly noscriptTexts: number[] = [];
   private noscriptTagStart = -1;
+  /** Source ranges of every JSON-LD script's text (PageModel.jsonLdScripts). */
+  private readonly jsonLdScripts: number[] = [];
+  /** The block that holds each <time> element (PageModel.timeBlocks). */
+  private readonly timeBlocks: number[] = [];
   private inJsonLd = false;
 
   constructor(source: string) {
@@ -335,6 +339,7 @@ class PageBuilder implements ScanHandler {
     if (tag === TAG_HTML && this.lang === "") this.lang = (readAttribute(this.source, nameEnd, tagEnd, "lang") ?? "").trim();
     if (tag === TAG_BR) this.pendingSpace = true;
     if (tag === TAG_A && !foreign && namesComments(this.source, nameEnd, tagEnd)) this.commentAnchors.push(tagStart);
+    if (tag === TAG_OTHER && name === "time" && !foreign) this.timeBlocks.push(this.currentBlock());
     if (tag === TAG_META && this.charsetDeclaration[0] < 0) this.charsetDeclaration = findCharsetLabel(this.source, nameEnd, tagEnd);
     if (this.ambiguity.watching || nameTag === TAG_SELECT || name === "frameset") this.ambiguity.startTag(name);
     if (foreign ? selfClosing : (TAG_FLAGS[tag] & FLAG_VOID) !== 0) {
@@ -554,6 +559,7 @@ class PageBuilder implements ScanHandler {
   text(start: number, end: number, kind: number): void {
     if (kind === TEXT_RAW && this.lastStartName === "noscript") this.noteNoscriptText(start, end);
     if (kind === TEXT_RAW && this.inJsonLd && this.lastStartName === "script") {
+      this.jsonLdScripts.push(start, end);
       if (this.source.slice(start, end).includes("articleBody")) this.articleBodyScripts.push(start, end);
     }
     if (end === this.source.length && (kind === TEXT_RAW || kind === TEXT_RCDATA) && RAW_TEXT_ELEMENTS.has(this.lastStartName)) {
@@ -703,6 +709,8 @@ class PageBuilder implements ScanHandler {
       ...(this.commentAnchors.length === 0 ? {} : { commentAnchors: this.commentAnchors }),
       ...(this.articleBodyScripts.length === 0 ? {} : { articleBodyScripts: this.articleBodyScripts }),
       ...(this.noscriptTexts.length === 0 ? {} : { noscriptTexts: this.noscriptTexts }),
+      ...(this.jsonLdScripts.length === 0 ? {} : { jsonLdScripts: this.jsonLdScripts }),
+      ...(this.timeBlocks.length === 0 ? {} : { timeBlocks: this.timeBlocks }),
       impliedEnds: trimmed(this.implied, this.impliedCount),
     };
   }

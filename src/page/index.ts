@@ -8,7 +8,7 @@ export { HtmlScan, scanHtml, TEXT_CDATA, TEXT_DATA, TEXT_RAW, TEXT_RCDATA } from
 export type { ScanHandler } from "./scanner";
 export type { ScanLog } from "./scan-log";
 export { SourceOffsetCursor, sourceOffsetOfText } from "./text-offsets";
-export { FLAG_BLOCK, FLAG_VOID, TAG_FLAGS, TAG_NAMES, TAG_OTHER, TAG_ROOT, TAG_SELECT, tagId, tagName } from "./tags";
+export { FLAG_BLOCK, FLAG_HEADING, FLAG_VOID, TAG_FLAGS, TAG_NAMES, TAG_OTHER, TAG_ROOT, TAG_SELECT, tagId, tagName } from "./tags";
 export {
   CLOSED_BY_ANCESTOR_END_TAG, CLOSED_BY_END_OF_PAGE, CLOSED_BY_IMPLIED_END, CLOSED_BY_OWN_END_TAG, MARKUP_COUNTERS,
   MARKUP_IMAGES, MARKUP_INPUTS, MARKUP_LINKS, MARKUP_TAGS,

@@ -66,6 +66,13 @@ export interface PageModel {
    * the ones that hold the page's main text). Optional, as charsetDeclaration.
    */
   readonly noscriptTexts?: readonly number[];
+  /**
+   * Source ranges [start, end) of every JSON-LD script's text, flattened pairs: its schema.org types tell the page's
+   * kind (classify/kind.ts). Optional, as charsetDeclaration.
+   */
+  readonly jsonLdScripts?: readonly number[];
+  /** The ordinal of the block that holds each <time> element, in order: posts are signed with one (classify/kind.ts). Optional, as charsetDeclaration. */
+  readonly timeBlocks?: readonly number[];
   /** The reader metadata's facts, when pass 1 was asked to gather them (analysePage's metadata option). */
   readonly metadataFacts?: MetadataFacts;
   /** Pass 1's scanner events, when it was asked to record them (analysePage's scanLog option). */

@@ -1,0 +1,227 @@
+/**
+ * The page's kind: what its main content is (design.md, "What the main content is depends on the page's kind"). An
+ * article's content is its body; a forum thread's the question and every post; documentation its code, tables and
+ * notes; a product page its description and specifications; a listing or collection each item's title and summary; a
+ * service page its own sections. The same block (a list of short linked items, a run of signed posts) is template on
+ * one kind and content on another, so the decision (decide.ts) reads the kind.
+ *
+ * Recognised from what the page states of itself and from its structure, never from its wording:
+ *   1. schema.org types, in JSON-LD (pass 1's PageModel.jsonLdScripts) and microdata (`itemtype`): a site that marks a
+ *      page up says what it is (DiscussionForumPosting, QAPage; Product with an Offer; TechArticle, APIReference;
+ *      CollectionPage, several Products; Article, NewsArticle, BlogPosting…; ItemList);
+ *   2. structure, where no type decides: code blocks (documentation writes code in <pre>), and a run of posts (sibling
+ *      blocks, each signed with a link and a <time>) that holds the page's text.
+ * Grids of cards (sibling blocks of a link with a heading or an image and a short text) were measured as a sign of a
+ * listing and are not one: the news pages of 2008-2012 (dragnet, l3s-gn1, cleanportaleval) hold as many teaser grids
+ * beside their story as listings do (docs/classifier.md, "Page kinds").
+ * A page that neither tells is "unknown": the decision then keeps to what it does for every page.
+ */
+import { FLAG_HEADING, MARKUP_COUNTERS, MARKUP_LINKS, TAG_FLAGS, tagId, type PageModel } from "../page/index";
+import {
+  KIND_CODE_MIN_BLOCKS, KIND_COLLECTION_MIN_PRODUCTS, KIND_PARAGRAPH_MIN_CHARS, KIND_POST_RUN_MIN_POSTS, KIND_POST_RUN_MIN_TEXT_SHARE,
+} from "../config";
+
+/** The page kinds a page is recognised as, or a caller names (`kind=`); "unknown" where the page does not tell. */
+export const PAGE_KINDS = ["article", "forum", "product", "documentation", "service", "listing", "collection", "unknown"] as const;
+export type PageKind = (typeof PAGE_KINDS)[number];
+
+/** How a kind was found: the page's schema.org types, its structure, a caller's `kind=`, or nothing ("unknown"). */
+export type KindEvidence = "schema" | "structure" | "forced" | "none";
+
+export interface PageKindFinding {
+  readonly kind: PageKind;
+  readonly evidence: KindEvidence;
+}
+
+/** A kind name among PAGE_KINDS (case and surrounding white space ignored), or null. */
+export function pageKindByName(value: string): PageKind | null {
+  const name = value.trim().toLowerCase();
+  return (PAGE_KINDS as readonly string[]).includes(name) ? (name as PageKind) : null;
+}
+
+/** Schema.org types that make a page a forum thread: a posting of a discussion, a question with its answers. */
+const FORUM_TYPES = ["DiscussionForumPosting", "QAPage"];
+/** Types of a thing offered for sale. */
+const PRODUCT_TYPES = ["Product", "ProductGroup", "IndividualProduct", "ProductModel"];
+/** Types of technical writing: reference and how-to documentation. */
+const DOCUMENTATION_TYPES = ["TechArticle", "APIReference"];
+/** Types of a page that lists other pages or things. */
+const COLLECTION_TYPES = ["CollectionPage", "SearchResultsPage", "OfferCatalog"];
+/** Schema.org's article types (Article and its kinds, the postings of a blog or a newspaper); forum postings are above. */
+const ARTICLE_TYPE = /^(?:\w*Article|BlogPosting|LiveBlogPosting|Report|Review)$/;
+
+/**
+ * The page's kind from its schema.org types, else its structure; "unknown" where neither tells. Linear in the page:
+ * one walk of the JSON-LD scripts' text and one search for `itemtype` in the source, then one walk of the blocks.
+ */
+export function recognisePageKind(page: PageModel): PageKindFinding {
+  // JSON-LD first, from pass 1's ranges; the search of the whole source for microdata only where JSON-LD did not tell.
+  const fromSchema = kindFromTypes(jsonLdTypes(page)) ?? kindFromTypes(schemaTypes(page));
+  if (fromSchema !== null) return { kind: fromSchema, evidence: "schema" };
+  const fromStructure = kindFromStructure(page);
+  return fromStructure === null ? { kind: "unknown", evidence: "none" } : { kind: fromStructure, evidence: "structure" };
+}
+
+function count(types: ReadonlyMap<string, number>, names: readonly string[]): number {
+  let total = 0;
+  for (const name of names) total += types.get(name) ?? 0;
+  return total;
+}
+
+/**
+ * A kind the types state, or null: a forum's posting or a QAPage first (a thread page also carries an Article or a
+ * Person), then a collection type, products where no article type says the page is an article about them (one or
+ * two: a product page; more: a collection), documentation, articles, and an ItemList alone last (an article holds one as often as a listing does, so it decides only where no
+ * article type is present).
+ */
+function kindFromTypes(types: ReadonlyMap<string, number>): PageKind | null {
+  if (count(types, FORUM_TYPES) > 0) return "forum";
+  let article = false;
+  for (const name of types.keys()) if (ARTICLE_TYPE.test(name)) article = true;
+  const products = count(types, PRODUCT_TYPES);
+  if (count(types, COLLECTION_TYPES) > 0) return "collection";
+  // Products beside an article type are what an article reviews ("the 10 best chairs", a blog's review of a phone).
+  if (products > 0 && !article) return products >= KIND_COLLECTION_MIN_PRODUCTS ? "collection" : "product";
+  if (count(types, DOCUMENTATION_TYPES) > 0) return "documentation";
+  if (article) return "article";
+  if ((types.get("ItemList") ?? 0) > 0) return "listing";
+  return null;
+}
+
+const TAG_PRE = tagId("pre");
+
+/**
+ * A kind the page's structure shows, or null: code blocks (KIND_CODE_MIN_BLOCKS <pre> of code) make documentation;
+ * a run of posts that holds half the page's text, with no paragraph outside it, a forum thread.
+ */
+function kindFromStructure(page: PageModel): PageKind | null {
+  if (codeBlocks(page) >= KIND_CODE_MIN_BLOCKS) return "documentation";
+  // A thread's question is its first post: paragraphs outside the run of posts are an article's, and the posts its comments.
+  const { posts, proseOutsidePosts } = postRunShares(page);
+  if (posts >= KIND_POST_RUN_MIN_TEXT_SHARE && proseOutsidePosts === 0) return "forum";
+  return null;
+}
+
+/**
+ * <pre> blocks that hold code: most of their text outside links (a site of 2008 set its menu's links in <pre>), and
+ * not written as sentences.
+ * Their text nodes are their own (code's inline elements are no blocks), so one walk of the text nodes counts them.
+ */
+function codeBlocks(page: PageModel): number {
+  const { block, textStart, textEnd, inLink } = page.textNodes;
+  const linked = new Int32Array(page.blockCount); // block ordinal → its own text's characters inside links, minus those outside
+  for (let t = 0; t < page.textNodeCount; t++) {
+    if (page.blocks.tag[block[t]] === TAG_PRE) linked[block[t]] += (inLink[t] === 1 ? 1 : -1) * (textEnd[t] - textStart[t]);
+  }
+  let count = 0;
+  for (let b = 1; b < page.blockCount; b++) {
+    if (page.blocks.tag[b] === TAG_PRE && linked[b] < 0 && !isProse(page.text.slice(page.blocks.textStart[b], page.blocks.textEnd[b]))) count++;
+  }
+  return count;
+}
+
+/** A sentence's end: a stop, then a capital letter starting the next. */
+const SENTENCE_END = /[.!?]["')\]]?\s+\p{Lu}/gu;
+/** Characters of prose per sentence, at most: sentences run 75-150 characters (code's stops are method calls, not ends). */
+const PROSE_CHARS_PER_SENTENCE = 200;
+
+/** Text written as sentences (a press release set in <pre> by a wire service), not code. */
+function isProse(text: string): boolean {
+  let sentences = 0;
+  for (const _ of text.matchAll(SENTENCE_END)) sentences++;
+  return sentences * PROSE_CHARS_PER_SENTENCE >= text.length;
+}
+
+/**
+ * The share of the page's text in runs of posts, and of paragraphs outside them. A container holds a run where
+ * KIND_POST_RUN_MIN_POSTS or more of its child blocks are posts: each holds a <time> (when it was written) and a link
+ * (who wrote it), and no heading (a post is signed, not titled). Counts per subtree are summed from the last block back
+ * (a block's children follow it), so the walk is linear in blocks and text nodes.
+ */
+export function postRunShares(page: PageModel): { posts: number; proseOutsidePosts: number } {
+  const count = page.blockCount;
+  const markup = page.blocks.markup;
+  if (markup === undefined || page.text.length === 0) return { posts: 0, proseOutsidePosts: 0 };
+  const { parent, tag, textStart, textEnd } = page.blocks;
+  const links = new Int32Array(count); // block ordinal → links in its subtree
+  const headings = new Int32Array(count); // block ordinal → headings in its subtree
+  const times = timesPerBlock(page); // block ordinal → <time> elements directly in it, then in its subtree
+  const posts = new Int32Array(count); // block ordinal → child blocks that are posts
+  const postChars = new Float64Array(count); // block ordinal → text characters of those posts
+  for (let b = count - 1; b > 0; b--) {
+    links[b] += markup[b * MARKUP_COUNTERS + MARKUP_LINKS];
+    if ((TAG_FLAGS[tag[b]] & FLAG_HEADING) !== 0) headings[b]++;
+    const up = parent[b];
+    if (times[b] > 0 && links[b] > 0 && headings[b] === 0 && textEnd[b] > textStart[b]) {
+      posts[up]++;
+      postChars[up] += textEnd[b] - textStart[b];
+    }
+    links[up] += links[b];
+    headings[up] += headings[b];
+    times[up] += times[b];
+  }
+  let runChars = 0;
+  const inRun = new Uint8Array(count); // block ordinal → 1 inside a run of posts
+  for (let b = 1; b < count; b++) {
+    inRun[b] = inRun[parent[b]] | (posts[parent[b]] >= KIND_POST_RUN_MIN_POSTS ? 1 : 0);
+    if (posts[b] >= KIND_POST_RUN_MIN_POSTS && inRun[b] === 0) runChars += postChars[b];
+  }
+  return { posts: runChars / page.text.length, proseOutsidePosts: proseOutside(page, inRun) / page.text.length };
+}
+
+/** Characters of paragraphs (text nodes outside links of KIND_PARAGRAPH_MIN_CHARS or more) outside the blocks marked. */
+function proseOutside(page: PageModel, marked: Uint8Array): number {
+  const { block, textStart, textEnd, inLink } = page.textNodes;
+  let prose = 0;
+  for (let t = 0; t < page.textNodeCount; t++) {
+    const chars = textEnd[t] - textStart[t];
+    if (chars >= KIND_PARAGRAPH_MIN_CHARS && inLink[t] === 0 && marked[block[t]] === 0) prose += chars;
+  }
+  return prose;
+}
+
+/** Block ordinal → <time> elements directly in the block (pass 1's PageModel.timeBlocks). */
+function timesPerBlock(page: PageModel): Int32Array {
+  const times = new Int32Array(page.blockCount);
+  for (const block of page.timeBlocks ?? []) times[block]++;
+  return times;
+}
+
+/** "@type": "X" or "@type": ["X", "Y"] in a JSON-LD script (a value longer than a list of names is not read). */
+const JSON_LD_TYPE = /"@type"\s*:\s*(\[[^\]]{0,400}\]|"[^"]{0,200}")/g;
+const QUOTED = /"([^"]*)"/g;
+/** An itemtype attribute's value, read from just after the attribute's name. */
+const ITEMTYPE_VALUE = /\s*=\s*["']?([^"'\s>]{1,200})/y;
+
+/**
+ * Schema.org type name → nodes or elements of that type: JSON-LD's @type values and microdata's itemtype, each as its
+ * last path segment ("https://schema.org/Product" is "Product").
+ */
+export function schemaTypes(page: PageModel): Map<string, number> {
+  const types = jsonLdTypes(page);
+  const source = page.source;
+  for (let at = source.indexOf("itemtype"); at >= 0; at = source.indexOf("itemtype", at + 8)) {
+    ITEMTYPE_VALUE.lastIndex = at + 8;
+    const value = ITEMTYPE_VALUE.exec(source);
+    if (value !== null) addType(types, value[1]);
+  }
+  return types;
+}
+
+/** Schema.org type name → JSON-LD nodes of that type, read from the scripts' ranges pass 1 kept. */
+function jsonLdTypes(page: PageModel): Map<string, number> {
+  const types = new Map<string, number>();
+  const scripts = page.jsonLdScripts ?? [];
+  for (let i = 0; i + 1 < scripts.length; i += 2) {
+    for (const match of page.source.slice(scripts[i], scripts[i + 1]).matchAll(JSON_LD_TYPE)) {
+      for (const quoted of match[1].matchAll(QUOTED)) addType(types, quoted[1]);
+    }
+  }
+  return types;
+}
+
+/** Counts a type by its name, the last segment of a URL ("https://schema.org/Product" is "Product"). */
+function addType(types: Map<string, number>, value: string): void {
+  const name = value.slice(value.lastIndexOf("/") + 1).trim();
+  if (name !== "") types.set(name, (types.get(name) ?? 0) + 1);
+}
