@@ -17,7 +17,7 @@
  */
 import type { ClassifierModel } from "./classify";
 import { hiddenBlocks } from "./classify";
-import { classifyPage, commentPlan, commentText, keepComments, scoreBlocks } from "./classify";
+import { classifyPage, commentPlan, commentText, keepComments, PAGE_KINDS, recognisePageKind, scoreBlocks, type PageKind, type PageKindFinding } from "./classify";
 import {
   CLEAN_FALLBACK_MAX_CHARACTERS, CLEAN_MAX_BLOCKS, CLEAN_MAX_BYTES, CLEAN_TIME_BUDGET_MS, CLEAN_WORK_BUDGET_UNITS, CLEAN_YIELD_MIN_BLOCKS, CLEAN_YIELD_MIN_BYTES,
   RULES_MAX_MATCHES_PER_PAGE, RULES_MAX_SCAN_CHARACTERS, SMOOTHING_SCORE_LEVELS,
@@ -65,6 +65,10 @@ export const REQUESTED_MODES = ["auto", ...CLEAN_MODES] as const;
 export type RequestedMode = (typeof REQUESTED_MODES)[number];
 /** What becomes of reader comments when the classifier cleans a page. */
 export type CommentsChoice = "exclude" | "include";
+/** The page kinds (classify/kind.ts), and what a caller may ask for: a kind, or "auto" (recognised from the page). */
+export { PAGE_KINDS, type PageKind } from "./classify";
+export const REQUESTED_KINDS = ["auto", ...PAGE_KINDS] as const;
+export type RequestedKind = (typeof REQUESTED_KINDS)[number];
 export const COMMENTS_CHOICES: readonly CommentsChoice[] = ["exclude", "include"];
 /**
  * Why a page was passed through instead of cleaned, the closed set (the HTTP layer writes these, and only these,
@@ -135,6 +139,8 @@ export interface CleanOptions {
   readonly textScope: TextScope;
   /** The markdown format: a YAML front matter block first (title, url, byline, published), from the page model already read. */
   readonly frontMatter: boolean;
+  /** The page's kind (classify/kind.ts): recognised from the page ("auto"), or named by the caller, who knows it. */
+  readonly kind: RequestedKind;
 }
 
 export const DEFAULT_CLEAN_OPTIONS: CleanOptions = Object.freeze({
@@ -155,6 +161,7 @@ export const DEFAULT_CLEAN_OPTIONS: CleanOptions = Object.freeze({
   // them from the metadata (JSON's title, byline, published). `npm run eval` scores each set by its gold's convention.
   textScope: "body",
   frontMatter: false,
+  kind: "auto",
 });
 
 export interface CleanInput {
@@ -198,6 +205,9 @@ export type CleanResult =
       readonly site: string;
       readonly title: string;
       readonly lang: string;
+      /** What the page is (classify/kind.ts), "unknown" where it does not tell; how that was found. */
+      readonly kind: PageKind;
+      readonly kindEvidence: PageKindFinding["evidence"];
       readonly removed: RemovalCounts;
       /** What the selectors matched, when any ran. */
       readonly selectors?: SelectorCounts;
@@ -366,6 +376,7 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Pi
     return { ok: false, bailout: "too-many-blocks", detail: `${page.blockCount} blocks, limit ${options.maxBlocks}` };
   }
   if (expired()) return pastBudget("analyse");
+  const kind: PageKindFinding = options.kind === "auto" ? recognisePageKind(page) : { kind: options.kind, evidence: "forced" };
   // A page of many blocks pauses as well, whatever its size: the classifier's stages cost per block.
   const pacing = page.blockCount >= CLEAN_YIELD_MIN_BLOCKS ? paced : bySize;
   await pacing.pause();
@@ -378,7 +389,7 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Pi
   const rulesPlan = rules?.plan ?? null;
   clock.lap("rules");
   // 3 classify, 4 smooth
-  const classified = mode === "classifier" || mode === "rules+classifier" ? await classifyWithModel(page, input.model, clock, pacing) : null;
+  const classified = mode === "classifier" || mode === "rules+classifier" ? await classifyWithModel(page, input.model, kind.kind, clock, pacing) : null;
   // A large page's slices stop once its budget is spent (classifyWithModel then gives null, as without a model).
   if (expired()) return pastBudget("classify");
   // Features and scores per block, smoothing per block and score level.
@@ -410,13 +421,13 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Pi
   if (expired()) return pastBudget("rewrite");
   await pacing.pause();
   // 7 format
-  const body = await pacing.run(formatSlices(input, options, page, plan, html, decidedMode, clock, comments, selected.metadata, work));
+  const body = await pacing.run(formatSlices(input, options, page, plan, html, decidedMode, kind.kind, clock, comments, selected.metadata, work));
   if (body === null) return pastBudget("format");
   clock.lap("format");
   if (expired()) return pastBudget("format");
   return {
     ok: true, body, contentType: CONTENT_TYPES[input.format], mode: decidedMode, site: input.site, title: titleWithoutSiteName(page, pageUrlOf(input)) ?? "", lang: page.lang,
-    removed, timings: clock.timings, work: Math.round(work.units), unclosedRawText: page.unclosedRawText === true, ...(selected.counts === null ? {} : { selectors: selected.counts }),
+    kind: kind.kind, kindEvidence: kind.evidence, removed, timings: clock.timings, work: Math.round(work.units), unclosedRawText: page.unclosedRawText === true, ...(selected.counts === null ? {} : { selectors: selected.counts }),
   };
 }
 
@@ -493,7 +504,7 @@ function keepsBlockText(page: PageModel, plan: NormalisedPlan, block: number): b
 }
 
 /** The classifier's plan, and the page's comment blocks (block ordinal → 1), which its features tell; null without a model, or once a paced page's budget is spent. */
-async function classifyWithModel(page: PageModel, model: ClassifierModel | null, clock: StageClock, pacing: Pacing): Promise<{ plan: NormalisedPlan; comments: Uint8Array } | null> {
+async function classifyWithModel(page: PageModel, model: ClassifierModel | null, kind: PageKind, clock: StageClock, pacing: Pacing): Promise<{ plan: NormalisedPlan; comments: Uint8Array } | null> {
   if (model === null) return null;
   const features = await pacing.run(computeFeaturesSlices(page));
   if (features === null) return null;
@@ -501,7 +512,7 @@ async function classifyWithModel(page: PageModel, model: ClassifierModel | null,
   const scores = scoreBlocks(features, model);
   clock.lap("classify");
   await pacing.pause();
-  const { plan, comments } = classifyPage(page, model, { smoothing: true, scores, features });
+  const { plan, comments } = classifyPage(page, model, { smoothing: true, scores, features, kind });
   clock.lap("smooth");
   return { plan, comments };
 }
@@ -681,7 +692,7 @@ class PacedRun implements Pacing {
 
 /** The format stage: the writers that walk the markup (Markdown, the article, json's three) run in slices, the rest at once. */
 function* formatSlices(
-  input: CleanInput, options: CleanOptions, page: PageModel, plan: NormalisedPlan, html: string, mode: CleanMode,
+  input: CleanInput, options: CleanOptions, page: PageModel, plan: NormalisedPlan, html: string, mode: CleanMode, kind: PageKind,
   clock: StageClock, comments: Uint8Array | null, metadata: MetadataOverride | undefined, work: WorkMeter,
 ): Slices<string> {
   switch (input.format) {
@@ -708,7 +719,7 @@ function* formatSlices(
       const content = yield* writeArticleSlices(page, plan, { baseUrl: input.url, omitTitleHeading: true, metadata, work });
       yield;
       const written: WrittenFormats = { text, markdown, content };
-      const document = buildReaderDocument(page, plan, { url: input.url, site: input.site, mode, html, timings: {}, comments: comments === null ? "" : commentText(page, comments), metadata, work, written });
+      const document = buildReaderDocument(page, plan, { url: input.url, site: input.site, mode, kind, html, timings: {}, comments: comments === null ? "" : commentText(page, comments), metadata, work, written });
       // Writing the document is the format stage: timed up to its serialising, so the JSON shows every stage, format too.
       return JSON.stringify({ ...document, timings: clock.peek("format") });
     }

@@ -6,7 +6,7 @@
  */
 import { parseModel, type ClassifierModel, type ModelJson } from "./classify";
 import {
-  ARTICLE_TITLES, clean as cleanPage, COMMENTS_CHOICES, DEFAULT_CLEAN_OPTIONS, OUTPUT_FORMATS, REQUESTED_MODES, TEXT_SCOPES, type CleanOptions, type CleanResult,
+  ARTICLE_TITLES, clean as cleanPage, COMMENTS_CHOICES, DEFAULT_CLEAN_OPTIONS, OUTPUT_FORMATS, REQUESTED_KINDS, REQUESTED_MODES, TEXT_SCOPES, type CleanOptions, type CleanResult,
   type OutputFormat,
 } from "./clean";
 import { decodeHtml } from "./page";
@@ -73,7 +73,7 @@ function ruleSetJson(text: string): unknown {
 const LIBRARY_OPTIONS = ["url", "format", "contentType", "rules", "model"] as const;
 /** Each option whose value is one of a list: the list (`withRules` as CleanOptions types it). */
 const OPTION_CHOICES: Readonly<Record<string, readonly unknown[]>> = {
-  format: OUTPUT_FORMATS, mode: REQUESTED_MODES, comments: COMMENTS_CHOICES, articleTitle: ARTICLE_TITLES, textScope: TEXT_SCOPES,
+  format: OUTPUT_FORMATS, mode: REQUESTED_MODES, kind: REQUESTED_KINDS, comments: COMMENTS_CHOICES, articleTitle: ARTICLE_TITLES, textScope: TEXT_SCOPES,
   withRules: ["rules", "rules+classifier"] satisfies readonly CleanOptions["withRules"][],
 };
 

@@ -34,6 +34,8 @@ export interface ReaderDocument {
   /** Reader comments' text, one comment a paragraph ("" when none were found); apart from `text` unless kept in it. */
   readonly comments: string;
   readonly mode: string;
+  /** What the page is (classify/kind.ts: article, forum, product, documentation, service, listing, collection, unknown). */
+  readonly kind: string;
   readonly removed: RemovalCounts;
   readonly timings: Readonly<Record<string, number>>;
 }
@@ -44,6 +46,8 @@ export interface ReaderContext {
   readonly site: string;
   /** The cleaning mode ("rules", "classifier", "rules+classifier", "none"). */
   readonly mode: string;
+  /** The page's kind (classify/kind.ts), recognised or named by the caller; "unknown" when not given. */
+  readonly kind?: string;
   /** The cleaned HTML from pass 2. */
   readonly html: string;
   /** Reader comments' text (see ReaderDocument). */
@@ -89,6 +93,7 @@ export function buildReaderDocument(page: PageModel, plan: NormalisedPlan, conte
     content,
     comments: context.comments,
     mode: context.mode,
+    kind: context.kind ?? "unknown",
     removed: plan.counts,
     timings: context.timings,
   };

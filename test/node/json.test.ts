@@ -45,6 +45,7 @@ describe("reader JSON", () => {
       content: "<p>Text hier.</p>",
       comments: "",
       mode: "rules",
+      kind: "unknown",
       removed: { blocks: 1, chars: 4 },
       timings: { analyse: 0.5 },
     });

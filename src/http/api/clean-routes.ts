@@ -49,7 +49,7 @@ cleanRoutes.post("/", async (context) => {
     throw new ServiceError("unsupported-media-type", `the body must be HTML (content-type text/html), not ${mediaType(contentType) || "unlabelled non-HTML bytes"}`);
   }
   const response = await cleanPage(context.env, {
-    bytes: body.bytes, contentType, url: pageUrl?.href, site, format, mode, source: "body", maxBytes: settings.maxBodyBytes,
+    bytes: body.bytes, contentType, url: pageUrl?.href, site, format, mode, kind: options.kind, source: "body", maxBytes: settings.maxBodyBytes,
     articleHeader: options.articleHeader, frontMatter: options.frontMatter, selectors: options.selectors, shape: options.shape, shapeOptions: options.shapeOptions,
     // A page sent with a cookie or a login of its own may be one person's: it is cleaned, never sampled. Its `url` only
     // names it: it is learned from only for a site an admin allowed the posting key (src/learning/posting-keys.ts).

@@ -82,7 +82,7 @@ const ALLOWED_HEADERS = [
 ].join(", ");
 /** Response headers a browser app may read besides the CORS-safelisted ones: every header the API sets for its clients. */
 const EXPOSED_HEADERS = [
-  "etag", "last-modified", "vary", "retry-after", "server-timing", "x-clean-mode", "x-clean-site", "x-clean-rules", "x-clean-bailout", "x-clean-warning",
+  "etag", "last-modified", "vary", "retry-after", "server-timing", "x-clean-mode", "x-clean-kind", "x-clean-site", "x-clean-rules", "x-clean-bailout", "x-clean-warning",
   "x-clean-charset", "x-clean-removed", "x-clean-cache", "x-clean-selectors", "x-feed-kind", "x-feed-items", "x-markdown-tokens", "content-signal",
   MCP_SESSION_ID_HEADER, MCP_PROTOCOL_VERSION_HEADER,
 ].join(", ");

@@ -39,7 +39,7 @@ export async function readUrl(env: Env & ReaderCacheBindings & EtiquetteBindings
   const { options } = read;
   const forwarded = originHeaders(context.request, env);
   const parts = [
-    "read", target.href, read.site ?? "", options.format, options.mode, String(options.articleHeader), String(options.frontMatter),
+    "read", target.href, read.site ?? "", options.format, options.mode, options.kind, String(options.articleHeader), String(options.frontMatter),
     JSON.stringify(forwarded), ruleSetVersion(rules), modelVersion(), selectorKey(options.selectors), options.shape, JSON.stringify(options.shapeOptions),
   ];
   const cache = { request: context.request, parts, ttlSeconds: readerCacheTtl(env.READER_CACHE_TTL), waitUntil: context.waitUntil, bypass: options.noCache };
@@ -79,7 +79,7 @@ async function fetchAndClean(env: Env, settings: HttpSettings, read: UrlToRead, 
     throw new ServiceError("unsupported-media-type", `${fetched.url.host} sent ${mediaType(contentType) || "unlabelled bytes"}, not HTML`);
   }
   const answer = await cleanPage(env, {
-    bytes: body.bytes, contentType, url: fetched.url.href, site, format, mode, source: "fetched", maxBytes: settings.maxBodyBytes,
+    bytes: body.bytes, contentType, url: fetched.url.href, site, format, mode, kind: read.options.kind, source: "fetched", maxBytes: settings.maxBodyBytes,
     articleHeader: read.options.articleHeader, frontMatter: read.options.frontMatter, selectors: read.options.selectors, shape, shapeOptions,
     // Fetched with no cookie or Authorization (shared/origin-fetch.ts sends none): a page anyone gets, so it may be
     // sampled, under the final URL's own site only (a ?site= naming another site is no evidence about it).

@@ -7,7 +7,7 @@
 import { CLEAN_FORMATS, type CleanFormat, type RequestSelectors } from "../../clean";
 import { parseSelector, type SelectorList } from "../../selectors";
 import { quoteValue, requireKnownParameters, ServiceError } from "../shared/errors";
-import { DEFAULT_FORMAT, requireMode, type RequestedMode } from "../shared/formats";
+import { DEFAULT_FORMAT, requireKind, requireMode, type RequestedKind, type RequestedMode } from "../shared/formats";
 import { DEFAULT_SHAPE_OPTIONS, RETAIN_IMAGES, type AnswerShape, type RetainImages, type ShapeOptions } from "../shared/reader-shapes";
 import { acceptsAnything, FRONT_MATTER_HEADER, negotiateFormat, RETURN_FORMAT_HEADER } from "./negotiate";
 
@@ -52,6 +52,8 @@ export interface ReaderOptions {
   /** Whether the format came from Accept or X-Return-Format (the answer then carries Vary). */
   readonly varies: boolean;
   readonly mode: RequestedMode;
+  /** What the page is, when the caller knows (?kind=); "auto": recognised from the page (classify/kind.ts). */
+  readonly kind: RequestedKind;
   /** format=article: a header of title, byline and date first; format=text: the article header (headline to first paragraph) kept (left out by default). */
   readonly articleHeader: boolean;
   /** format=markdown: a YAML front matter block first. */
@@ -81,6 +83,7 @@ export function readerOptions(request: Request, query: URLSearchParams | null, r
     format: shape === "document" ? negotiated : "json",
     varies,
     mode: requireMode(parameter("mode", MODE_HEADER)),
+    kind: requireKind(parameter("kind", null)),
     articleHeader: requireFlag("header", parameter("header", ARTICLE_HEADER_HEADER)),
     frontMatter: requireFlag("frontmatter", parameter("frontmatter", FRONT_MATTER_HEADER)),
     selectors: {

@@ -129,7 +129,7 @@ function jsonResult(value: Record<string, unknown>): ToolResult {
 /** The reader options of a tool call: the reader document (json), which the result is made from. */
 function toolOptions(args: Arguments): ReaderOptions {
   return {
-    format: "json", varies: false, mode: ((args.mode as string | undefined) ?? "auto") as RequestedMode, articleHeader: false, frontMatter: false,
+    format: "json", varies: false, mode: ((args.mode as string | undefined) ?? "auto") as RequestedMode, kind: "auto", articleHeader: false, frontMatter: false,
     selectors: { target: requireSelector("targetSelector", args.targetSelector as string | undefined), remove: requireSelector("removeSelector", args.removeSelector as string | undefined) },
     shape: "document", shapeOptions: DEFAULT_SHAPE_OPTIONS, noCache: false, timeoutMs: null,
   };

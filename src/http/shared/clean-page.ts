@@ -4,7 +4,7 @@ import { createWorkerdBackend } from "../../runtime";
 import type { PageSampler } from "../../learning";
 import type { Env } from "./bindings";
 import { ServiceError } from "./errors";
-import type { RequestedMode } from "./formats";
+import type { RequestedKind, RequestedMode } from "./formats";
 import { classifierModel } from "./model";
 import { loadSiteRules, type RulesStatus } from "./rules-store";
 import { DEFAULT_SHAPE_OPTIONS, jinaJson, jinaText, readabilityJson, type AnswerShape, type ReaderJson, type ShapeOptions } from "./reader-shapes";
@@ -25,6 +25,8 @@ export interface PageToClean {
   readonly format: CleanFormat;
   /** What may clean it (?mode=). */
   readonly mode: RequestedMode;
+  /** What the page is, when the caller says (?kind=); recognised from the page when absent or "auto". */
+  readonly kind?: RequestedKind;
   /** A request body over the pipeline's size limit is refused (413); a fetched page is passed through. */
   readonly source: "body" | "fetched";
   /** The size limit of the request (MAX_BODY_BYTES), applied by the pipeline to the decoded page too. */
@@ -71,7 +73,7 @@ export async function cleanPage(env: Env, page: PageToClean): Promise<Response> 
     ruleSet: rules.compiled,
     model: classifierModel(),
     rewriter: REWRITER,
-    options: { maxBytes: page.maxBytes, mode: page.mode, articleTitle: page.articleHeader === true ? "header" : "keep", textScope: page.articleHeader === true ? "all" : "body", frontMatter: page.frontMatter === true },
+    options: { maxBytes: page.maxBytes, mode: page.mode, kind: page.kind ?? "auto", articleTitle: page.articleHeader === true ? "header" : "keep", textScope: page.articleHeader === true ? "all" : "body", frontMatter: page.frontMatter === true },
     selectors: page.selectors,
   });
   if (result.ok) {
@@ -92,6 +94,7 @@ function cleanedResponse(result: Extract<CleanResult, { ok: true }>, site: strin
   const headers = new Headers({
     "content-type": result.contentType,
     "x-clean-mode": result.mode,
+    "x-clean-kind": result.kind,
     "x-clean-rules": rules,
     "x-clean-charset": charset,
     "x-clean-removed": `blocks=${result.removed.blocks}; chars=${result.removed.chars}`,
