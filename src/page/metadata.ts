@@ -47,10 +47,15 @@ const TITLE_META_KEYS = ["dc:title", "dcterms:title", "og:title", "twitter:title
  * reads them: `author` is as often the site's or the page's maker.
  */
 const BYLINE_META_KEYS = ["dc:creator", "dcterms:creator", "author", "article:author", "byl", "sailthru:author", "parsely-author"];
-/** Meta keys of the publication date; modified dates (article:modified_time, dateModified) are never one. */
+/**
+ * Meta keys of the publication date; modified dates (article:modified_time, dateModified) are never one. Open Graph's
+ * (also as og:article:, and article:published without _time), schema.org's, Dublin Core's, then the names CMSs,
+ * Sailthru and Parse.ly write, Highwire's citation_ (scholarly pages, as Google Scholar reads them) and PRISM's.
+ */
 const DATE_META_KEYS = [
-  "article:published_time", "datepublished", "og:published_time", "dc:date:issued", "dcterms:issued", "dcterms:created", "dc:date",
-  "date", "pubdate", "publishdate", "publish-date", "sailthru:date", "parsely-pub-date",
+  "article:published_time", "og:article:published_time", "article:published", "datepublished", "og:published_time", "dc:date:issued",
+  "dcterms:issued", "dcterms:created", "dc:date", "date", "pubdate", "publishdate", "publish-date", "publish_date", "publication_date",
+  "pub_date", "sailthru:date", "parsely-pub-date", "citation_publication_date", "citation_date", "prism:publicationdate",
 ];
 
 /**

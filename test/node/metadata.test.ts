@@ -165,6 +165,20 @@ describe("JSON-LD", () => {
     expect(extractMetadata(page("", `<span itemprop="author">Jo Bloggs (with reporting by staff)</span>`)).byline).toBe("Jo Bloggs");
   });
 
+  it("reads the publication date from every meta that names one: og:article:, article:published, CMS names, citation_, PRISM", () => {
+    const cases: [string, string][] = [
+      ['<meta property="og:article:published_time" content="2021-04-02T09:00:00Z">', "2021-04-02T09:00:00Z"],
+      ['<meta property="article:published" content="2021-04-03">', "2021-04-03"],
+      ['<meta name="publish_date" content="2021-04-04">', "2021-04-04"],
+      ['<meta name="publication_date" content="2021-04-05">', "2021-04-05"],
+      ['<meta name="citation_publication_date" content="2021/04/06">', "2021-04-06"],
+      ['<meta name="prism.publicationDate" content="2021-04-07">', "2021-04-07"],
+    ];
+    for (const [head, published] of cases) expect(extractMetadata(page(head)).published, head).toBe(published);
+    // A modified date is still never the publication date.
+    expect(extractMetadata(page('<meta property="article:modified_time" content="2021-04-08">')).published).toBeNull();
+  });
+
   it("skips JSON-LD that cannot be read and uses the meta tags", () => {
     const head = `<script type="application/ld+json">{"@type": "Article", "headline": </script>
       <meta property="og:title" content="Fallback &amp; fine"><meta property="og:locale" content="fr_FR">
