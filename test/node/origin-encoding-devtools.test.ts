@@ -63,4 +63,10 @@ describe("origins' encodings with a DevTools session attached (wrangler dev, npm
     expect(proxied.status).toBe(200);
     expect(proxied.text).toContain(KEPT);
   });
+
+  it.each(["good", "x-gzip", "deflate"])("a %s file the proxy passes through reaches the client as the origin's text", async (kind) => {
+    const response = await worker.fetch(`/origin/security/encoded?kind=${kind}&type=css`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain(KEPT);
+  });
 });

@@ -146,7 +146,9 @@ export const SECURITY_ORIGIN_ROUTES: OriginRoutes = {
    * (or is not) what it says; "deflate" is zlib-wrapped, "deflate-raw" the same label on raw deflate (as some servers send). */
   "/security/encoded": (request, response) => {
     const { body, coding } = encodedPage(queryParameter(request, "kind") ?? "good");
-    response.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-encoding": coding, "content-length": body.length }).end(body);
+    // ?type=css: the same bytes as a stylesheet, which the proxy passes through instead of cleaning.
+    const type = queryParameter(request, "type") === "css" ? "text/css; charset=utf-8" : "text/html; charset=utf-8";
+    response.writeHead(200, { "content-type": type, "content-encoding": coding, "content-length": body.length }).end(body);
   },
   /** An RSS feed whose items carry active content: an event handler, javascript: links, a script, a form action. */
   /** The page of issue 44: 120,000 <div> and a script, past the pipeline's block limit. */

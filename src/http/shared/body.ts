@@ -34,12 +34,12 @@ const BROKEN_ORIGIN_BODY: BrokenBody = { code: "origin-unreachable", message: "t
 export async function readFetchedBody(response: Response, maxBytes: number, timeoutMs: number): Promise<FetchedBodyRead> {
   const coding = contentCoding(response.headers);
   if (coding === null) return readBodyLimited(response.body, maxBytes, timeoutMs);
-  const broken = { code: "origin-error" as const, message: `the page does not decode as its Content-Encoding (${coding}) says` };
+  const broken = { code: "origin-error" as const, message: "the page does not decode as its Content-Encoding says" };
   try {
     const read = await readBodyLimited(response.body, maxBytes, timeoutMs, broken);
     if (read.kind !== "too-large") return read;
     await read.stream.cancel().catch(() => undefined);
-    return { kind: "bad-encoding", message: `the page is over ${maxBytes} bytes once decoded from ${coding}; not passed through` };
+    return { kind: "bad-encoding", message: `the page is over ${maxBytes} bytes once decoded; not passed through` };
   } catch (error) {
     if (error instanceof ServiceError) return { kind: "bad-encoding", message: error.message };
     throw error;
@@ -60,7 +60,7 @@ const FETCHED_CODINGS: ReadonlyMap<string, "gzip" | "deflate"> = new Map<string,
 ]);
 export const FETCH_ACCEPT_ENCODING = "gzip, deflate";
 
-/** A fetched response with its body decoded by us (Content-Encoding kept, so that readFetchedBody counts it as
+/** A fetched response with its body decoded by us (still labelled encoded, so that readFetchedBody counts it as
  * encoded: never passed through over the limit), or why it cannot be. */
 export type DecodedFetch = { readonly ok: true; readonly response: Response } | { readonly ok: false; readonly message: string };
 
@@ -71,7 +71,12 @@ export function decodeFetchedResponse(response: Response): DecodedFetch {
   const format = FETCHED_CODINGS.get(coding);
   if (format === undefined) return { ok: false, message: `the page's Content-Encoding (${coding.slice(0, 40)}) is not one this service reads (it asks for ${FETCH_ACCEPT_ENCODING})` };
   const body = format === "gzip" ? response.body.pipeThrough(new DecompressionStream("gzip")) : inflated(response.body);
-  return { ok: true, response: new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers }) };
+  // Labelled gzip whatever it came in, without its (encoded) length: workerd gzips a body so labelled on its way out
+  // and encodes no other coding, so a body passed through (the proxy) reaches the client as its label says.
+  const headers = new Headers(response.headers);
+  headers.set("content-encoding", "gzip");
+  headers.delete("content-length");
+  return { ok: true, response: new Response(body, { status: response.status, statusText: response.statusText, headers }) };
 }
 
 /** Whether two bytes open a zlib stream (RFC 1950: method 8, header check a multiple of 31). */
