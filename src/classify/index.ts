@@ -5,4 +5,4 @@ export { hiddenBlocks } from "./hidden";
 export { commentBlocks, commentPlan, commentText, keepComments } from "./comments";
 export { relatedBlocks } from "./related";
 export { articleBodyMarks, type ArticleBodyMarks } from "./article-body";
-export { pageKindByName, PAGE_KINDS, postRunShares, recognisePageKind, schemaTypes, type KindEvidence, type PageKind, type PageKindFinding } from "./kind";
+export { PAGE_KINDS, postRunShares, recognisePageKind, schemaTypes, type KindEvidence, type PageKind, type PageKindFinding } from "./kind";

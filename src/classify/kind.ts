@@ -7,8 +7,8 @@
  *
  * Recognised from what the page states of itself and from its structure, never from its wording:
  *   1. schema.org types, in JSON-LD (pass 1's PageModel.jsonLdScripts) and microdata (`itemtype`): a site that marks a
- *      page up says what it is (DiscussionForumPosting, QAPage; Product with an Offer; TechArticle, APIReference;
- *      CollectionPage, several Products; Article, NewsArticle, BlogPosting…; ItemList);
+ *      page up says what it is (DiscussionForumPosting, QAPage; Product; TechArticle, APIReference; CollectionPage,
+ *      several Products; Article, NewsArticle, BlogPosting…; ItemList);
  *   2. structure, where no type decides: code blocks (documentation writes code in <pre>), and a run of posts (sibling
  *      blocks, each signed with a link and a <time>) that holds the page's text.
  * Grids of cards (sibling blocks of a link with a heading or an image and a short text) were measured as a sign of a
@@ -33,12 +33,6 @@ export interface PageKindFinding {
   readonly evidence: KindEvidence;
 }
 
-/** A kind name among PAGE_KINDS (case and surrounding white space ignored), or null. */
-export function pageKindByName(value: string): PageKind | null {
-  const name = value.trim().toLowerCase();
-  return (PAGE_KINDS as readonly string[]).includes(name) ? (name as PageKind) : null;
-}
-
 /** Schema.org types that make a page a forum thread: a posting of a discussion, a question with its answers. */
 const FORUM_TYPES = ["DiscussionForumPosting", "QAPage"];
 /** Types of a thing offered for sale. */
@@ -52,11 +46,12 @@ const ARTICLE_TYPE = /^(?:\w*Article|BlogPosting|LiveBlogPosting|Report|Review)$
 
 /**
  * The page's kind from its schema.org types, else its structure; "unknown" where neither tells. Linear in the page:
- * one walk of the JSON-LD scripts' text and one search for `itemtype` in the source, then one walk of the blocks.
+ * one walk of the JSON-LD scripts' text, one search of the source for `itemtype` where JSON-LD tells no kind (it costs
+ * about a seventh of pass 1's time on wceb2026's pages, so it runs only then), one walk of the blocks and text nodes.
  */
 export function recognisePageKind(page: PageModel): PageKindFinding {
-  // JSON-LD first, from pass 1's ranges; the search of the whole source for microdata only where JSON-LD did not tell.
-  const fromSchema = kindFromTypes(jsonLdTypes(page)) ?? kindFromTypes(schemaTypes(page));
+  const types = jsonLdTypes(page);
+  const fromSchema = kindFromTypes(types) ?? kindFromTypes(withMicrodata(page, types));
   if (fromSchema !== null) return { kind: fromSchema, evidence: "schema" };
   const fromStructure = kindFromStructure(page);
   return fromStructure === null ? { kind: "unknown", evidence: "none" } : { kind: fromStructure, evidence: "structure" };
@@ -71,8 +66,8 @@ function count(types: ReadonlyMap<string, number>, names: readonly string[]): nu
 /**
  * A kind the types state, or null: a forum's posting or a QAPage first (a thread page also carries an Article or a
  * Person), then a collection type, products where no article type says the page is an article about them (one or
- * two: a product page; more: a collection), documentation, articles, and an ItemList alone last (an article holds one as often as a listing does, so it decides only where no
- * article type is present).
+ * two: a product page; more: a collection), documentation, articles, and an ItemList alone last (an article holds
+ * one as often as a listing does, so it decides only where no article type is present).
  */
 function kindFromTypes(types: ReadonlyMap<string, number>): PageKind | null {
   if (count(types, FORUM_TYPES) > 0) return "forum";
@@ -113,11 +108,11 @@ function codeBlocks(page: PageModel): number {
   for (let t = 0; t < page.textNodeCount; t++) {
     if (page.blocks.tag[block[t]] === TAG_PRE) linked[block[t]] += (inLink[t] === 1 ? 1 : -1) * (textEnd[t] - textStart[t]);
   }
-  let count = 0;
+  let found = 0;
   for (let b = 1; b < page.blockCount; b++) {
-    if (page.blocks.tag[b] === TAG_PRE && linked[b] < 0 && !isProse(page.text.slice(page.blocks.textStart[b], page.blocks.textEnd[b]))) count++;
+    if (page.blocks.tag[b] === TAG_PRE && linked[b] < 0 && !isProse(page.text.slice(page.blocks.textStart[b], page.blocks.textEnd[b]))) found++;
   }
-  return count;
+  return found;
 }
 
 /** A sentence's end: a stop, then a capital letter starting the next. */
@@ -198,7 +193,12 @@ const ITEMTYPE_VALUE = /\s*=\s*["']?([^"'\s>]{1,200})/y;
  * last path segment ("https://schema.org/Product" is "Product").
  */
 export function schemaTypes(page: PageModel): Map<string, number> {
-  const types = jsonLdTypes(page);
+  return withMicrodata(page, jsonLdTypes(page));
+}
+
+/** The types with microdata's itemtype values added (a new map). */
+function withMicrodata(page: PageModel, jsonLd: ReadonlyMap<string, number>): Map<string, number> {
+  const types = new Map(jsonLd);
   const source = page.source;
   for (let at = source.indexOf("itemtype"); at >= 0; at = source.indexOf("itemtype", at + 8)) {
     ITEMTYPE_VALUE.lastIndex = at + 8;
