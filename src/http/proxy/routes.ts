@@ -87,7 +87,7 @@ interface ProxyRequest {
  */
 const PER_CLIENT_HEADERS = ["range", "if-range", "if-match", "if-unmodified-since"];
 /** What a form post or an API call needs beside those (GET and HEAD never carry them: browsers send a Referer with every link). */
-const PER_CLIENT_BODY_HEADERS = ["content-type", "content-language", "origin", "referer", "x-requested-with"];
+const PER_CLIENT_BODY_HEADERS = ["content-type", "content-encoding", "content-language", "origin", "referer", "x-requested-with"];
 /** Client credentials, forwarded only for entries that say `forwardCredentials`. */
 const CREDENTIAL_HEADERS = ["cookie", "authorization"];
 /** Revalidation headers, translated from cleaned ETags (cache.ts). */
@@ -195,7 +195,7 @@ async function fetchFromOrigin(proxied: ProxyRequest): Promise<OriginAnswer> {
     // The operator's origin, by name; over a socket where fetches are pinned (requestOrigin says why).
     const answer = await requestOrigin({
       url: originUrl, address: null, overSocket: settings.pinAddresses, method: request.method, headers: proxied.forwarded,
-      body: hasBody ? request.body : null, signal: controller.signal,
+      body: hasBody ? request.body : null, bodyLength: hasBody ? declaredLength(request.headers) : null, signal: controller.signal,
     });
     if (!answer.ok) return { ok: false, response: errorResponse("origin-error", `${target.entry.originHost}: ${answer.message}`) };
     return { ok: true, response: answer.response };
@@ -206,6 +206,12 @@ async function fetchFromOrigin(proxied: ProxyRequest): Promise<OriginAnswer> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** A request body's declared length (Content-Length, its body not re-encoded on the way), or null. */
+function declaredLength(headers: Headers): number | null {
+  const value = headers.get("content-length")?.trim() ?? "";
+  return /^\d{1,15}$/.test(value) ? Number(value) : null;
 }
 
 /** The client's request headers as the origin should see them: the allow-list above, and the service's own. */

@@ -39,6 +39,8 @@ export interface OriginRequest {
   readonly method: string;
   readonly headers: Headers;
   readonly body: ReadableStream<Uint8Array> | null;
+  /** The body's length in bytes where the client declared it, else null. */
+  readonly bodyLength?: number | null;
   readonly signal: AbortSignal;
 }
 
@@ -52,7 +54,7 @@ export async function requestOrigin(request: OriginRequest): Promise<{ readonly 
   const headers = new Headers(request.headers);
   if (DECODES_FETCHED_BODIES_ITSELF) headers.set("accept-encoding", FETCH_ACCEPT_ENCODING);
   if (DECODES_FETCHED_BODIES_ITSELF && request.overSocket) {
-    const response = await fetchOverSocket(request.url, request.address ?? request.url.hostname, { method: request.method, headers, body: request.body }, request.signal);
+    const response = await fetchOverSocket(request.url, request.address ?? request.url.hostname, { method: request.method, headers, body: request.body, bodyLength: request.bodyLength ?? null }, request.signal);
     return decoded(response);
   }
   if (request.address !== null) headers.set("host", request.url.host);

@@ -32,11 +32,13 @@ const STATUSES_WITHOUT_BODY = new Set([204, 205, 304]);
 /** A malformed answer from an origin (the message goes to the log; the client sees "could not reach"). */
 class MalformedAnswer extends Error {}
 
-/** What is sent: the method, the headers (framing ones are the socket's own) and a body, streamed chunked. */
+/** What is sent: the method, the headers (framing ones are the socket's own) and a body, of `bodyLength` bytes where
+ * the client said (sent with that Content-Length, as some origins require), else streamed chunked. */
 export interface SocketRequestInit {
   readonly method: string;
   readonly headers: Headers;
   readonly body: ReadableStream<Uint8Array> | null;
+  readonly bodyLength: number | null;
 }
 
 /**
@@ -58,7 +60,7 @@ export async function fetchOverSocket(url: URL, address: string, init: SocketReq
     const writer = socket.writable.getWriter();
     writer.closed.catch(() => undefined);
     await writer.write(new TextEncoder().encode(requestHead(url, init)));
-    if (init.body !== null) await writeChunked(writer, init.body);
+    if (init.body !== null) await (init.bodyLength === null ? writeChunked(writer, init.body) : writeExactly(writer, init.body, init.bodyLength));
     writer.releaseLock();
     const source = new ByteSource(socket.readable.getReader());
     const head = await readHead(source);
@@ -76,9 +78,21 @@ export async function fetchOverSocket(url: URL, address: string, init: SocketReq
 function requestHead(url: URL, init: SocketRequestInit): string {
   const lines = [`${init.method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`];
   for (const [name, value] of init.headers) if (!FRAMING_HEADERS.has(name)) lines.push(`${name}: ${value}`);
-  if (init.body !== null) lines.push("Transfer-Encoding: chunked");
+  if (init.body !== null) lines.push(init.bodyLength === null ? "Transfer-Encoding: chunked" : `Content-Length: ${init.bodyLength}`);
   lines.push("Connection: close", "", "");
   return lines.join("\r\n");
+}
+
+/** A request body of a declared length: exactly that many bytes, or an error (never a request cut short unsaid). */
+async function writeExactly(writer: WritableStreamDefaultWriter<Uint8Array>, body: ReadableStream<Uint8Array>, length: number): Promise<void> {
+  let written = 0;
+  const reader = body.getReader();
+  for (let step = await reader.read(); !step.done; step = await reader.read()) {
+    written += step.value.byteLength;
+    if (written > length) throw new MalformedAnswer(`the request body is longer than its Content-Length (${length})`);
+    await writer.write(step.value);
+  }
+  if (written !== length) throw new MalformedAnswer(`the request body is shorter than its Content-Length (${length})`);
 }
 
 /** A request body in chunked transfer coding (RFC 9112, 7.1), its length unknown in advance. */
