@@ -16,7 +16,7 @@ const COMMAND: Command = {
 
 Cleans every Nth page of each dev set with clean() (format json, the shipped model, no site rules) and
 reads the same page with Readability, then prints per field (title, byline, date, siteName, excerpt,
-lang, readerable):
+lang, dir, readerable):
   ours          pages where clean() gives a value (readerable: pages it calls readerable)
   readability   pages where Readability gives one (readerable: isProbablyReaderable)
   both          pages where both do (readerable: every page)
@@ -24,15 +24,18 @@ lang, readerable):
                 punctuation aside), or one holding the other (a byline "By Jo Bloggs, 2 May" holds "Jo Bloggs");
                 dates on the same day; excerpts when the first 60 letters and digits of one are in the other;
                 readerable when both say the same
+  exact         of both, the pages where the two are the same text (white space collapsed)
 then the agreement per set, how many of our dates are ISO 8601 (a day, or a time with its offset or none),
-and titles against the gold headline of the sets whose gold starts with it (l3s-gn1).
+titles against the gold headline of the sets whose gold starts with it (l3s-gn1), and excerpts against the gold's
+first paragraph where it is the article's (scrapinghub; l3s-gn1 after the headline): the excerpt's other convention,
+beside a description meta first (Readability's, which the agreement measures).
 
   --every N       take every Nth page of each set (default 1: all pages)
   --list FIELD    also list the pages where only one gives FIELD, or both do and disagree
   --help          this text`,
 };
 
-const FIELDS = ["title", "byline", "date", "siteName", "excerpt", "lang", "readerable"] as const;
+const FIELDS = ["title", "byline", "date", "siteName", "excerpt", "lang", "dir", "readerable"] as const;
 type Field = (typeof FIELDS)[number];
 type Values = Record<Field, string | null>;
 interface Count {
@@ -40,6 +43,8 @@ interface Count {
   readability: number;
   both: number;
   agree: number;
+  /** Of `both`, the pages where the two values are the same text (white space collapsed; dates the same instant or day as written). */
+  exact: number;
 }
 
 /**
@@ -49,6 +54,12 @@ interface Count {
 const EXTRA_SETS = ["scrapinghub"];
 /** Sets whose gold text starts with the article's headline (l3s-gn1's README: "headline and full text"); the others' gold has none. */
 const HEADLINE_GOLD_SETS: ReadonlySet<string> = new Set(["l3s-gn1"]);
+/**
+ * Sets whose gold's first paragraph is the article's first (scrapinghub: the body without headline; l3s-gn1 after its
+ * headline line): where an excerpt is measured on the first-paragraph convention, beside Readability's own (a
+ * description meta first, which agreement with Readability measures).
+ */
+const FIRST_PARAGRAPH_GOLD_SETS: ReadonlyMap<string, number> = new Map([["scrapinghub", 0], ["l3s-gn1", 1]]);
 /** ISO 8601 as the json format writes a date: a day, or a time with seconds, an optional fraction and an optional offset. */
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})?)?$/;
 
@@ -76,12 +87,17 @@ function agree(field: Field, ours: string, theirs: string): boolean {
   return a === b || a.includes(b) || b.includes(a);
 }
 
+/** The same text, white space collapsed (a value as a reader shows it). */
+function sameText(ours: string, theirs: string): boolean {
+  return ours.replace(/\s+/g, " ").trim() === theirs.replace(/\s+/g, " ").trim();
+}
+
 function present(value: string | null | undefined): string | null {
   return value === null || value === undefined || value.trim() === "" ? null : value.trim();
 }
 
 function emptyCounts(): Record<Field, Count> {
-  return Object.fromEntries(FIELDS.map((field) => [field, { ours: 0, readability: 0, both: 0, agree: 0 }])) as Record<Field, Count>;
+  return Object.fromEntries(FIELDS.map((field) => [field, { ours: 0, readability: 0, both: 0, agree: 0, exact: 0 }])) as Record<Field, Count>;
 }
 
 function percent(part: number, whole: number): string {
@@ -107,11 +123,11 @@ async function main(): Promise<number> {
 
   const ours = async (html: string, url: string | undefined): Promise<Values> => {
     const result = await clean({ html, url, site: "", format: "json", ruleSet: null, model: parsed.model, rewriter });
-    if (!result.ok) return { title: null, byline: null, date: null, siteName: null, excerpt: null, lang: null, readerable: "false" };
+    if (!result.ok) return { title: null, byline: null, date: null, siteName: null, excerpt: null, lang: null, dir: null, readerable: "false" };
     const document = JSON.parse(result.body) as Record<string, unknown>;
     const text = (name: string): string | null => present(typeof document[name] === "string" ? document[name] : null);
     return {
-      title: text("title"), byline: text("byline"), date: text("published"), siteName: text("siteName"), excerpt: text("excerpt"), lang: text("lang"),
+      title: text("title"), byline: text("byline"), date: text("published"), siteName: text("siteName"), excerpt: text("excerpt"), lang: text("lang"), dir: text("dir"),
       readerable: String(document.readerable === true),
     };
   };
@@ -122,10 +138,10 @@ async function main(): Promise<number> {
       const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0]).parse();
       return {
         title: present(article?.title), byline: present(article?.byline), date: present(article?.publishedTime),
-        siteName: present(article?.siteName), excerpt: present(article?.excerpt), lang: present(article?.lang), readerable,
+        siteName: present(article?.siteName), excerpt: present(article?.excerpt), lang: present(article?.lang), dir: present(article?.dir), readerable,
       };
     } catch {
-      return { title: null, byline: null, date: null, siteName: null, excerpt: null, lang: null, readerable: "false" }; // Readability gives up on some pages
+      return { title: null, byline: null, date: null, siteName: null, excerpt: null, lang: null, dir: null, readerable: "false" }; // Readability gives up on some pages
     }
   };
 
@@ -133,6 +149,7 @@ async function main(): Promise<number> {
   const perSet = new Map<string, Record<Field, Count>>();
   const gold = new Map<string, { pages: number; ours: number; readability: number }>();
   const dates = { ours: 0, iso: 0 };
+  const excerpts = { pages: 0, ours: 0, readability: 0 };
   const disagreements: string[] = [];
   let pages = 0;
   let readerableMissed = 0;
@@ -165,11 +182,20 @@ async function main(): Promise<number> {
           continue;
         }
         const agreed = agree(field, ourValue, theirValue);
+        const same = sameText(ourValue, theirValue);
         for (const count of [counts[field], total[field]]) {
           count.both++;
           if (agreed) count.agree++;
+          if (same) count.exact++;
         }
         if (!agreed && field === listed) disagreements.push(`${set}/${page.id}\tours: ${ourValue.slice(0, 120)}\treadability: ${theirValue.replace(/\s+/g, " ").slice(0, 120)}`);
+      }
+      const skipped = FIRST_PARAGRAPH_GOLD_SETS.get(set);
+      const firstParagraph = skipped === undefined ? null : present(page.gold.split(/\n/).map((line) => line.trim()).filter((line) => line !== "")[skipped]);
+      if (firstParagraph !== null) {
+        excerpts.pages++;
+        if (a.excerpt !== null && agree("excerpt", a.excerpt, firstParagraph)) excerpts.ours++;
+        if (b.excerpt !== null && agree("excerpt", b.excerpt, firstParagraph)) excerpts.readability++;
       }
       const headline = HEADLINE_GOLD_SETS.has(set) ? present(page.gold.split("\n")[0]) : null;
       if (headline !== null) {
@@ -184,10 +210,10 @@ async function main(): Promise<number> {
     progress.finish();
   }
   console.log(`${pages} pages (every ${every === 1 ? "" : `${every}th `}page of ${sets.join(", ")})`);
-  console.log(["field", "ours", "readability", "both", "agree", "agree %"].join("\t"));
+  console.log(["field", "ours", "readability", "both", "agree", "agree %", "exact"].join("\t"));
   for (const field of FIELDS) {
     const count = total[field];
-    console.log([field, count.ours, count.readability, count.both, count.agree, percent(count.agree, count.both)].join("\t"));
+    console.log([field, count.ours, count.readability, count.both, count.agree, percent(count.agree, count.both), count.exact].join("\t"));
   }
   console.log(`\nagree / both, per set`);
   console.log(["set", ...FIELDS].join("\t"));
@@ -196,6 +222,7 @@ async function main(): Promise<number> {
   console.log(`readerable (ours / readability), per set: ${[...perSet].map(([set, counts]) => `${set} ${counts.readerable.ours}/${counts.readerable.readability}`).join(", ")}`);
   console.log(`pages Readability calls readerable and we do not: ${readerableMissed}`);
   for (const [set, score] of gold) console.log(`${set} titles against the gold headline (${score.pages} pages): ours ${score.ours}, readability ${score.readability}`);
+  console.log(`excerpts against the gold's first paragraph (${[...FIRST_PARAGRAPH_GOLD_SETS.keys()].join(", ")}; ${excerpts.pages} pages): ours ${excerpts.ours}, readability ${excerpts.readability}`);
   for (const line of disagreements) console.log(line);
   return 0;
 }
