@@ -176,6 +176,11 @@ export interface CleanInput {
   readonly options?: Partial<CleanOptions>;
   /** A request's own selectors (X-Target-Selector, X-Remove-Selector), in every mode; parsed by the caller. */
   readonly selectors?: RequestSelectors;
+  /**
+   * The request's signal: once it aborts (the client hung up), the page's work stops at the next check, as past its
+   * budget (between stages, a large page's slices and rule matches): a "time-budget" bailout whose detail says so.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** Selectors a request brings: keep only what `target` matches (when it matches anything), and remove what `remove` matches. */
@@ -352,14 +357,17 @@ async function runPipeline(input: CleanInput, options: CleanOptions): Promise<Pi
   const work = new WorkMeter(options.workBudget);
   // The clock where it runs (Node, local workerd), the counted work everywhere (deployed workerd's clock stands still).
   // The deadline counts a large page's pauses too: a page in a busy isolate is passed through in time, not starved.
-  const expired = (): boolean => work.exhausted || now() > deadline;
+  const left = (): boolean => input.signal?.aborted === true;
+  const expired = (): boolean => work.exhausted || now() > deadline || left();
   const paced = new PacedRun(expired);
   // Stage timings leave the pauses out: while paused, the isolate works for other requests.
   const clock = new StageClock(() => now() - paced.pausedMs);
   const pastBudget = (stage: string): PipelineResult => ({
     ok: false, bailout: "time-budget",
-    detail: work.exhausted ? `over ${options.workBudget} units of work at ${stage}` : `over ${options.timeBudgetMs} ms at ${stage}`,
+    detail: left() ? `the client left: stopped at ${stage} after ${Math.round(work.units)} units of work`
+      : work.exhausted ? `over ${options.workBudget} units of work at ${stage}` : `over ${options.timeBudgetMs} ms at ${stage}`,
   });
+  if (left()) return pastBudget("the start");
   const size = utf8Length(input.html, options.maxBytes);
   if (size > options.maxBytes) return { ok: false, bailout: "too-large", detail: `page over ${options.maxBytes} bytes` };
   // A large page gives the isolate back between stages and between slices of its walks, so that requests arriving

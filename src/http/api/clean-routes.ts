@@ -50,7 +50,7 @@ cleanRoutes.post("/", async (context) => {
   }
   const response = await cleanPage(context.env, {
     bytes: body.bytes, contentType, url: pageUrl?.href, site, format, mode, kind: options.kind, source: "body", maxBytes: settings.maxBodyBytes,
-    articleHeader: options.articleHeader, frontMatter: options.frontMatter, selectors: options.selectors, shape: options.shape, shapeOptions: options.shapeOptions,
+    articleHeader: options.articleHeader, frontMatter: options.frontMatter, selectors: options.selectors, shape: options.shape, shapeOptions: options.shapeOptions, signal: request.signal,
     // A page sent with a cookie or a login of its own may be one person's: it is cleaned, never sampled. Its `url` only
     // names it: it is learned from only for a site an admin allowed the posting key (src/learning/posting-keys.ts).
     sample: pageSampler(context.env, waitUntilOf(context), sentWithCredentials(request.headers), { kind: "posted", keyId: await keyIdOf(presentedKey(request) ?? "") }),

@@ -47,7 +47,7 @@ export async function readUrl(env: Env & ReaderCacheBindings & EtiquetteBindings
   const limited = options.timeoutMs === null ? settings : {
     ...settings, fetchTimeoutMs: Math.min(settings.fetchTimeoutMs, options.timeoutMs), fetchBodyTimeoutMs: Math.min(settings.fetchBodyTimeoutMs, options.timeoutMs),
   };
-  const response = await cachedAnswer(cache, () => fetchAndClean(env, limited, read, forwarded, context.waitUntil));
+  const response = await cachedAnswer(cache, () => fetchAndClean(env, limited, read, forwarded, context.waitUntil, context.request.signal));
   if (options.varies) addVary(response.headers);
   if (forwarded["accept-language"] !== undefined) addVary(response.headers, "Accept-Language");
   return response;
@@ -58,10 +58,13 @@ export interface CacheContext {
   readonly waitUntil: (promise: Promise<unknown>) => unknown;
 }
 
-async function fetchAndClean(env: Env, settings: HttpSettings, read: UrlToRead, forwarded: Record<string, string>, waitUntil: CacheContext["waitUntil"]): Promise<Response> {
+/** Fetches and cleans the page; `signal` is the client's request's: once it aborts (the client hung up), the fetch and the cleaning stop. */
+async function fetchAndClean(
+  env: Env, settings: HttpSettings, read: UrlToRead, forwarded: Record<string, string>, waitUntil: CacheContext["waitUntil"], signal: AbortSignal,
+): Promise<Response> {
   const { format, mode } = read.options;
   const target = requireUrl(read.url, settings);
-  const fetched = await fetchOrigin(target, settings, forwarded);
+  const fetched = await fetchOrigin(target, settings, forwarded, signal);
   if (!fetched.ok) throw new ServiceError(fetched.code, fetched.message);
   const { response } = fetched;
   const site = requireSite(read.site, fetched.url);
@@ -84,6 +87,7 @@ async function fetchAndClean(env: Env, settings: HttpSettings, read: UrlToRead, 
     // Fetched with no cookie or Authorization (shared/origin-fetch.ts sends none): a page anyone gets, so it may be
     // sampled, under the final URL's own site only (a ?site= naming another site is no evidence about it).
     sample: pageSampler(env, waitUntil, false, { kind: "fetched" }),
+    signal,
   });
   return keptPrivateWhere(response.headers, answer);
 }

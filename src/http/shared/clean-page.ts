@@ -42,6 +42,8 @@ export interface PageToClean {
   /** Another reader's shape for the answer (format is then json): shared/reader-shapes.ts. */
   readonly shape?: AnswerShape;
   readonly shapeOptions?: ShapeOptions;
+  /** The client's request signal: once it aborts (the client hung up), cleaning stops (clean.ts CleanInput.signal). */
+  readonly signal?: AbortSignal;
 }
 
 /** Response header: the answer's Markdown in tokens, estimated (Markdown for Agents; shared/tokens.ts says how). */
@@ -75,6 +77,7 @@ export async function cleanPage(env: Env, page: PageToClean): Promise<Response> 
     rewriter: REWRITER,
     options: { maxBytes: page.maxBytes, mode: page.mode, kind: page.kind ?? "auto", articleTitle: page.articleHeader === true ? "header" : "keep", textScope: page.articleHeader === true ? "all" : "body", frontMatter: page.frontMatter === true },
     selectors: page.selectors,
+    signal: page.signal,
   });
   if (result.ok) {
     const shaped = shapeAnswer(result.body, result.contentType, page.shape, page.shapeOptions);
