@@ -50,6 +50,20 @@ const ARTICLE_TYPE = /^(?:\w*Article|BlogPosting|LiveBlogPosting|Report|Review)$
  * about a seventh of pass 1's time on wceb2026's pages, so it runs only then), one walk of the blocks and text nodes.
  */
 export function recognisePageKind(page: PageModel): PageKindFinding {
+  const known = recognised.get(page);
+  if (known !== undefined) return known;
+  const finding = recognise(page);
+  recognised.set(page, finding);
+  return finding;
+}
+
+/**
+ * Each page model's kind once found: calibration runs classify a page once per candidate setting (src/training), and the
+ * kind does not depend on the settings. Weak, so that it goes with the page model.
+ */
+const recognised = new WeakMap<PageModel, PageKindFinding>();
+
+function recognise(page: PageModel): PageKindFinding {
   const types = jsonLdTypes(page);
   const fromSchema = kindFromTypes(types) ?? kindFromTypes(withMicrodata(page, types));
   if (fromSchema !== null) return { kind: fromSchema, evidence: "schema" };
