@@ -232,6 +232,19 @@ function trimmed<T extends Record<string, Column>>(table: T, count: number): T {
   return rows as T;
 }
 
+/**
+ * The page model's block table, as one object literal: built by spreading the columns (a table filled by name), it
+ * took a new hidden class on every page, so the optimised code of every function that reads it (the feature writers)
+ * was thrown away on the next page ("wrong map"). Its type keeps the list whole: a column missing here fails to compile.
+ */
+function blockTable(rows: Columns<typeof BLOCK_COLUMNS>, textStart: Int32Array, textEnd: Int32Array, markup: Int32Array): PageModel["blocks"] {
+  return {
+    parent: rows.parent, tag: rows.tag, depth: rows.depth, sourceStart: rows.sourceStart, sourceNameEnd: rows.sourceNameEnd, startTagEnd: rows.startTagEnd,
+    sourceEnd: rows.sourceEnd, closeKind: rows.closeKind, closeRepeat: rows.closeRepeat, firstTextNode: rows.firstTextNode, endTextNode: rows.endTextNode,
+    textStart, textEnd, markup,
+  };
+}
+
 /** A copy of `array` in a new array twice as long. */
 function doubled<T extends Column>(array: T): T {
   const next = new (array.constructor as new (length: number) => T)(array.length * 2);
@@ -698,7 +711,7 @@ class PageBuilder implements ScanHandler {
     return {
       source: this.source, text, title: this.title, lang: this.lang,
       blockCount: count,
-      blocks: { ...trimmed(this.blocks, count), textStart, textEnd, markup: this.blockMarkup.subarray(0, count * MARKUP_COUNTERS) },
+      blocks: blockTable(trimmed(this.blocks, count), textStart, textEnd, this.blockMarkup.subarray(0, count * MARKUP_COUNTERS)),
       textNodeCount: nodes,
       textNodes: trimmed(this.nodes, nodes),
       impliedEndCount: this.impliedCount,
