@@ -20,7 +20,8 @@
  *    samples/learn-test.example (a walking club's journal, another template, and no rule set), is there to be
  *    learned from its own origin, served beside and listed in DEV_ALLOWED_ORIGINS: see printTryLines.
  * 5. The service's port, http://127.0.0.1:8787, is a front door in this process (scripts/front-door.ts): it
- *    hands requests to wrangler dev, on a free port of its own, at most MAX_IN_FLIGHT at a time, since local
+ *    hands requests to wrangler dev, on a free port of its own, at most MAX_IN_FLIGHT at a time (and one large body
+ *    beside them, from bounded queues where clients take turns: front-door.ts), since local
  *    workerd drops and starves requests when it holds hundreds of connections at once (docs/performance.md, "Load").
  * Ctrl-C stops all three. Ports: WORKER_PORT and SAMPLES_PORT override 8787 and 8788.
  */
