@@ -34,7 +34,7 @@ export interface OriginRequest {
   readonly url: URL;
   /** The address to connect to (pinned), or null for the URL's host. */
   readonly address: string | null;
-  /** Over a socket in workerd (PIN_TARGETS): see socket-fetch.ts. */
+  /** Over a socket in workerd where fetches are pinned (PIN_TARGETS), for http URLs: see socket-fetch.ts. */
   readonly overSocket: boolean;
   readonly method: string;
   readonly headers: Headers;
@@ -53,7 +53,8 @@ export interface OriginRequest {
 export async function requestOrigin(request: OriginRequest): Promise<{ readonly ok: true; readonly response: Response } | { readonly ok: false; readonly message: string }> {
   const headers = new Headers(request.headers);
   if (DECODES_FETCHED_BODIES_ITSELF) headers.set("accept-encoding", FETCH_ACCEPT_ENCODING);
-  if (DECODES_FETCHED_BODIES_ITSELF && request.overSocket) {
+  // Plain http only: TLS over a socket to a checked address would name the address, not the host, to the certificate.
+  if (DECODES_FETCHED_BODIES_ITSELF && request.overSocket && request.url.protocol === "http:") {
     const response = await fetchOverSocket(request.url, request.address ?? request.url.hostname, { method: request.method, headers, body: request.body, bodyLength: request.bodyLength ?? null }, request.signal);
     return decoded(response);
   }

@@ -1,6 +1,8 @@
 /**
  * A page fetched over a TCP socket (workerd's `cloudflare:sockets`) instead of the runtime's fetch(): what
- * origin-fetch.ts uses in workerd wherever addresses are pinned (local and self-hosted modes). Two reasons:
+ * origin-fetch.ts uses in workerd for plain http wherever addresses are pinned (local and self-hosted modes; an
+ * https URL by name is refused there, and TLS to a checked address would name the address to the certificate).
+ * Two reasons:
  * - the socket goes to the address the guard checked and nowhere else, and the request names the host;
  * - the runtime never reads the origin's answer. With a DevTools session attached to the Worker (wrangler dev,
  *   and so `npm start`, attach one to show requests), workerd decodes every fetch() body labelled gzip for that
@@ -18,7 +20,7 @@ interface Socket {
   close(): Promise<void>;
 }
 interface SocketsModule {
-  connect(address: { hostname: string; port: number }, options?: { secureTransport?: "off" | "on" }): Socket;
+  connect(address: { hostname: string; port: number }): Socket;
 }
 
 /** Longest status line and headers taken, in bytes: Node's HTTP parser stops at 16 KiB; four times that leaves room. */
@@ -48,8 +50,8 @@ export interface SocketRequestInit {
 export async function fetchOverSocket(url: URL, address: string, init: SocketRequestInit, signal: AbortSignal): Promise<Response> {
   // Imported where it is used, so that this module loads in Node too (the CLI fetches with Node's fetch).
   const sockets = (await import("cloudflare:sockets")) as SocketsModule;
-  const secure = url.protocol === "https:";
-  const socket = sockets.connect({ hostname: address.replace(/^\[|\]$/g, ""), port: Number(url.port) || (secure ? 443 : 80) }, { secureTransport: secure ? "on" : "off" });
+  if (url.protocol !== "http:") throw new MalformedAnswer(`${url.protocol} is not fetched over a socket (plain http only)`);
+  const socket = sockets.connect({ hostname: address.replace(/^\[|\]$/g, ""), port: Number(url.port) || 80 });
   // A connection lost is answered through the reads and writes that meet it; `closed` would reject unhandled.
   socket.closed.catch(() => undefined);
   const close = (): void => void socket.close().catch(() => undefined);
