@@ -9,6 +9,14 @@ import { decodeEntities } from "./entities";
 import { scanHtml, TEXT_DATA, TEXT_RAW, TEXT_RCDATA, type ScanHandler } from "./scanner";
 
 /** An element of the body that may name the author. */
+/**
+ * Meta keys naming the author (a profile URL in one passes to the next). Dublin Core's creator first, as Readability
+ * reads them: `author` is as often the site's or the page's maker. A page names each of several authors in a meta of
+ * its own: the values of one key are joined ("Jane Doe, John Roe").
+ */
+export const BYLINE_META_KEYS = ["dc:creator", "dcterms:creator", "author", "article:author", "byl", "sailthru:author", "parsely-author"];
+const JOINED_META_KEYS: ReadonlySet<string> = new Set(BYLINE_META_KEYS);
+
 export interface BylineCandidate {
   /** Source offset of its start tag. */
   readonly offset: number;
@@ -293,7 +301,12 @@ export class MetadataCollector implements ScanHandler {
       if (key === "") continue;
       // A page's own name= or property= meta wins over microdata's itemprop of the same name (a blog's
       // itemprop="description" is often the blog's, its name="description" the post's).
-      if (this.facts.meta.has(key) && !(named !== null && this.itempropKeys.delete(key))) continue;
+      const present = this.facts.meta.get(key);
+      if (present !== undefined && named !== null && JOINED_META_KEYS.has(key) && !this.itempropKeys.has(key)) {
+        if (!present.split(", ").includes(content.trim())) this.facts.meta.set(key, `${present}, ${content.trim()}`);
+        continue;
+      }
+      if (present !== undefined && !(named !== null && this.itempropKeys.delete(key))) continue;
       this.facts.meta.set(key, content);
       if (named === null) this.itempropKeys.add(key);
     }

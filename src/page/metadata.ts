@@ -9,7 +9,7 @@ import { analysePage } from "./analyse";
 import { readArticleShape, type KeptContent } from "./metadata-article";
 import { normaliseDate } from "./metadata-dates";
 import { parseMetaJson, readJsonLd, type JsonLdFacts } from "./metadata-json-ld";
-import { scanMetadata, type BylineCandidate, type DateCandidate, type HeadingFact, type MetadataFacts } from "./metadata-scan";
+import { BYLINE_META_KEYS, scanMetadata, type BylineCandidate, type DateCandidate, type HeadingFact, type MetadataFacts } from "./metadata-scan";
 import { cleanByline, hostKey, nameKey, TITLE_SEPARATOR, tidy, withoutSiteName } from "./metadata-values";
 import { isIdeograph } from "./text-marks";
 import type { PageModel } from "./types";
@@ -42,11 +42,6 @@ const NEAR_BYLINE_CHARS = 1_500;
 /** Meta keys, as the scan writes them (metaKey: lower case, "DC.creator" as "dc:creator"), in the order they are tried. */
 const EXCERPT_META_KEYS = ["dc:description", "dcterms:description", "og:description", "description", "twitter:description", "sailthru:description"];
 const TITLE_META_KEYS = ["dc:title", "dcterms:title", "og:title", "twitter:title", "headline", "sailthru:title", "parsely-title"];
-/**
- * Meta keys naming the author (a profile URL in one passes to the next). Dublin Core's creator first, as Readability
- * reads them: `author` is as often the site's or the page's maker.
- */
-const BYLINE_META_KEYS = ["dc:creator", "dcterms:creator", "author", "article:author", "byl", "sailthru:author", "parsely-author"];
 /**
  * Meta keys of the publication date; modified dates (article:modified_time, dateModified) are never one. Open Graph's
  * (also as og:article:, and article:published without _time), schema.org's, Dublin Core's, then the names CMSs,

@@ -179,6 +179,13 @@ describe("JSON-LD", () => {
     expect(extractMetadata(page('<meta property="article:modified_time" content="2021-04-08">')).published).toBeNull();
   });
 
+  it("names every author a page gives a meta of its own, each once", () => {
+    const head = '<meta name="author" content="Jane Doe"><meta name="author" content="John Roe"><meta name="author" content="Jane Doe">';
+    expect(extractMetadata(page(head)).byline).toBe("Jane Doe, John Roe");
+    // A profile URL among them passes the key over, as one alone does.
+    expect(extractMetadata(page('<meta property="article:author" content="https://site.example/jane"><meta property="article:author" content="https://site.example/john"><meta name="author" content="Jane Doe">')).byline).toBe("Jane Doe");
+  });
+
   it("skips JSON-LD that cannot be read and uses the meta tags", () => {
     const head = `<script type="application/ld+json">{"@type": "Article", "headline": </script>
       <meta property="og:title" content="Fallback &amp; fine"><meta property="og:locale" content="fr_FR">
