@@ -8,8 +8,9 @@
  *   and so `npm start`, attach one to show requests), workerd decodes every fetch() body labelled gzip for that
  *   view, outside any code of ours, and a body that does not decode threw where nothing catches it, ending the
  *   process. Here the body's Content-Encoding is undone by decodeFetchedResponse (body.ts), whose errors are ours.
- * HTTP/1.1, `Connection: close`; a request body goes chunked; an answer's body is framed by chunked transfer coding,
- * Content-Length or the end of the connection. Any malformed answer throws, as a failed fetch() does (origin-fetch answers it as unreachable).
+ * HTTP/1.1, `Connection: close`; a request body goes with its Content-Length, or chunked; an answer's body is framed
+ * by chunked transfer coding, Content-Length or the end of the connection. Any malformed answer throws, as a failed
+ * fetch() does (origin-fetch answers it as unreachable).
  */
 
 interface Socket {
