@@ -99,6 +99,7 @@ function main(): void {
   }
   const { validation: best, fitted: bestFitted } = results.reduce((a, b) => (b.validation.estimate.all > a.validation.estimate.all ? b : a));
   console.log(`Chosen: ${best.kind} on ${best.source} labels (best out-of-fold shingle F1, mean over the dev sets, of the fast scorer: ${best.estimate.all.toFixed(4)})`);
+  console.log(`Per set (fast scorer, out of fold): ${Object.entries(best.estimate.perSet).map(([set, f1]) => `${set} ${f1.toFixed(4)}`).join(", ")}`);
   const model = fitShipped(pages, best);
   const text = modelText(model);
   const targets = [values.out === undefined ? undefined : resolve(values.out), values["write-shipped-model"] ? SHIPPED_MODEL : undefined].filter((path): path is string => path !== undefined);

@@ -22,7 +22,7 @@ describe("eval gate", () => {
     expect(hasData(), "../shared/data is missing but REQUIRE_DEV_DATA=1").toBe(true);
   });
 
-  it.skipIf(!hasData())("clean() stays at or above every floor, out of fold, on the data the floors were measured on", { timeout: 1_800_000 }, async () => {
+  it.skipIf(!hasData())("clean() stays at or above every floor, out of fold, on the data the floors were measured on", { timeout: 3_600_000 }, async () => {
     expect(existsSync(FLOORS_PATH)).toBe(true);
     // Floors measured before a set was added still hold where their sets' data is unchanged (carriedFloors).
     const floors = carriedFloors(JSON.parse(readFileSync(FLOORS_PATH, "utf8")) as FloorsFile, EVALUATED_SETS, dataDigest(EVALUATED_SETS), dataDigest);
