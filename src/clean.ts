@@ -698,6 +698,13 @@ class PacedRun implements Pacing {
   }
 }
 
+/**
+ * Kinds whose page is a list of items: no article header to leave out of the text (textScope "body"), as the first
+ * item's headline and summary are the first of the content (the sample front page's first teaser was left out). No
+ * dev page whose gold leaves the header out (scrapinghub, wceb2026's articles) is recognised as one.
+ */
+const LIST_KINDS: ReadonlySet<PageKind> = new Set(["listing", "collection"]);
+
 /** The format stage: the writers that walk the markup (Markdown, the article, json's three) run in slices, the rest at once. */
 function* formatSlices(
   input: CleanInput, options: CleanOptions, page: PageModel, plan: NormalisedPlan, html: string, mode: CleanMode, kind: PageKind,
@@ -709,7 +716,7 @@ function* formatSlices(
     case "annotated":
       return annotateHtml(page, plan).html;
     case "text":
-      return options.textScope === "body" ? writeText(page, plan, work, articleBody(page, plan, titleWithoutSiteName(page, pageUrlOf(input)))) : writeText(page, plan, work);
+      return options.textScope === "body" && !LIST_KINDS.has(kind) ? writeText(page, plan, work, articleBody(page, plan, titleWithoutSiteName(page, pageUrlOf(input)))) : writeText(page, plan, work);
     case "markdown": {
       const markdown = yield* writeMarkdownSlices(page, plan, { baseUrl: input.url, work });
       if (!options.frontMatter) return markdown;
