@@ -104,7 +104,7 @@ describe.skipIf(!HAS_DATA)("which cleaned pages are sampled", () => {
 
   it("keeps no proxied page fetched with a header of the client's own (Range, If-Match, …), which may make it theirs", async () => {
     const proxies = JSON.stringify({ "/learn-own": { origin: ORIGIN, site: "own-headers.sampling.example" } });
-    for (const own of [{ range: "bytes=0-" }, { "if-match": '"any"' }]) {
+    for (const own of [{ range: "bytes=0-" }, { "if-match": '"any"' }] as Record<string, string>[]) {
       const answer = await callWorker(`/learn-own${PAGES[6].path}`, { headers: own }, { PROXY_ORIGINS: proxies });
       expect(answer.status, JSON.stringify(own)).toBe(200);
       await answer.arrayBuffer();

@@ -64,7 +64,7 @@ describe("what reaches the origin", () => {
 
 describe("what is kept for the next visitor", () => {
   it("never an answer to a request with a header of the client's own (Range, If-Match, …), which may make it theirs", async () => {
-    for (const own of [{ range: "bytes=0-" }, { "if-match": '"any"' }, { "if-unmodified-since": "Tue, 01 Jan 2030 00:00:00 GMT" }]) {
+    for (const own of [{ range: "bytes=0-" }, { "if-match": '"any"' }, { "if-unmodified-since": "Tue, 01 Jan 2030 00:00:00 GMT" }] as Record<string, string>[]) {
       const path = echo("/plain");
       const theirs = await seen(await proxyFetch(path, own));
       const next = await proxyFetch(path);
