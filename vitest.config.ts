@@ -1,4 +1,4 @@
-import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { readdirSync, readFileSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
@@ -35,6 +35,11 @@ const TEST_BINDINGS = {
   ALLOW_PRIVATE_TARGETS: "true", API_KEYS: "test-key", DNS_RESOLVER_URL: "http://127.0.0.1:9/dns-query", LEARN_RETRY_SECONDS: "0",
   LEARN_SAMPLE_SPACING_MINUTES: "0", LEARN_MIN_SPAN_HOURS: "0", RULES_CACHE_TTL: "1",
 };
+// The secrets wrangler.toml requires ([secrets]: API_KEYS, ADMIN_KEY), where wrangler looks for them in a local run (the
+// environment, as npm start gives them), so that it does not warn they are missing: the tests' API key and the admin
+// key of test/support/learning.ts.
+process.env.API_KEYS = TEST_BINDINGS.API_KEYS;
+process.env.ADMIN_KEY = "test-admin-key";
 
 /**
  * The queue consumers of a Worker's config as declared (batch size, retries, dead-letter queue), but each batch
@@ -43,7 +48,7 @@ const TEST_BINDINGS = {
  */
 function consumersDeliveringAtOnce(configPath: string) {
   const { queueConsumers } = unstable_getMiniflareWorkerOptions(configPath).workerOptions;
-  if (queueConsumers === undefined || Array.isArray(queueConsumers)) return {};
+  if (queueConsumers === undefined || queueConsumers === null || Array.isArray(queueConsumers)) return {};
   return Object.fromEntries(Object.entries(queueConsumers).map(([queue, consumer]) => [queue, { ...(consumer as object), maxBatchTimeout: 0 }]));
 }
 
