@@ -1,4 +1,4 @@
-import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { readdirSync, readFileSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
@@ -35,15 +35,14 @@ const TEST_BINDINGS = {
   ALLOW_PRIVATE_TARGETS: "true", API_KEYS: "test-key", DNS_RESOLVER_URL: "http://127.0.0.1:9/dns-query", LEARN_RETRY_SECONDS: "0",
   LEARN_SAMPLE_SPACING_MINUTES: "0", LEARN_MIN_SPAN_HOURS: "0", RULES_CACHE_TTL: "1",
 };
-
-/**
- * wrangler.toml requires the secrets API_KEYS and ADMIN_KEY ([secrets] required): reading the config for the test pool,
- * wrangler looks for them in .dev.vars, .env and the environment and warns "Missing required secrets" once per test
- * file where none is found (a clone has neither file). The environment gets the tests' own values: API_KEYS as the
- * bindings give it, and an admin key no test presents (the tests of admin routes set ADMIN_KEY themselves).
- */
-process.env.API_KEYS ??= TEST_BINDINGS.API_KEYS;
-process.env.ADMIN_KEY ??= "test-admin-key-unused";
+// The secrets wrangler.toml requires ([secrets]: API_KEYS, ADMIN_KEY), where wrangler looks for them in a local run (the
+// environment, as npm start gives them; a clone has no .dev.vars or .env), so that it does not warn "Missing required
+// secrets" once per test file: the tests' API key and the admin key of test/support/learning.ts.
+process.env.API_KEYS = TEST_BINDINGS.API_KEYS;
+process.env.ADMIN_KEY = "test-admin-key";
+// Request.cf takes miniflare's built-in values: left on, miniflare fetches them from Cloudflare at start, and tests
+// reach loopback only.
+process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
 
 /**
  * The queue consumers of a Worker's config as declared (batch size, retries, dead-letter queue), but each batch
@@ -52,7 +51,7 @@ process.env.ADMIN_KEY ??= "test-admin-key-unused";
  */
 function consumersDeliveringAtOnce(configPath: string) {
   const { queueConsumers } = unstable_getMiniflareWorkerOptions(configPath).workerOptions;
-  if (queueConsumers === undefined || Array.isArray(queueConsumers)) return {};
+  if (queueConsumers === undefined || queueConsumers === null || Array.isArray(queueConsumers)) return {};
   return Object.fromEntries(Object.entries(queueConsumers).map(([queue, consumer]) => [queue, { ...(consumer as object), maxBatchTimeout: 0 }]));
 }
 

@@ -53,7 +53,7 @@ const syntheticCounts = (values.sites ?? "1000").split(",").map((entry) => integ
 if (syntheticCounts.some((count, index) => index > 0 && count < syntheticCounts[index - 1]!)) usageError(COMMAND, "--sites needs its counts in rising order");
 // Loaded after the arguments are read, so that --help and a mistyped option answer at once.
 const { build } = await import("esbuild");
-const { Miniflare: MiniflareClass } = await import("miniflare");
+const { convertV4MiniflareOptions, Miniflare: MiniflareClass } = await import("miniflare");
 const { groupBySite, hasData, loadDataset } = await import("../src/evaluation/index");
 const { siteKeyOfLabel } = await import("../src/rules/index");
 
@@ -89,7 +89,7 @@ async function bundle(entry: string): Promise<string> {
 /** The compatibility settings of wrangler.toml (the file is ours: simple patterns read it). */
 function compatibility(): { compatibilityDate: string; compatibilityFlags: string[] } {
   const toml = readFileSync(resolve(REPO_ROOT, "wrangler.toml"), "utf8");
-  const date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1] ?? "2026-04-01";
+  const date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1] ?? "2026-11-17";
   const flags = /^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1] ?? "";
   return { compatibilityDate: date, compatibilityFlags: [...flags.matchAll(/"([^"]+)"/g)].map((match) => match[1]) };
 }
@@ -342,7 +342,7 @@ async function main(): Promise<number> {
   for (const set of ["dragnet", "cleanportaleval"]) for (const [site, pages] of groupBySite(loadDataset(set).pages)) bySite.set(site, pages);
   // The objects' SQLite files on disk (at 100,000 sites about 2 GB), in a folder removed at the end.
   const persist = mkdtempSync(join(tmpdir(), "bench-learn-"));
-  const miniflare = new MiniflareClass({
+  const miniflare = new MiniflareClass(convertV4MiniflareOptions({
     modules: true,
     script: await bundle("scripts/bench-learn-worker.ts"),
     ...compatibility(),
@@ -350,8 +350,8 @@ async function main(): Promise<number> {
     kvNamespaces: ["RULES"],
     queueProducers: { MINE_QUEUE: "edge-cleaner-mine" },
     durableObjects: { CROSS_SITE: { className: "CrossSiteShard", useSQLite: true }, SAMPLE_GATE: { className: "SampleGate", useSQLite: true } },
-    durableObjectsPersist: persist,
-  });
+    resourcePersistencePath: persist,
+  }));
   try {
     await miniflare.ready;
     if (runs > 0) await benchMining(miniflare, bySite, runs);

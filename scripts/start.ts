@@ -66,7 +66,8 @@ parseCommand(COMMAND, {});
 
 const workerPort = Number(process.env.WORKER_PORT ?? 8787);
 const samplesPort = Number(process.env.SAMPLES_PORT ?? 8788);
-const wranglerEnvironment = { ...process.env, WRANGLER_SEND_METRICS: "false" };
+// Offline and loopback only: no usage metrics, and no fetch of Request.cf's sample values from Cloudflare at start.
+const wranglerEnvironment = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
 
 /** rules/ as KV entries (validated by the publisher), plus the sample site's set under the host serving it here. */
 function localEntries(): KvEntry[] {

@@ -5,10 +5,11 @@
  * what cleaning adds. Child processes, because a process's peak cannot be reset.
  */
 import { execFileSync } from "node:child_process";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { DatasetPage } from "../../src/evaluation/index";
 
-const CHILD = fileURLToPath(new URL("./bench-memory-child.ts", import.meta.url));
+const CHILD = join(dirname(fileURLToPath(import.meta.url)), "bench-memory-child.ts");
 
 function peakKilobytes(page: DatasetPage, kind: "bare" | "clean"): number {
   const output = execFileSync(process.execPath, ["--import", "tsx", CHILD, page.set, page.id, kind], { encoding: "utf8" });

@@ -7,7 +7,8 @@
  * runs it (scripts/run.mjs prints scripts/usage/<name>.txt).
  */
 import { readFileSync } from "node:fs";
-import { basename } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { asksForHelp } from "./help.mjs";
 
@@ -42,7 +43,7 @@ export const USAGE_EXIT_CODE = 2;
  * scripts/run.mjs can print it for --help without loading the script.
  */
 export function usageText(script: string): string {
-  return readFileSync(new URL(`../usage/${script}.txt`, import.meta.url), "utf8");
+  return readFileSync(join(dirname(fileURLToPath(import.meta.url)), "../usage", `${script}.txt`), "utf8");
 }
 
 /**

@@ -15,7 +15,7 @@
  *   warm request   the same request again on the same isolate (the work alone)
  * Each figure is the median of the runs. The machine's load moves them all; compare figures of one run.
  */
-import { Miniflare } from "miniflare";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -79,16 +79,16 @@ function compatibility(): { compatibilityDate: string; compatibilityFlags: strin
   const toml = readFileSync(resolve(REPO_ROOT, "wrangler.toml"), "utf8");
   const flags = /^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1] ?? "";
   return {
-    compatibilityDate: /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1] ?? "2026-04-01",
+    compatibilityDate: /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1] ?? "2026-11-17",
     compatibilityFlags: [...flags.matchAll(/"([^"]+)"/g)].map((match) => match[1]),
   };
 }
 
 function startWorkerd(script: string): Miniflare {
   // The module listed as it is: Miniflare parses a `script` to find its imports (in Node, before workerd starts).
-  return new Miniflare({
+  return new Miniflare(convertV4MiniflareOptions({
     modules: [{ type: "ESModule", path: "worker.mjs", contents: script }], ...compatibility(), kvNamespaces: ["RULES"], bindings: { API_KEYS: KEY, RATE_LIMIT: "off" },
-  });
+  }));
 }
 
 async function timedRequest(miniflare: Miniflare, page: string): Promise<number> {

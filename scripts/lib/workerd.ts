@@ -6,7 +6,7 @@
  * development data on disk).
  */
 import { build, type BuildOptions, type Message } from "esbuild";
-import { Miniflare } from "miniflare";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { WebSocket } from "undici";
@@ -47,7 +47,7 @@ export async function startWorkerd(options: WorkerdOptions = {}): Promise<Worker
     stdin: { contents: options.entrySource, resolveDir: REPO_ROOT, sourcefile: "entry.ts", loader: "ts" },
   });
   const settings = readWranglerSettings();
-  const miniflare = new Miniflare({
+  const miniflare = new Miniflare(convertV4MiniflareOptions({
     modules: true,
     script,
     compatibilityDate: settings.compatibilityDate,
@@ -56,7 +56,7 @@ export async function startWorkerd(options: WorkerdOptions = {}): Promise<Worker
     bindings: { ...settings.vars, ...options.vars },
     assets: { directory: settings.assetsDirectory, binding: "ASSETS", routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: true } },
     ...(options.inspector === true || options.devtoolsNetwork === true ? { inspectorPort: 0, inspectorHost: "127.0.0.1" } : {}),
-  });
+  }));
   await miniflare.ready;
   const inspectorUrl = options.inspector === true || options.devtoolsNetwork === true ? `http://127.0.0.1:${(await miniflare.getInspectorURL()).port}` : null;
   const inspector = options.inspector === true ? inspectorUrl : null;
@@ -131,7 +131,7 @@ export interface WranglerSettings {
 /** The few wrangler.toml settings the runtime needs, read with simple patterns (the file is ours). */
 export function readWranglerSettings(): WranglerSettings {
   const toml = readFileSync(resolve(REPO_ROOT, "wrangler.toml"), "utf8");
-  const date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1] ?? "2026-04-01";
+  const date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1] ?? "2026-11-17";
   const flags = /^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1] ?? "";
   const vars: Record<string, string> = {};
   const varsSection = /^\[vars\]\s*\n([\s\S]*?)(?:^\[|$(?![\s\S]))/m.exec(toml)?.[1] ?? "";
