@@ -103,7 +103,7 @@ export function jinaJson(document: ReaderJson, options: ShapeOptions): Record<st
   return { code: 200, status: 20000, data };
 }
 
-/** The text direction Readability reports: the dir attribute of <html>, else of <body>; null when neither has one. */
+/** The text direction of a page with no reader document's `dir` (one not cleaned): the dir attribute of <html>, else of <body>; null when neither has one. */
 export function textDirection(html: string | null): string | null {
   if (html === null) return null;
   for (const tag of [/<html\b/i, /<body\b/i]) {
