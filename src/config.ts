@@ -109,11 +109,19 @@ export const KIND_POST_RUN_MIN_TEXT_SHARE = 0.5;
 /** A paragraph of an article's own text, as kind.ts looks for one outside a run of posts: a run of text outside links
  * of this many characters or more (two sentences). */
 export const KIND_PARAGRAPH_MIN_CHARS = 150;
-/** Score units above the classifier's threshold within which a block is one the decision is unsure of, and is kept on a
- * page that is not an article (classify/decide.ts keepsUnsure). Origin: a sweep on wceb2026 with the shipped model
- * (0, 0.1, 0.2, 0.3, 0.5 gave +0.013, +0.021, +0.024, +0.025, +0.028 over no margin), the collections' gain shrinking past
- * 0.2; not yet chosen inside the cross-validation's folds (training's KIND_SETTINGS is the place). Re-run the eval after a change. */
-export const KIND_UNSURE_MARGIN = 0.2;
+/** Candidate unsure margins of the fall-back (classify/decide.ts fallbackKind), in score units above the classifier's
+ * threshold; training chooses one per page kind inside the folds, 0 (no fall-back) where none does better without leaving
+ * a set worse. 1 keeps every block the page does not mark as its frame, set apart or hide. */
+export const UNSURE_MARGIN_GRID = [0, 0.2, 0.4, 0.6, 1];
+/** Share of an unknown page's prose (runs of text outside links, classify/decide.ts isProse) in its main-content block at
+ * or below which the page is not shaped as an article: an article is one body of prose, and its main-content block holds
+ * it; a service page's sections, a listing's summaries and a product's parts spread over many blocks. Prose, not all the
+ * text: a short article beside a long menu is still one body of prose (a menu is links). */
+export const SPREAD_MAIN_MAX_SHARE = 0.1;
+/** Share of a page's text inside the elements that mark its frame (<nav>, <header>, <footer>, <aside>) from which the
+ * page marks its frame: the fall-back removes that frame and keeps the rest, so it is for pages that mark one (1 in 20
+ * characters: a menu and a footer's links). */
+export const FRAME_MIN_SHARE = 0.05;
 /** Logistic regression: full-batch Adam epochs, step size and L2 weight (chosen on out-of-fold log-loss; `npm run train`). */
 export const LOGISTIC_EPOCHS = 300;
 export const LOGISTIC_STEP = 0.05;

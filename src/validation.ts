@@ -241,8 +241,11 @@ function objectSchema<E extends Entries>(entries: E, strict: boolean): Schema<Ob
 export const object = <E extends Entries>(entries: E): Schema<ObjectOutput<E>> => objectSchema(entries, false);
 export const strictObject = <E extends Entries>(entries: E): Schema<ObjectOutput<E>> => objectSchema(entries, true);
 
-/** An object of any keys (own ones, never "__proto__", "prototype" or "constructor"), each key and value checked. */
-export function record<K extends string, V>(key: Schema<K>, item: Schema<V>): Schema<Record<K, V>> {
+/**
+ * An object of any keys (own ones, never "__proto__", "prototype" or "constructor"), each key and value checked. Keys
+ * of a closed set (a picklist) may each be absent.
+ */
+export function record<K extends string, V>(key: Schema<K>, item: Schema<V>): Schema<string extends K ? Record<K, V> : Partial<Record<K, V>>> {
   return {
     expects: "Object",
     run(value, context) {
@@ -256,7 +259,7 @@ export function record<K extends string, V>(key: Schema<K>, item: Schema<V>): Sc
         if (checkedKey === INVALID || checkedValue === INVALID) shaped = false;
         else output[checkedKey] = checkedValue;
       }
-      return shaped ? (output as Record<K, V>) : INVALID;
+      return shaped ? (output as string extends K ? Record<K, V> : Partial<Record<K, V>>) : INVALID;
     },
   };
 }

@@ -2,11 +2,11 @@
  * From block scores to a removal plan: score (model), quantise, smooth over the tree (isotonic
  * regression with text-length penalties), remove the top-most blocks above the threshold.
  */
-import { KIND_UNSURE_MARGIN, PROSE_MIN_CHARS, SMOOTHING_SCORE_LEVELS } from "../config";
+import { FRAME_MIN_SHARE, PROSE_MIN_CHARS, SMOOTHING_SCORE_LEVELS, SPREAD_MAIN_MAX_SHARE } from "../config";
 import { computeFeatures, FEATURE_NAMES, isCodeLike, isTitleText, mainContentBlock, TAG_SELECT, tagId, titleKey, type FeatureMatrix, type PageModel } from "../page/index";
 import { keepWhole, normalisePlan, type NormalisedPlan, type RemovalPlan } from "../plan/index";
 import { articleBodyMarks, type ArticleBodyMarks } from "./article-body";
-import { scoreBlocks, type ClassifierModel } from "./model";
+import { scoreBlocks, type ClassifierModel, type FallbackKind, type UnsureMargins } from "./model";
 import { commentBlocks, insideMarked } from "./comments";
 import { hiddenBlocks } from "./hidden";
 import { consentBlocks } from "./consent";
@@ -43,8 +43,8 @@ export interface ClassifyOptions {
   readonly articleBody?: ArticleBodyMarks | null;
   /** The page's kind (kind.ts), found already or named by the caller; recognised from the page when absent. */
   readonly kind?: PageKind;
-  /** Override of KIND_UNSURE_MARGIN (for calibration runs). */
-  readonly unsureMargin?: number;
+  /** Override of the model's unsure margins per page kind (for calibration runs; see fallbackKind). */
+  readonly unsureMargins?: UnsureMargins;
 }
 
 export interface Classification {
@@ -135,13 +135,20 @@ export function classifyPage(page: PageModel, model: ClassifierModel, options: C
   const main = features ? mainContentBlock(features, insideMarked(page, related)) : -1;
   scores[0] = 0; // the document itself is never template
   const smoothed = !options.smoothing ? quantise(scores) : options.smoothed ?? smoothPage(page, scores, options.penaltyScale ?? json.smoothing.penaltyScale, options.charsPerUnit ?? json.smoothing.charsPerUnit);
-  const unsure = keepsUnsure(kind) ? options.unsureMargin ?? KIND_UNSURE_MARGIN : 0;
+  const fallback = features ? fallbackKind(page, kind, features) : null;
+  const unsure = fallback === null ? 0 : (options.unsureMargins ?? json.unsureMargins)?.[fallback] ?? 0;
   const level = Math.max(pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin, main, uncounted), proseThreshold(page, smoothed, baseThreshold, keepProse, uncounted)) + unsure;
   const thresholds = blockThresholds(page, main, baseThreshold + unsure, level, mainOnly);
   if (!options.smoothing) return { scores, smoothed, comments, kind, plan: normalisePlan(page, planFromOwnScores(page, smoothed, thresholds)) };
   const removedBlocks = new Uint8Array(page.blockCount);
   // Normalising keeps the top-most of these blocks, each taking its subtree.
   for (let b = 1; b < page.blockCount; b++) if (smoothed[b] > thresholds[b] || related[b] === 1 || hidden[b] === 1 || body?.after[b] === 1) removedBlocks[b] = 1;
+  // The fall-back keeps what the model is unsure of, and removes what the page itself marks as its frame, and the
+  // options of a <select>: a form control's list (a menu of the site's sections), never the page's text.
+  if (unsure > 0) {
+    const frame = frameBlocks(page, features!, main);
+    for (let b = 1; b < page.blockCount; b++) removedBlocks[b] |= frame[b] | (page.blocks.tag[b] === TAG_SELECT ? 1 : 0);
+  }
   const plan = { removedBlocks, removedText: removedTextNodes(page, main, removedBlocks) };
   const kept = keptForKind(page, kind, features, insideMarked(page, apart));
   return { scores, smoothed, comments, kind, plan: kept === null ? normalisePlan(page, plan) : keepWhole(page, plan, kept) };
@@ -201,14 +208,57 @@ function layoutTables(page: PageModel): Uint8Array {
 }
 
 /**
- * Whether the decision keeps the blocks it is unsure of (scores up to KIND_UNSURE_MARGIN above the threshold): on a page
- * recognised as something other than an article. The model was trained on articles; elsewhere removing a block the
- * reader wanted costs more than keeping one too many (a reader skips a line, never recovers one), and on those kinds
- * all visible text scores above the classifier (issue 43's kept-back pages). Not on an unknown page: most of those are
- * articles (the older sets' news pages tell no kind).
+ * The kind whose unsure margin the page's decision takes (the model's unsureMargins), or null where the page is decided
+ * as an article is. The model was trained on articles; on a page that is something else, removing a block the reader
+ * wanted costs more than keeping one too many (a reader skips a line, never recovers one), and there all the visible text
+ * scored above the classifier (issue 43's kept-back pages). So such a page keeps the blocks the model is unsure of
+ * (scored up to the margin above the threshold) and, in their place, loses what it marks as its frame (frameBlocks).
+ * A page recognised as a kind other than an article takes its kind's margin. An unknown page takes the margin of
+ * "unknown" where it is shaped unlike an article and marks its frame (most unknown pages are articles: the older sets'
+ * news pages tell no kind): its main-content block holds at most SPREAD_MAIN_MAX_SHARE of its prose, and its frame
+ * elements at least FRAME_MIN_SHARE of its text. Training chooses each margin inside the folds (UNSURE_MARGIN_GRID).
  */
-function keepsUnsure(kind: PageKind): boolean {
-  return kind !== "article" && kind !== "unknown";
+export function fallbackKind(page: PageModel, kind: PageKind, features: FeatureMatrix): FallbackKind | null {
+  if (kind === "article") return null;
+  if (kind !== "unknown") return kind;
+  const main = mainContentBlock(features);
+  if (main <= 0 || page.text.length === 0) return null;
+  const inMain = subtree(page, main);
+  const frame = frameBlocks(page, features, main);
+  const { block, textStart, textEnd } = page.textNodes;
+  let prose = 0;
+  let mainProse = 0;
+  let framed = 0;
+  for (let t = 0; t < page.textNodeCount; t++) {
+    const chars = textEnd[t] - textStart[t];
+    if (frame[block[t]] === 1) framed += chars;
+    if (!isProse(page, t)) continue;
+    prose += chars;
+    if (inMain[block[t]] === 1) mainProse += chars;
+  }
+  return mainProse <= SPREAD_MAIN_MAX_SHARE * prose && framed >= FRAME_MIN_SHARE * page.text.length ? "unknown" : null;
+}
+
+/** Whether text node `t` is prose: a run of PROSE_MIN_CHARS or more outside links, and outside a <select> (a form control's list). */
+function isProse(page: PageModel, t: number): boolean {
+  const { block, textStart, textEnd, inLink } = page.textNodes;
+  return textEnd[t] - textStart[t] >= PROSE_MIN_CHARS && inLink[t] === 0 && page.blocks.tag[block[t]] !== TAG_SELECT;
+}
+
+/**
+ * Block ordinal → 1 for the blocks inside the elements that mark the page's frame (<nav>, <header>, <footer>, <aside>),
+ * except those that hold the main-content block or lie inside it: a page whose main text sits in such an element
+ * (a whole page wrapped in <header>) does not use it for its frame.
+ */
+function frameBlocks(page: PageModel, features: FeatureMatrix, main: number): Uint8Array {
+  const frame = new Uint8Array(page.blockCount);
+  const spared = main > 0 ? subtree(page, main) : new Uint8Array(page.blockCount);
+  for (let b = main > 0 ? page.blocks.parent[main] : 0; b > 0; b = page.blocks.parent[b]) spared[b] = 1;
+  for (let b = 1; b < page.blockCount; b++) {
+    const row = b * features.featureCount;
+    if (spared[b] === 0 && FRAME_COLUMNS.some((column) => features.data[row + column] === 1)) frame[b] = 1;
+  }
+  return frame;
 }
 
 /**
@@ -349,7 +399,7 @@ function proseThreshold(page: PageModel, values: Float32Array, threshold: number
     const chars = page.textNodes.textEnd[t] - page.textNodes.textStart[t];
     const block = page.textNodes.block[t];
     // A select's options are a form control's list, never prose (a "more from this site" menu can outweigh the article).
-    if (chars < PROSE_MIN_CHARS || page.textNodes.inLink[t] === 1 || uncounted[block] === 1 || page.blocks.tag[block] === TAG_SELECT) continue;
+    if (!isProse(page, t) || uncounted[block] === 1) continue;
     proseAtLevel[Math.round(Math.min(1, Math.max(0, values[block])) * top)] += chars;
     total += chars;
   }

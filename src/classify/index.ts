@@ -1,6 +1,6 @@
 export { distinctLevels, isMonotone, isotonicSmooth, smoothingCost, type SmoothingProblem } from "./smoothing";
-export { isLeafValue, MODEL_VERSION, parseModel, rawThreshold, scoreBlocks, type ClassifierModel, type ModelJson, type ParseModelResult, type BoostedJson } from "./model";
-export { classifyPage, planFromClassifier, smoothScores, smoothingInputs, unreadBlocks, type Classification, type ClassifyOptions } from "./decide";
+export { isLeafValue, MODEL_VERSION, parseModel, rawThreshold, scoreBlocks, type ClassifierModel, type ModelJson, type ParseModelResult, type BoostedJson, type FallbackKind, type UnsureMargins } from "./model";
+export { classifyPage, fallbackKind, planFromClassifier, smoothScores, smoothingInputs, unreadBlocks, type Classification, type ClassifyOptions } from "./decide";
 export { hiddenBlocks } from "./hidden";
 export { commentBlocks, commentPlan, commentText, keepComments } from "./comments";
 export { relatedBlocks } from "./related";

@@ -4,6 +4,13 @@
  */
 import * as v from "../validation";
 import { FEATURE_NAMES, type FeatureMatrix } from "../page/index";
+import { PAGE_KINDS, type PageKind } from "./kind";
+
+/** The kinds a fall-back margin may be given for: every kind but an article's (classify/decide.ts fallbackKind). */
+const FALLBACK_KINDS = PAGE_KINDS.filter((kind): kind is FallbackKind => kind !== "article");
+export type FallbackKind = Exclude<PageKind, "article">;
+/** Page kind → the unsure margin of its fall-back; a kind without one, or 0, takes none. */
+export type UnsureMargins = Readonly<Partial<Record<FallbackKind, number>>>;
 
 /** 3: the trees' nodes in two flat lists (2 had one object per tree; 1 had child links). */
 export const MODEL_VERSION = 3;
@@ -53,6 +60,8 @@ const modelSchema = v.object({
   mainOnly: v.optional(v.boolean()),
   /** The guard against losing the article: the threshold rises until at least this share of the page's prose is kept (0: off). */
   keepProse: v.optional(v.number({ min: 0, max: 1 })),
+  /** Page kind → the unsure margin of its fall-back (classify/decide.ts fallbackKind); absent or 0: none. */
+  unsureMargins: v.optional(v.record(v.picklist(FALLBACK_KINDS), v.number({ min: 0, max: 1 }))),
   smoothing: v.object({
     /** Penalty constant c of gamma_i = c * (page chars + 1) / (block chars + 1) (paper 003 sec. 5.3, text for area). */
     penaltyScale: nonNegative,

@@ -3,7 +3,7 @@
  * with L2) and small gradient-boosted trees (second-order, histogram splits, depth-limited). Both write
  * the model JSON that src/classify reads.
  */
-import { MODEL_VERSION, type BoostedJson, type ModelJson } from "../classify/index";
+import { MODEL_VERSION, type BoostedJson, type ModelJson, type UnsureMargins } from "../classify/index";
 import {
   BOOSTED_BINS,
   BOOSTED_DEPTH,
@@ -39,6 +39,8 @@ export interface DecisionSettings {
   readonly mainOnly: number;
   /** Least share of the page's prose kept (model field keepProse; 0 off). */
   readonly keepProse: number;
+  /** Page kind → the unsure margin of its fall-back (model field unsureMargins; chosen per kind after the others). */
+  readonly unsureMargins?: UnsureMargins;
 }
 
 /** Mean and standard deviation per feature (scale 1 for constant features). */
@@ -92,8 +94,9 @@ function normalised(examples: ExampleSet, mean: number[], scale: number[]): Floa
 }
 
 /** The model fields that hold decision settings. */
-export function decisionFields(settings: DecisionSettings): Pick<ModelJson, "threshold" | "keepChars" | "keepMargin" | "mainOnly" | "keepProse" | "smoothing"> {
+export function decisionFields(settings: DecisionSettings): Pick<ModelJson, "threshold" | "keepChars" | "keepMargin" | "mainOnly" | "keepProse" | "smoothing" | "unsureMargins"> {
   return {
+    ...(settings.unsureMargins === undefined ? {} : { unsureMargins: { ...settings.unsureMargins } }),
     threshold: settings.threshold,
     keepChars: settings.keepChars,
     keepMargin: settings.keepMargin,

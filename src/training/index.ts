@@ -4,7 +4,7 @@ export { labelFromGold, tokensInGold } from "./gold-labels";
 export { analyseCorpus, analyseSet, collectExamples, foldKeys, keptText, LABEL_SOURCES, labelsOf, minimumSitePages, siteFold, type AnalysedPage, type LabelSource } from "./corpus";
 export { fitModel, normalisation, shortestIn, type DecisionSettings, type ExampleSet, type ModelKind } from "./fit";
 export {
-  ALL_DECISION_RULES, bestCandidate, CALIBRATION_TIE, calibrateFolds, calibrateKindSettings, KIND_SETTINGS, candidateSettings, compileModel, crossValidate, describeSettings, fitFolds, fitShipped, foldModels, labelMetrics, meanOverSets,
+  ALL_DECISION_RULES, bestCandidate, CALIBRATION_TIE, harmless, calibrateFolds, calibrateKindSettings, KIND_SETTINGS, candidateSettings, compileModel, crossValidate, describeSettings, fitFolds, fitShipped, foldModels, labelMetrics, meanOverSets,
   MODEL_KINDS, modelFor, withSettings, type CrossValidation, type FittedFolds, type KindSetting,
 } from "./train";
 export { keptTextNodes, pageScorer, scoreKept, type PageScorer } from "./page-scorer";

@@ -4,10 +4,10 @@
  * folds' out-of-fold pages). The shipped model is fitted on all pages, with the settings that do best on
  * all out-of-fold pages.
  */
-import { articleBodyMarks, classifyPage, commentBlocks, commentPlan, parseModel, unreadBlocks, relatedBlocks, scoreBlocks, type ClassifierModel, type ModelJson } from "../classify/index";
+import { articleBodyMarks, classifyPage, commentBlocks, commentPlan, fallbackKind, parseModel, recognisePageKind, unreadBlocks, relatedBlocks, scoreBlocks, type ClassifierModel, type ModelJson } from "../classify/index";
 import { mergePlans, type NormalisedPlan } from "../plan/index";
 import { articleBody, outsideBody } from "../rewrite/index";
-import { TRAIN_FOLDS } from "../config";
+import { TRAIN_FOLDS, UNSURE_MARGIN_GRID } from "../config";
 import { EVALUATION_ONLY_SETS, goldWithoutHeader, meanCounts, type PageCounts } from "../evaluation/index";
 import { collectExamples, labelsOf, type AnalysedPage, type LabelSource } from "./corpus";
 import { decisionFields, fitModel, type DecisionSettings, type ExampleSet, type ModelKind } from "./fit";
@@ -144,8 +144,8 @@ export const CALIBRATION_TIE = 0.00005;
  * the one whose output is largest: when the pages cannot tell two settings apart, the one that removes less
  * risks less of what a reader came for.
  */
-export function bestCandidate(table: readonly PageCounts[][], pages: readonly AnalysedPage[], use: (page: AnalysedPage) => boolean): number {
-  const f1s = table.map((row) => meanOverSets(row, pages, use));
+export function bestCandidate(table: readonly PageCounts[][], pages: readonly AnalysedPage[], use: (page: AnalysedPage) => boolean, sets: (set: string) => boolean = TRAINING_SETS): number {
+  const f1s = table.map((row) => meanOverSets(row, pages, use, sets));
   const bestF1 = Math.max(...f1s);
   let best = -1;
   let bestOutput = -1;
@@ -160,18 +160,23 @@ export function bestCandidate(table: readonly PageCounts[][], pages: readonly An
   return best;
 }
 
-/** Shingle F1 of each dev set over the pages `use` accepts (counts[i] belongs to pages[i]), averaged over the sets. */
-export function meanOverSets(counts: readonly PageCounts[], pages: readonly AnalysedPage[], use: (page: AnalysedPage) => boolean = () => true): number {
+/** The sets whose pages choose the shared settings: all but EVALUATION_ONLY_SETS, which are scored but no part of the choice. */
+const TRAINING_SETS = (set: string): boolean => !EVALUATION_ONLY_SETS.has(set);
+/** Every set: the per-kind settings are chosen on the pages of that kind wherever they are (KIND_SETTINGS). */
+const EVERY_SET = (): boolean => true;
+
+/** Shingle F1 of each dev set `sets` accepts over the pages `use` accepts (counts[i] belongs to pages[i]), averaged over the sets. */
+export function meanOverSets(counts: readonly PageCounts[], pages: readonly AnalysedPage[], use: (page: AnalysedPage) => boolean = () => true, sets: (set: string) => boolean = TRAINING_SETS): number {
   let sum = 0;
-  let sets = 0;
+  let setCount = 0;
   for (const set of new Set(pages.map((page) => page.page.set))) {
-    if (EVALUATION_ONLY_SETS.has(set)) continue; // scored, but no part of the choice (EVALUATION_ONLY_SETS)
+    if (!sets(set)) continue;
     const inSet = counts.filter((_, index) => pages[index].page.set === set && use(pages[index]));
     if (inSet.length === 0) continue;
     sum += meanCounts(inSet).f1;
-    sets++;
+    setCount++;
   }
-  return sets === 0 ? 0 : sum / sets;
+  return setCount === 0 ? 0 : sum / setCount;
 }
 
 /** The outcome of cross-validating one model kind under one label source. */
@@ -264,7 +269,7 @@ function chosenCounts(pages: readonly AnalysedPage[], fitted: FittedFolds, foldS
 export interface KindSetting {
   /** For progress lines. */
   readonly name: string;
-  /** Candidate values, each tried on a kind's pages. */
+  /** Candidate values, each tried on a kind's pages; the first leaves them as they are without the setting. */
   readonly values: readonly number[];
   /** The kind clean() gives the page; pages of kind null take no part in the choice. */
   readonly kindOf: (page: AnalysedPage) => string | null;
@@ -275,13 +280,24 @@ export interface KindSetting {
   readonly apply: (settings: DecisionSettings, kind: string, value: number) => DecisionSettings;
 }
 
-/** The registered per-kind settings (none yet). */
-export const KIND_SETTINGS: readonly KindSetting[] = [];
+/**
+ * The registered per-kind settings: the fall-back's unsure margin (classify/decide.ts fallbackKind), for each kind a page
+ * falls back as. Chosen on every set with such pages, wceb2026 among them (the only one with many pages that are not
+ * articles), each set weighing the same: a margin that lifts the modern pages and costs the older sets' unknown pages
+ * that fall back is not chosen.
+ */
+export const KIND_SETTINGS: readonly KindSetting[] = [{
+  name: "unsure margin",
+  values: UNSURE_MARGIN_GRID,
+  kindOf: (page) => fallbackKind(page.model, recognisePageKind(page.model).kind, page.features),
+  apply: (settings, kind, value) => ({ ...settings, unsureMargins: { ...settings.unsureMargins, [kind]: value } }),
+}];
 
 /**
  * For each setting, each kind and each fold: the value whose plans do best (bestCandidate: F1 averaged over sets, ties
- * to the larger output) on the other folds' pages of that kind, under that fold's settings; the shipped value is
- * chosen on all pages of the kind under the shipped settings.
+ * to the larger output) on the other folds' pages of that kind, under that fold's settings, among the values that leave
+ * no set's pages of that kind worse than the first value does (harmless): a setting stays only where no set gets worse.
+ * The shipped value is chosen so on all pages of the kind under the shipped settings.
  */
 export function calibrateKindSettings(
   pages: readonly AnalysedPage[], fitted: FittedFolds, start: { foldSettings: readonly DecisionSettings[]; settings: DecisionSettings }, kindSettings: readonly KindSetting[], rules: DecisionRules,
@@ -301,7 +317,9 @@ export function calibrateKindSettings(
     for (const [kind, kindPages] of kinds) {
       const choose = (base: DecisionSettings, use: (page: AnalysedPage) => boolean): { value: number; settings: DecisionSettings } => {
         const candidates = setting.values.map((value) => setting.apply(base, kind, value));
-        const best = bestCandidate(calibrationTable(kindPages, fitted.scores, fitted.models, candidates, rules), kindPages, use);
+        const table = calibrationTable(kindPages, fitted.scores, fitted.models, candidates, rules);
+        const allowed = harmless(table, kindPages, use);
+        const best = allowed[bestCandidate(allowed.map((candidate) => table[candidate]), kindPages, use, EVERY_SET)];
         return { value: setting.values[best], settings: candidates[best] };
       };
       const perFold = foldSettings.map((base, fold) => choose(base, (page) => page.fold !== fold));
@@ -312,6 +330,17 @@ export function calibrateKindSettings(
     }
   }
   return { foldSettings, settings };
+}
+
+/**
+ * The candidates (indices into `table`) under which no set's pages that `use` accepts score an F1 below the first
+ * candidate's (beyond CALIBRATION_TIE); the first is always among them.
+ */
+export function harmless(table: readonly PageCounts[][], pages: readonly AnalysedPage[], use: (page: AnalysedPage) => boolean): number[] {
+  const sets = [...new Set(pages.filter(use).map((page) => page.page.set))];
+  const f1 = (row: readonly PageCounts[], set: string): number => meanCounts(row.filter((_, index) => pages[index].page.set === set && use(pages[index]))).f1;
+  const first = sets.map((set) => f1(table[0], set));
+  return table.flatMap((row, candidate) => (sets.every((set, s) => f1(row, set) >= first[s] - CALIBRATION_TIE) ? [candidate] : []));
 }
 
 /** Cross-validates one model kind under one label source: fold models, then settings chosen inside the folds. */
@@ -338,13 +367,15 @@ export function modelFor(page: AnalysedPage, folds: readonly ClassifierModel[]):
 export function fitShipped(pages: readonly AnalysedPage[], validation: CrossValidation): ModelJson {
   const examples = collectExamples(pages, validation.source);
   const fitted = fitModel(validation.kind, examples, validation.settings);
+  // The pages the model learns from: those with labels (an evaluation-only set's pages have none).
+  const trained = pages.filter((page) => labelsOf(page, validation.source) !== null);
   return {
     ...fitted,
     trainedOn: {
-      sets: [...new Set(pages.map((page) => page.page.set))],
+      sets: [...new Set(trained.map((page) => page.page.set))],
       labels: validation.source,
-      sites: new Set(pages.map((page) => `${page.page.set}/${page.page.site}`)).size,
-      pages: pages.filter((page) => labelsOf(page, validation.source) !== null).length,
+      sites: new Set(trained.map((page) => `${page.page.set}/${page.page.site}`)).size,
+      pages: trained.length,
       examples: examples.count,
       templateExamples: examples.labels.reduce((sum, label) => sum + label, 0),
       folds: TRAIN_FOLDS,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { TRAIN_FOLDS } from "../../src/config";
 import { hasData, scoreText } from "../../src/evaluation/index";
 import {
-  ALL_DECISION_RULES, analyseSet, bestCandidate, CALIBRATION_TIE, calibrateKindSettings, candidateSettings, collectExamples, compileModel, fitFolds, fitModel, foldKeys, keptText, keptTextNodes, LABEL_NONE, labelMetrics, labelsOf, pageScorer, scoreKept,
+  ALL_DECISION_RULES, analyseSet, bestCandidate, CALIBRATION_TIE, calibrateKindSettings, harmless, candidateSettings, collectExamples, compileModel, fitFolds, fitModel, foldKeys, keptText, keptTextNodes, LABEL_NONE, labelMetrics, labelsOf, pageScorer, scoreKept,
   type AnalysedPage, type DecisionSettings, type KindSetting, type LabelSource,
 } from "../../src/training/index";
 import { scoreBlocks } from "../../src/classify/index";
@@ -55,6 +55,15 @@ describe("choosing decision settings", () => {
     expect(shares.has(0)).toBe(false);
     expect(shares.size).toBeGreaterThan(1);
     expect(new Set(candidateSettings([0]).map((settings) => settings.keepProse))).toEqual(new Set([0]));
+  });
+
+  it("offers a per-kind value only where no set does worse than without it", () => {
+    // Candidate 1 lifts blogs a lot and costs news a little: the mean prefers it, and no set may get worse.
+    const table = [[counts(0.9, 0.05), counts(0.5, 0.1)], [counts(0.89, 0.05), counts(0.9, 0.05)], [counts(0.9, 0.04), counts(0.6, 0.1)]];
+    expect(bestCandidate(table, pages, everyPage)).toBe(1);
+    expect(harmless(table, pages, everyPage)).toEqual([0, 2]);
+    // Only blogs' page in use: nothing gets worse.
+    expect(harmless(table, pages, (page) => page.fold === 1)).toEqual([0, 1, 2]);
   });
 
   it("reads only the pages it is given", () => {
