@@ -113,7 +113,7 @@ export const KIND_PARAGRAPH_MIN_CHARS = 150;
  * threshold; training chooses one per page kind inside the folds, 0 (no fall-back) where none does better without leaving
  * a set worse. 1 keeps every block the page does not mark as its frame, set apart or hide. */
 export const UNSURE_MARGIN_GRID = [0, 0.2, 0.4, 0.6, 1];
-/** Share of an unknown page's prose (runs of text outside links, classify/decide.ts isProse) in its main-content block at
+/** Share of an unknown page's prose (runs of text outside links, classify/decide.ts isProseNode) in its main-content block at
  * or below which the page is not shaped as an article: an article is one body of prose, and its main-content block holds
  * it; a service page's sections, a listing's summaries and a product's parts spread over many blocks. Prose, not all the
  * text: a short article beside a long menu is still one body of prose (a menu is links). */

@@ -266,15 +266,17 @@ function articleBodyElementsEnd(page: PageModel, hidden: Uint8Array): number {
   return end;
 }
 
-/** The longest articleBody string of the page's JSON-LD scripts (PageModel.articleBodyScripts), or null. */
+/** The longest articleBody string of the page's JSON-LD scripts (PageModel.jsonLdScripts), or null. */
 export function articleBodyText(page: PageModel): string | null {
-  const ranges = page.articleBodyScripts;
+  const ranges = page.jsonLdScripts;
   if (ranges === undefined) return null;
   let best: string | null = null;
   for (let i = 0; i + 1 < ranges.length; i += 2) {
+    const script = page.source.slice(ranges[i], ranges[i + 1]);
+    if (!script.includes("articleBody")) continue; // parsed only where it may hold one
     let value: unknown;
     try {
-      value = JSON.parse(page.source.slice(ranges[i], ranges[i + 1]));
+      value = JSON.parse(script);
     } catch {
       continue; // a site's broken JSON says nothing
     }

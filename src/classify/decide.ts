@@ -232,7 +232,7 @@ export function fallbackKind(page: PageModel, kind: PageKind, features: FeatureM
   for (let t = 0; t < page.textNodeCount; t++) {
     const chars = textEnd[t] - textStart[t];
     if (frame[block[t]] === 1) framed += chars;
-    if (!isProse(page, t)) continue;
+    if (!isProseNode(page, t)) continue;
     prose += chars;
     if (inMain[block[t]] === 1) mainProse += chars;
   }
@@ -240,7 +240,7 @@ export function fallbackKind(page: PageModel, kind: PageKind, features: FeatureM
 }
 
 /** Whether text node `t` is prose: a run of PROSE_MIN_CHARS or more outside links, and outside a <select> (a form control's list). */
-function isProse(page: PageModel, t: number): boolean {
+function isProseNode(page: PageModel, t: number): boolean {
   const { block, textStart, textEnd, inLink } = page.textNodes;
   return textEnd[t] - textStart[t] >= PROSE_MIN_CHARS && inLink[t] === 0 && page.blocks.tag[block[t]] !== TAG_SELECT;
 }
@@ -252,8 +252,7 @@ function isProse(page: PageModel, t: number): boolean {
  */
 function frameBlocks(page: PageModel, features: FeatureMatrix, main: number): Uint8Array {
   const frame = new Uint8Array(page.blockCount);
-  const spared = main > 0 ? subtree(page, main) : new Uint8Array(page.blockCount);
-  for (let b = main > 0 ? page.blocks.parent[main] : 0; b > 0; b = page.blocks.parent[b]) spared[b] = 1;
+  const spared = main > 0 ? mainAndAncestors(page, main) : new Uint8Array(page.blockCount);
   for (let b = 1; b < page.blockCount; b++) {
     const row = b * features.featureCount;
     if (spared[b] === 0 && FRAME_COLUMNS.some((column) => features.data[row + column] === 1)) frame[b] = 1;
@@ -359,6 +358,13 @@ function pageThreshold(page: PageModel, values: Float32Array, threshold: number,
   return Math.max(threshold, level / top + 1e-6);
 }
 
+/** Block ordinal → 1 for the main-content block `main`, the blocks under it and its ancestors. */
+function mainAndAncestors(page: PageModel, main: number): Uint8Array {
+  const near = subtree(page, main);
+  for (let b = page.blocks.parent[main]; b > 0; b = page.blocks.parent[b]) near[b] = 1;
+  return near;
+}
+
 /** Block ordinal → 1 for `root` and the blocks under it (in document order, they follow it without a gap). */
 function subtree(page: PageModel, root: number): Uint8Array {
   const inside = new Uint8Array(page.blockCount);
@@ -399,7 +405,7 @@ function proseThreshold(page: PageModel, values: Float32Array, threshold: number
     const chars = page.textNodes.textEnd[t] - page.textNodes.textStart[t];
     const block = page.textNodes.block[t];
     // A select's options are a form control's list, never prose (a "more from this site" menu can outweigh the article).
-    if (!isProse(page, t) || uncounted[block] === 1) continue;
+    if (!isProseNode(page, t) || uncounted[block] === 1) continue;
     proseAtLevel[Math.round(Math.min(1, Math.max(0, values[block])) * top)] += chars;
     total += chars;
   }
@@ -420,8 +426,7 @@ function proseThreshold(page: PageModel, values: Float32Array, threshold: number
 function blockThresholds(page: PageModel, main: number, base: number, pageLevel: number, mainOnly: boolean): Float32Array {
   const thresholds = new Float32Array(page.blockCount).fill(pageLevel);
   if (!mainOnly || main <= 0) return thresholds;
-  const near = subtree(page, main); // block ordinal → 1 if in the main block's subtree or an ancestor of it
-  for (let b = page.blocks.parent[main]; b > 0; b = page.blocks.parent[b]) near[b] = 1;
+  const near = mainAndAncestors(page, main);
   for (let b = 1; b < page.blockCount; b++) if (near[b] === 0) thresholds[b] = base;
   return thresholds;
 }

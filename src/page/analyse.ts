@@ -308,8 +308,6 @@ class PageBuilder implements ScanHandler {
   private runawayTitleStart = -1;
   /** Source offsets of the links that name reader comments (COMMENT_ANCHOR), in order. */
   private readonly commentAnchors: number[] = [];
-  /** Source ranges of JSON-LD scripts that name an articleBody (PageModel.articleBodyScripts); whether the open script is JSON-LD. */
-  private readonly articleBodyScripts: number[] = [];
   /** <noscript> elements with text (PageModel.noscriptTexts): offset of "<noscript", and its text's range; where the last one starts. */
   private readonly noscriptTexts: number[] = [];
   private noscriptTagStart = -1;
@@ -317,6 +315,7 @@ class PageBuilder implements ScanHandler {
   private readonly jsonLdScripts: number[] = [];
   /** The block that holds each <time> element (PageModel.timeBlocks). */
   private readonly timeBlocks: number[] = [];
+  /** Whether the open script is JSON-LD. */
   private inJsonLd = false;
 
   constructor(source: string) {
@@ -571,10 +570,7 @@ class PageBuilder implements ScanHandler {
 
   text(start: number, end: number, kind: number): void {
     if (kind === TEXT_RAW && this.lastStartName === "noscript") this.noteNoscriptText(start, end);
-    if (kind === TEXT_RAW && this.inJsonLd && this.lastStartName === "script") {
-      this.jsonLdScripts.push(start, end);
-      if (this.source.slice(start, end).includes("articleBody")) this.articleBodyScripts.push(start, end);
-    }
+    if (kind === TEXT_RAW && this.inJsonLd && this.lastStartName === "script") this.jsonLdScripts.push(start, end);
     if (end === this.source.length && (kind === TEXT_RAW || kind === TEXT_RCDATA) && RAW_TEXT_ELEMENTS.has(this.lastStartName)) {
       this.unclosedRawText = SWALLOWED_TAG.test(this.source.slice(start, end));
       if (this.unclosedRawText && this.lastStartName === "title") this.runawayTitleStart = start;
@@ -720,7 +716,6 @@ class PageBuilder implements ScanHandler {
       rewriterMayRefuse: this.ambiguity.found,
       ...(this.runawayTitleStart < 0 ? {} : { runawayTitleStart: this.runawayTitleStart }),
       ...(this.commentAnchors.length === 0 ? {} : { commentAnchors: this.commentAnchors }),
-      ...(this.articleBodyScripts.length === 0 ? {} : { articleBodyScripts: this.articleBodyScripts }),
       ...(this.noscriptTexts.length === 0 ? {} : { noscriptTexts: this.noscriptTexts }),
       ...(this.jsonLdScripts.length === 0 ? {} : { jsonLdScripts: this.jsonLdScripts }),
       ...(this.timeBlocks.length === 0 ? {} : { timeBlocks: this.timeBlocks }),

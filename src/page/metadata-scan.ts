@@ -8,7 +8,6 @@ import { findAttribute, readAttribute } from "./attributes";
 import { decodeEntities } from "./entities";
 import { scanHtml, TEXT_DATA, TEXT_RAW, TEXT_RCDATA, type ScanHandler } from "./scanner";
 
-/** An element of the body that may name the author. */
 /**
  * Meta keys naming the author (a profile URL in one passes to the next). Dublin Core's creator first, as Readability
  * reads them: `author` is as often the site's or the page's maker. A page names each of several authors in a meta of
@@ -17,6 +16,7 @@ import { scanHtml, TEXT_DATA, TEXT_RAW, TEXT_RCDATA, type ScanHandler } from "./
 export const BYLINE_META_KEYS = ["dc:creator", "dcterms:creator", "author", "article:author", "byl", "sailthru:author", "parsely-author"];
 const JOINED_META_KEYS: ReadonlySet<string> = new Set(BYLINE_META_KEYS);
 
+/** An element of the body that may name the author. */
 export interface BylineCandidate {
   /** Source offset of its start tag. */
   readonly offset: number;

@@ -56,11 +56,6 @@ export interface PageModel {
    */
   readonly commentAnchors?: readonly number[];
   /**
-   * Source ranges [start, end) of the JSON-LD scripts that name an `articleBody` (the story's text as the site gives it:
-   * classify/article-body.ts reads it), flattened pairs. Optional, as charsetDeclaration.
-   */
-  readonly articleBodyScripts?: readonly number[];
-  /**
    * The <noscript> elements with text, flattened triples: offset of the start tag's "<", and the range [start, end) of
    * the element's text (raw text: scripts run here, as in the browsers pages are written for; page/noscript.ts opens
    * the ones that hold the page's main text). Optional, as charsetDeclaration.
@@ -68,7 +63,8 @@ export interface PageModel {
   readonly noscriptTexts?: readonly number[];
   /**
    * Source ranges [start, end) of every JSON-LD script's text, flattened pairs: its schema.org types tell the page's
-   * kind (classify/kind.ts). Optional, as charsetDeclaration.
+   * kind (classify/kind.ts), and an `articleBody` in it the story's text as the site gives it (classify/article-body.ts).
+   * Optional, as charsetDeclaration.
    */
   readonly jsonLdScripts?: readonly number[];
   /** The ordinal of the block that holds each <time> element, in order: posts are signed with one (classify/kind.ts). Optional, as charsetDeclaration. */

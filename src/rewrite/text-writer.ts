@@ -149,8 +149,8 @@ function firstParagraphStart(page: PageModel, plan: NormalisedPlan, found: TextR
   let lastSentencesBlock = -1;
   for (let node = 0; node < page.textNodeCount && counter.chars <= ARTICLE_HEADER_MAX_CHARS; node++) {
     if (textStart[node] < found.end || removed[block[node]] === 1) continue;
-    if (textEnd[node] - textStart[node] >= PROSE_MIN_CHARS && captions?.[block[node]] !== 1 && !inHeaderElement(page, block[node])) {
-      if (inParagraph(page, block[node])) return textStart[node];
+    if (textEnd[node] - textStart[node] >= PROSE_MIN_CHARS && captions?.[block[node]] !== 1 && !insideTag(page, block[node], TAG_HEADER)) {
+      if (insideTag(page, block[node], TAG_P)) return textStart[node];
       if (block[node] !== lastSentencesBlock && isSentences(page, block[node])) {
         if (firstSentences >= 0) return firstSentences;
         firstSentences = textStart[node];
@@ -177,15 +177,9 @@ function keptCharsBefore(page: PageModel, plan: NormalisedPlan, at: readonly num
   return { before, after: before.map((chars) => counter.chars - chars) };
 }
 
-/** Whether a block is or lies in a <p>. */
-function inParagraph(page: PageModel, start: number): boolean {
-  for (let b = start; b > 0; b = page.blocks.parent[b]) if (page.blocks.tag[b] === TAG_P) return true;
-  return false;
-}
-
-/** Whether a block is or lies in a <header>. */
-function inHeaderElement(page: PageModel, start: number): boolean {
-  for (let b = start; b > 0; b = page.blocks.parent[b]) if (page.blocks.tag[b] === TAG_HEADER) return true;
+/** Whether a block is or lies in an element of tag `tag`. */
+function insideTag(page: PageModel, start: number, tag: number): boolean {
+  for (let b = start; b > 0; b = page.blocks.parent[b]) if (page.blocks.tag[b] === tag) return true;
   return false;
 }
 
