@@ -8,8 +8,12 @@
 import { FEATURE_NAMES, readAttribute, type FeatureMatrix, type PageModel } from "../page/index";
 
 const COOKIE_HINT_COLUMN = FEATURE_NAMES.indexOf("hintCookie");
-/** A class or id word that names a consent dialog: consent platforms' names, consent and GDPR, and a cookie notice. */
-const CONSENT_NAME = /(?:^|[^a-z0-9])(?:consent|gdpr|cmp|cybot|usercentrics|didomi|onetrust|borlabs|klaro|cookie[-_]?(?:banner|notice|consent|bar|law|message|popup|dialog|warning|notification))/i;
+/**
+ * A class or id word that names a consent dialog: consent platforms' names, consent and GDPR, and a cookie notice.
+ * "cmp" (a consent management platform: cmpbox, qc-cmp2-container) but not "cmp-" and a word, the prefix of Adobe
+ * Experience Manager's components (cmp-container, cmp-text), which wrap whole pages.
+ */
+const CONSENT_NAME = /(?:^|[^a-z0-9])(?:consent|gdpr|cmp(?!-[a-z])|cybot|usercentrics|didomi|onetrust|borlabs|klaro|cookie[-_]?(?:banner|notice|consent|bar|law|message|popup|dialog|warning|notification))/i;
 
 /** Block ordinal → 1 for the blocks whose own class or id names a consent dialog. */
 export function consentBlocks(page: PageModel, features: FeatureMatrix): Uint8Array {
