@@ -113,14 +113,17 @@ function kindFromStructure(page: PageModel): PageKind | null {
 
 /**
  * <pre> blocks that hold code: most of their text outside links (a site of 2008 set its menu's links in <pre>), and
- * not written as sentences.
- * Their text nodes are their own (code's inline elements are no blocks), so one walk of the text nodes counts them.
+ * not written as sentences. A highlighter may set each line of code in a <div> inside the <pre>: a text node counts
+ * for the outermost <pre> around it.
  */
 function codeBlocks(page: PageModel): number {
   const { block, textStart, textEnd, inLink } = page.textNodes;
-  const linked = new Int32Array(page.blockCount); // block ordinal → its own text's characters inside links, minus those outside
+  const { parent, tag } = page.blocks;
+  const pre = new Int32Array(page.blockCount); // block ordinal → the outermost <pre> at or above it, 0 for none
+  for (let b = 1; b < page.blockCount; b++) pre[b] = pre[parent[b]] > 0 ? pre[parent[b]] : tag[b] === TAG_PRE ? b : 0;
+  const linked = new Int32Array(page.blockCount); // <pre> block ordinal → its text's characters inside links, minus those outside
   for (let t = 0; t < page.textNodeCount; t++) {
-    if (page.blocks.tag[block[t]] === TAG_PRE) linked[block[t]] += (inLink[t] === 1 ? 1 : -1) * (textEnd[t] - textStart[t]);
+    if (pre[block[t]] > 0) linked[pre[block[t]]] += (inLink[t] === 1 ? 1 : -1) * (textEnd[t] - textStart[t]);
   }
   let found = 0;
   for (let b = 1; b < page.blockCount; b++) {

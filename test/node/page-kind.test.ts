@@ -69,6 +69,11 @@ describe("a page's kind from its structure", () => {
     expect(kindOf(release + release)).toBe("unknown");
   });
 
+  it("reads code whose highlighter sets each line in a <div> inside the <pre> (docs.stripe.com)", () => {
+    const lines = `<pre><code><div><span>const client = new Client();</span></div><div><span>await client.connect();</span></div></code></pre>`;
+    expect(kindOf(`<h1>Connecting</h1><p>Create a client.</p>${lines}<p>Then query.</p>${lines}`)).toBe("documentation");
+  });
+
   const post = (n: number): string => `<div class="post"><a href="/u/${n}">user${n}</a> <time datetime="2025-01-0${n}">Jan ${n}</time><p>Reply number ${n}: the valve was the culprit for me, replaced it and the noise stopped.</p></div>`;
 
   it("reads a run of signed posts that holds the page as a forum thread", () => {
