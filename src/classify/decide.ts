@@ -135,7 +135,7 @@ export function classifyPage(page: PageModel, model: ClassifierModel, options: C
   const main = features ? mainContentBlock(features, insideMarked(page, related)) : -1;
   scores[0] = 0; // the document itself is never template
   const smoothed = !options.smoothing ? quantise(scores) : options.smoothed ?? smoothPage(page, scores, options.penaltyScale ?? json.smoothing.penaltyScale, options.charsPerUnit ?? json.smoothing.charsPerUnit);
-  const fallback = features ? fallbackKind(page, kind, features) : null;
+  const fallback = features ? fallbackKind(page, kind, features, comments) : null;
   const unsure = fallback === null ? 0 : (options.unsureMargins ?? json.unsureMargins)?.[fallback] ?? 0;
   const level = Math.max(pageThreshold(page, smoothed, baseThreshold, keepChars, keepMargin, main, uncounted), proseThreshold(page, smoothed, baseThreshold, keepProse, uncounted)) + unsure;
   const thresholds = blockThresholds(page, main, baseThreshold + unsure, level, mainOnly);
@@ -215,13 +215,16 @@ function layoutTables(page: PageModel): Uint8Array {
  * (scored up to the margin above the threshold) and, in their place, loses what it marks as its frame (frameBlocks).
  * A page recognised as a kind other than an article takes its kind's margin. An unknown page takes the margin of
  * "unknown" where it is shaped unlike an article and marks its frame (most unknown pages are articles: the older sets'
- * news pages tell no kind): its main-content block holds at most SPREAD_MAIN_MAX_SHARE of its prose, and its frame
- * elements at least FRAME_MIN_SHARE of its text. Training chooses each margin inside the folds (UNSURE_MARGIN_GRID).
+ * news pages tell no kind): its main-content block holds at most SPREAD_MAIN_MAX_SHARE of its prose outside reader
+ * comments (`comments`, found here if not given), and its frame elements at least FRAME_MIN_SHARE of its text.
+ * Training chooses each margin inside the folds (UNSURE_MARGIN_GRID).
  */
-export function fallbackKind(page: PageModel, kind: PageKind, features: FeatureMatrix): FallbackKind | null {
+export function fallbackKind(page: PageModel, kind: PageKind, features: FeatureMatrix, comments?: Uint8Array): FallbackKind | null {
   if (kind === "article") return null;
   if (kind !== "unknown") return kind;
-  const main = mainContentBlock(features);
+  // Reader comments go apart: their prose does not spread an article's page, nor does its main content lie among them.
+  const uncounted = insideMarked(page, comments ?? commentBlocks(page, features));
+  const main = mainContentBlock(features, uncounted);
   if (main <= 0 || page.text.length === 0) return null;
   const inMain = subtree(page, main);
   const frame = frameBlocks(page, features, main);
@@ -232,7 +235,7 @@ export function fallbackKind(page: PageModel, kind: PageKind, features: FeatureM
   for (let t = 0; t < page.textNodeCount; t++) {
     const chars = textEnd[t] - textStart[t];
     if (frame[block[t]] === 1) framed += chars;
-    if (!isProseNode(page, t)) continue;
+    if (!isProseNode(page, t) || uncounted[block[t]] === 1) continue;
     prose += chars;
     if (inMain[block[t]] === 1) mainProse += chars;
   }

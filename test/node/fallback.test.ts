@@ -45,6 +45,18 @@ describe("which pages fall back", () => {
     expect(fallbackOf(product)).toBe("product");
     expect(fallbackOf(article)).toBeNull();
   });
+
+  it("not an article whose reader comments hold most of its prose: they go apart, and do not spread it", () => {
+    const sentence = "The council voted on Tuesday to close the old bridge to cars for the whole of next summer. ";
+    // Each comment in its own thread, as comment systems nest replies: no one block gathers them.
+    const comment = (n: number): string => `<div class="thread"><div class="comment" id="comment-${n}"><p>${sentence.repeat(2)}</p></div></div>`;
+    const links = ["About us", "Contact", "Careers", "Advertise", "Privacy policy", "Cookie policy", "Terms of use", "Accessibility", "Newsletters", "Subscriptions", "Archive", "Site map", "Corrections", "Press office"];
+    const footer = `<footer><ul>${links.map((name) => `<li><a href="/${name}">${name} of the Bristol Evening Courier</a></li>`).join("")}</ul></footer>`;
+    const html = `<article><h1>Bridge to close</h1><p>${sentence.repeat(2)}</p></article><div class="comments">${Array.from({ length: 20 }, (_, n) => comment(n)).join("")}</div>${footer}`;
+    expect(fallbackOf(html)).toBeNull();
+    // The same replies as a page's own notes spread it: it falls back.
+    expect(fallbackOf(html.replaceAll('class="comment" id="comment-', 'class="note" id="note-').replace('class="comments"', 'class="notes"'))).toBe("unknown");
+  });
 });
 
 describe.skipIf(!hasData())("the fall-back on real pages (skipped without ../shared/data)", () => {
