@@ -109,6 +109,17 @@ export const KIND_POST_RUN_MIN_TEXT_SHARE = 0.5;
 /** A paragraph of an article's own text, as kind.ts looks for one outside a run of posts: a run of text outside links
  * of this many characters or more (two sentences). */
 export const KIND_PARAGRAPH_MIN_CHARS = 150;
+/** Cards side by side (alike elements, each with a link) from which a container is a listing's grid or list of cards:
+ * more than a row of teasers under an article. */
+export const KIND_CARD_RUN_MIN_CARDS = 5;
+/** A card's text, at least: a title of a few words. */
+export const KIND_CARD_MIN_CHARS = 40;
+/** Share of the page's text outside its frame in one run of cards from which a page without a schema.org type is a
+ * listing: the cards are half of what it says. */
+export const KIND_CARD_RUN_MIN_TEXT_SHARE = 0.5;
+/** Share of the page's prose in one container's own paragraphs from which the page has an article's body beside its
+ * cards, and is no listing: a tenth, as the fall-back's shape test (SPREAD_MAIN_MAX_SHARE). */
+export const KIND_BODY_MIN_SHARE = 0.1;
 /** Candidate unsure margins of the fall-back (classify/decide.ts fallbackKind), in score units above the classifier's
  * threshold; training chooses one per page kind inside the folds, 0 (no fall-back) where none does better without leaving
  * a set worse. 1 keeps every block the page does not mark as its frame, set apart or hide. */

@@ -9,16 +9,17 @@
  *   1. schema.org types, in JSON-LD (pass 1's PageModel.jsonLdScripts) and microdata (`itemtype`): a site that marks a
  *      page up says what it is (DiscussionForumPosting, QAPage; Product; TechArticle, APIReference; CollectionPage,
  *      several Products; Article, NewsArticle, BlogPosting…; ItemList);
- *   2. structure, where no type decides: code blocks (documentation writes code in <pre>), and a run of posts (sibling
- *      blocks, each signed with a link and a <time>) that holds the page's text.
- * Grids of cards (sibling blocks of a link with a heading or an image and a short text) were measured as a sign of a
- * listing and are not one: the news pages of 2008-2012 (dragnet, l3s-gn1, cleanportaleval) hold as many teaser grids
- * beside their story as listings do (docs/classifier.md, "Page kinds").
+ *   2. structure, where no type decides: code blocks (documentation writes code in <pre>), a run of posts (sibling
+ *      blocks, each signed with a link and a <time>) that holds the page's text, and a run of cards (sibling elements
+ *      alike, each with a link) that holds half of it with no article's body beside it. Teaser grids alone are no
+ *      sign of a listing: the news pages of 2008-2012 (dragnet, l3s-gn1, cleanportaleval) hold as many beside their
+ *      story (docs/classifier.md, "Page kinds").
  * A page that neither tells is "unknown": the decision then keeps to what it does for every page.
  */
-import { FLAG_HEADING, MARKUP_COUNTERS, MARKUP_LINKS, TAG_FLAGS, tagId, type PageModel } from "../page/index";
+import { FLAG_HEADING, MARKUP_COUNTERS, MARKUP_LINKS, namesComments, readAttribute, TAG_FLAGS, tagId, type PageModel } from "../page/index";
 import {
-  KIND_CODE_MIN_BLOCKS, KIND_COLLECTION_MIN_PRODUCTS, KIND_PARAGRAPH_MIN_CHARS, KIND_POST_RUN_MIN_POSTS, KIND_POST_RUN_MIN_TEXT_SHARE,
+  KIND_BODY_MIN_SHARE, KIND_CARD_MIN_CHARS, KIND_CARD_RUN_MIN_CARDS, KIND_CARD_RUN_MIN_TEXT_SHARE, KIND_CODE_MIN_BLOCKS,
+  KIND_COLLECTION_MIN_PRODUCTS, KIND_PARAGRAPH_MIN_CHARS, KIND_POST_RUN_MIN_POSTS, KIND_POST_RUN_MIN_TEXT_SHARE, PROSE_MIN_CHARS,
 } from "../config";
 
 /** The page kinds a page is recognised as, or a caller names (`kind=`); "unknown" where the page does not tell. */
@@ -101,14 +102,100 @@ const TAG_PRE = tagId("pre");
 
 /**
  * A kind the page's structure shows, or null: code blocks (KIND_CODE_MIN_BLOCKS <pre> of code) make documentation;
- * a run of posts that holds half the page's text, with no paragraph outside it, a forum thread.
+ * a run of posts that holds half the page's text, with no paragraph outside it, a forum thread; a run of cards that
+ * holds half its text, with no article's body beside it, a listing.
  */
 function kindFromStructure(page: PageModel): PageKind | null {
   if (codeBlocks(page) >= KIND_CODE_MIN_BLOCKS) return "documentation";
   // A thread's question is its first post: paragraphs outside the run of posts are an article's, and the posts its comments.
   const { posts, proseOutsidePosts } = postRunShares(page);
   if (posts >= KIND_POST_RUN_MIN_TEXT_SHARE && proseOutsidePosts === 0) return "forum";
+  if (cardRunShare(page) >= KIND_CARD_RUN_MIN_TEXT_SHARE && bodyShare(page) < KIND_BODY_MIN_SHARE) return "listing";
   return null;
+}
+
+/** Elements that mark a page's frame, whose lists are its menus. */
+const FRAME_TAGS = new Set(["nav", "header", "footer", "aside"].map(tagId));
+const TAG_P = tagId("p");
+
+/**
+ * The largest share of the page's text outside its frame held by one run of cards: KIND_CARD_RUN_MIN_CARDS
+ * or more sibling elements alike (the same tag and class, as a template writes them), each with a link, more than one
+ * block (a title and a summary, a picture, a price) and KIND_CARD_MIN_CHARS of text, and holding no run of cards itself
+ * (a section of cards is not a card), outside the frame and outside comment threads (whose text counts all the same:
+ * a story's comments are no listing's cards). Elements without a class are not cards: the tables and divisions of a
+ * 2000s page laid out by hand are alike too. Walks of the blocks and a map of the candidates, keyed by parent, tag and
+ * class.
+ */
+function cardRunShare(page: PageModel): number {
+  const markup = page.blocks.markup;
+  if (markup === undefined) return 0;
+  const count = page.blockCount;
+  const { parent, tag, textStart, textEnd, sourceNameEnd, startTagEnd } = page.blocks;
+  const outside = new Uint8Array(count); // block ordinal → 1 inside the frame, 2 inside a comment thread (its text counts)
+  for (let b = 1; b < count; b++) outside[b] = outside[parent[b]] || (FRAME_TAGS.has(tag[b]) ? 1 : namesComments(page.source, sourceNameEnd[b], startTagEnd[b]) ? 2 : 0);
+  const links = new Int32Array(count); // block ordinal → links in its subtree
+  const blocks = new Int32Array(count); // block ordinal → blocks in its subtree, itself included
+  for (let b = count - 1; b > 0; b--) {
+    links[b] += markup[b * MARKUP_COUNTERS + MARKUP_LINKS];
+    blocks[b]++;
+    links[parent[b]] += links[b];
+    blocks[parent[b]] += blocks[b];
+  }
+  const candidate = new Uint8Array(count);
+  const keys: (string | undefined)[] = new Array(count);
+  for (let b = 1; b < count; b++) {
+    if (outside[b] !== 0 || links[b] === 0 || blocks[b] < 2 || textEnd[b] - textStart[b] < KIND_CARD_MIN_CHARS) continue;
+    const className = readAttribute(page.source, sourceNameEnd[b], startTagEnd[b], "class")?.trim() ?? "";
+    if (className === "") continue;
+    candidate[b] = 1;
+    keys[b] = `${parent[b]} ${tag[b]} ${className}`;
+  }
+  // First the runs among all candidates, to find the blocks that hold one; then the runs of cards that hold none.
+  const runs = (use: (b: number) => boolean): Map<string, { cards: number; chars: number }> => {
+    const found = new Map<string, { cards: number; chars: number }>();
+    for (let b = 1; b < count; b++) {
+      if (candidate[b] === 0 || !use(b)) continue;
+      const run = found.get(keys[b]!) ?? { cards: 0, chars: 0 };
+      run.cards++;
+      run.chars += textEnd[b] - textStart[b];
+      found.set(keys[b]!, run);
+    }
+    return found;
+  };
+  const first = runs(() => true);
+  const holdsRun = new Uint8Array(count); // block ordinal → 1 where a run of candidates lies in its subtree
+  for (let b = 1; b < count; b++) if (candidate[b] === 1 && first.get(keys[b]!)!.cards >= KIND_CARD_RUN_MIN_CARDS) holdsRun[parent[b]] = 1;
+  for (let b = count - 1; b > 0; b--) holdsRun[parent[b]] |= holdsRun[b];
+  let best = 0;
+  for (const run of runs((b) => holdsRun[b] === 0).values()) if (run.cards >= KIND_CARD_RUN_MIN_CARDS && run.chars > best) best = run.chars;
+  let text = 0;
+  for (let t = 0; t < page.textNodeCount; t++) if (outside[page.textNodes.block[t]] !== 1) text += page.textNodes.textEnd[t] - page.textNodes.textStart[t];
+  return text > 0 ? best / text : 0;
+}
+
+/**
+ * The largest share of the page's prose (text outside links, in runs of PROSE_MIN_CHARS or more) in one container's own
+ * paragraphs (<p>): an article's body. A card's summary is a small share of a listing's prose, one of many; a card that
+ * holds a tenth of the page's prose in its own paragraphs is a section of an article.
+ */
+function bodyShare(page: PageModel): number {
+  const { parent, tag } = page.blocks;
+  const paragraph = new Int32Array(page.blockCount); // block ordinal → the nearest <p> at or above it, 0 for none
+  for (let b = 1; b < page.blockCount; b++) paragraph[b] = tag[b] === TAG_P ? b : paragraph[parent[b]];
+  const { block, textStart, textEnd, inLink } = page.textNodes;
+  const own = new Float64Array(page.blockCount); // container block ordinal → prose in its own paragraphs
+  let prose = 0;
+  for (let t = 0; t < page.textNodeCount; t++) {
+    const chars = textEnd[t] - textStart[t];
+    if (chars < PROSE_MIN_CHARS || inLink[t] === 1) continue;
+    prose += chars;
+    const p = paragraph[block[t]];
+    if (p > 0) own[parent[p]] += chars;
+  }
+  let best = 0;
+  for (let b = 0; b < page.blockCount; b++) if (own[b] > best) best = own[b];
+  return prose > 0 ? best / prose : 0;
 }
 
 /**

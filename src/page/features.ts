@@ -610,6 +610,11 @@ function valueHintBits(text: string, start: number, end: number, lowerCased: boo
 /** The value ranges of HINT_ATTRIBUTES in the start tag being read (findAttributes). */
 const hintRanges = new Int32Array(2 * HINT_ATTRIBUTES.length);
 
+/** Whether a start tag's class or id names reader comments (the hintComment group: comment, reply, disqus...). */
+export function namesComments(source: string, from: number, to: number): boolean {
+  return (hintBits(source, from, to) & COMMENT_HINT) !== 0;
+}
+
 /** Hint bits of a start tag's class and id values (attributes in source[from, to)). */
 function hintBits(source: string, from: number, to: number): number {
   if (to - from < 4) return 0;

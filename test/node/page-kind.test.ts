@@ -89,6 +89,31 @@ describe("a page's kind from its structure", () => {
     expect(kindOf(html)).toBe("unknown");
   });
 
+  const card = (n: number, className = "card"): string => `<div class="${className}"><h3><a href="/episodes/${n}">Episode ${n}: the harbour at night</a></h3><p>Fishermen tell of the tides, the ice and the long wait for spring.</p></div>`;
+  const cards = (n: number, className?: string): string => Array.from({ length: n }, (_, i) => card(i + 1, className)).join("");
+  const nav = `<nav><a href="/">Home</a> <a href="/episodes">Episodes</a> <a href="/about">About</a></nav>`;
+
+  it("reads a grid of cards that holds the page, with no article's body beside it, as a listing", () => {
+    expect(kindOf(`${nav}<main><h1>All episodes</h1><div class="grid">${cards(12)}</div></main>`)).toBe("listing");
+    // Four cards are a row of teasers, not a listing; cards without a class are a 2000s page's layout; and where each
+    // card's summary is a tenth of the page's prose, the cards are an article's sections.
+    expect(kindOf(`${nav}<main><h1>All episodes</h1><div class="grid">${cards(4)}</div></main>`)).toBe("unknown");
+    expect(kindOf(`${nav}<main><h1>All episodes</h1><div class="grid">${cards(8)}</div></main>`)).toBe("unknown");
+    expect(kindOf(`${nav}<main><h1>All episodes</h1><div class="grid">${cards(12).replaceAll(' class="card"', "")}</div></main>`)).toBe("unknown");
+  });
+
+  it("reads an article with a run of teaser cards below it, and a story's comment thread, as no listing", () => {
+    const story = `<article><h1>The harbour at night</h1>${`<p>${"The fishermen waited for the tide on Tuesday, and the ice held the boats in the harbour until noon. ".repeat(3)}</p>`.repeat(4)}</article>`;
+    expect(kindOf(`${nav}${story}<section class="more">${cards(8)}</section>`)).toBe("unknown");
+    expect(kindOf(`${nav}<h1>The harbour at night</h1><p>A short story.</p><ol class="comments">${cards(20, "comment")}</ol>`)).toBe("unknown");
+  });
+
+  it("reads sections that each hold a run of cards as sections, not cards (amazon.com's product page and its carousels)", () => {
+    const shelf = (n: number): string => `<div class="widget"><h2><a href="/s/${n}">Shelf ${n}</a></h2><div class="shelf">${cards(5)}</div></div>`;
+    // Six shelves alike, each with a link and many blocks, are no run of six cards; each shelf's five cards are a sixth of the page.
+    expect(kindOf(`<main>${Array.from({ length: 6 }, (_, n) => shelf(n)).join("")}</main>`)).toBe("unknown");
+  });
+
   it("counts a <time> in the innermost block around it, and no <timeline> element", () => {
     const html = `<div class="thread">${[1, 2, 3].map(post).join("").replaceAll("<time ", "<timeline ").replaceAll("</time>", "</timeline>")}</div>`;
     expect(postRunShares(analysePage(html)).posts).toBe(0);
@@ -175,5 +200,14 @@ describe.skipIf(!hasData())("page kinds on real dev pages (skipped without ../sh
     expect(scoreText(forum.body, page.gold).shingles.fn).toBeLessThan(0.1);
     const asArticle = await cleaned(page.html, { kind: "article" }, page.url);
     expect(scoreText(asArticle.body, page.gold).shingles.fn).toBeGreaterThan(0.5);
+  });
+
+  it("reads a podcast's list of episodes as a listing from its cards, and keeps the episodes (redcircle.com)", async () => {
+    const page = loadDataset("wceb2026").pages.find((candidate) => candidate.id === "0265")!;
+    const listing = await cleaned(page.html, { textScope: "all" }, page.url);
+    expect(listing.kind).toBe("listing");
+    expect(scoreText(listing.body, page.gold).shingles.fn).toBeLessThan(0.15);
+    const asUnknown = await cleaned(page.html, { kind: "unknown", textScope: "all" }, page.url);
+    expect(scoreText(asUnknown.body, page.gold).shingles.fn).toBeGreaterThan(0.5);
   });
 });
