@@ -110,7 +110,8 @@ function kindFromStructure(page: PageModel): PageKind | null {
   // A thread's question is its first post: paragraphs outside the run of posts are an article's, and the posts its comments.
   const { posts, proseOutsidePosts } = postRunShares(page);
   if (posts >= KIND_POST_RUN_MIN_TEXT_SHARE && proseOutsidePosts === 0) return "forum";
-  if (cardRunShare(page) >= KIND_CARD_RUN_MIN_TEXT_SHARE && bodyShare(page) < KIND_BODY_MIN_SHARE) return "listing";
+  // The body first: it is one walk of the text, and most pages have one.
+  if (bodyShare(page) < KIND_BODY_MIN_SHARE && cardRunShare(page) >= KIND_CARD_RUN_MIN_TEXT_SHARE) return "listing";
   return null;
 }
 
@@ -132,8 +133,22 @@ function cardRunShare(page: PageModel): number {
   if (markup === undefined) return 0;
   const count = page.blockCount;
   const { parent, tag, textStart, textEnd, sourceNameEnd, startTagEnd } = page.blocks;
-  const outside = new Uint8Array(count); // block ordinal → 1 inside the frame, 2 inside a comment thread (its text counts)
-  for (let b = 1; b < count; b++) outside[b] = outside[parent[b]] || (FRAME_TAGS.has(tag[b]) ? 1 : namesComments(page.source, sourceNameEnd[b], startTagEnd[b]) ? 2 : 0);
+  const inFrame = new Uint8Array(count); // block ordinal → 1 inside the frame
+  for (let b = 1; b < count; b++) inFrame[b] = inFrame[parent[b]] | (FRAME_TAGS.has(tag[b]) ? 1 : 0);
+  // Block ordinal → 1 inside a comment thread, 2 not, 0 not yet read: read only above the candidates, each block once.
+  const inComments = new Uint8Array(count);
+  const commentThread = (b: number): boolean => {
+    let top = b;
+    while (top > 0 && inComments[top] === 0) top = parent[top];
+    let state = top > 0 ? inComments[top] : 2;
+    const path: number[] = [];
+    for (let at = b; at !== top; at = parent[at]) path.push(at);
+    for (let i = path.length - 1; i >= 0; i--) {
+      if (state === 2 && namesComments(page.source, sourceNameEnd[path[i]], startTagEnd[path[i]])) state = 1;
+      inComments[path[i]] = state;
+    }
+    return inComments[b] === 1;
+  };
   const links = new Int32Array(count); // block ordinal → links in its subtree
   const blocks = new Int32Array(count); // block ordinal → blocks in its subtree, itself included
   for (let b = count - 1; b > 0; b--) {
@@ -145,9 +160,9 @@ function cardRunShare(page: PageModel): number {
   const candidate = new Uint8Array(count);
   const keys: (string | undefined)[] = new Array(count);
   for (let b = 1; b < count; b++) {
-    if (outside[b] !== 0 || links[b] === 0 || blocks[b] < 2 || textEnd[b] - textStart[b] < KIND_CARD_MIN_CHARS) continue;
+    if (inFrame[b] === 1 || links[b] === 0 || blocks[b] < 2 || textEnd[b] - textStart[b] < KIND_CARD_MIN_CHARS) continue;
     const className = readAttribute(page.source, sourceNameEnd[b], startTagEnd[b], "class")?.trim() ?? "";
-    if (className === "") continue;
+    if (className === "" || commentThread(b)) continue;
     candidate[b] = 1;
     keys[b] = `${parent[b]} ${tag[b]} ${className}`;
   }
@@ -170,7 +185,7 @@ function cardRunShare(page: PageModel): number {
   let best = 0;
   for (const run of runs((b) => holdsRun[b] === 0).values()) if (run.cards >= KIND_CARD_RUN_MIN_CARDS && run.chars > best) best = run.chars;
   let text = 0;
-  for (let t = 0; t < page.textNodeCount; t++) if (outside[page.textNodes.block[t]] !== 1) text += page.textNodes.textEnd[t] - page.textNodes.textStart[t];
+  for (let t = 0; t < page.textNodeCount; t++) if (inFrame[page.textNodes.block[t]] === 0) text += page.textNodes.textEnd[t] - page.textNodes.textStart[t];
   return text > 0 ? best / text : 0;
 }
 
