@@ -16,7 +16,7 @@
  *      story (docs/classifier.md, "Page kinds").
  * A page that neither tells is "unknown": the decision then keeps to what it does for every page.
  */
-import { FLAG_HEADING, MARKUP_COUNTERS, MARKUP_LINKS, namesComments, readAttribute, TAG_FLAGS, tagId, type PageModel } from "../page/index";
+import { FLAG_HEADING, FRAME_ELEMENTS, MARKUP_COUNTERS, MARKUP_LINKS, namesComments, readAttribute, TAG_FLAGS, tagId, type PageModel } from "../page/index";
 import {
   KIND_BODY_MIN_SHARE, KIND_CARD_MIN_CHARS, KIND_CARD_RUN_MIN_CARDS, KIND_CARD_RUN_MIN_TEXT_SHARE, KIND_CODE_MIN_BLOCKS,
   KIND_COLLECTION_MIN_PRODUCTS, KIND_PARAGRAPH_MIN_CHARS, KIND_POST_RUN_MIN_POSTS, KIND_POST_RUN_MIN_TEXT_SHARE, PROSE_MIN_CHARS,
@@ -115,8 +115,8 @@ function kindFromStructure(page: PageModel): PageKind | null {
   return null;
 }
 
-/** Elements that mark a page's frame, whose lists are its menus. */
-const FRAME_TAGS = new Set(["nav", "header", "footer", "aside"].map(tagId));
+/** Tag ids of the elements that mark a page's frame, whose lists are its menus. */
+const FRAME_TAGS = new Set(FRAME_ELEMENTS.map(tagId));
 const TAG_P = tagId("p");
 
 /**

@@ -53,9 +53,11 @@ const TAG_GROUP_OF = new Map<string, number>(TAG_GROUPS.flatMap((names, group) =
 /** Tag id (tags.ts) → group, for the tags pass 1 knows; other names are looked up by name. */
 const TAG_GROUP_BY_ID = Uint8Array.from(TAG_NAMES, (name) => TAG_GROUP_OF.get(name) ?? GROUP_OTHER);
 
+/** The elements that mark a page's frame, its menus, header, footer and sidebar (the inNav, inHeader, inFooter and inAside features). */
+export const FRAME_ELEMENTS = ["nav", "header", "footer", "aside"] as const;
 /** Container bits inherited by descendants, in the order of the in* features (inLink is handled apart). */
 const CONTAINER_GROUPS: readonly (readonly string[])[] = [
-  ["nav"], ["header"], ["footer"], ["aside"], ["form"], ["ul", "ol", "dl", "menu"], ["article", "main"],
+  ...FRAME_ELEMENTS.map((name) => [name]), ["form"], ["ul", "ol", "dl", "menu"], ["article", "main"],
   ["table"], ["h1", "h2", "h3", "h4", "h5", "h6"],
 ];
 const CONTAINER_BIT_OF = new Map<string, number>(CONTAINER_GROUPS.flatMap((names, bit) => names.map((name) => [name, 1 << bit] as const)));
