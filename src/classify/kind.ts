@@ -118,15 +118,19 @@ function kindFromStructure(page: PageModel): PageKind | null {
 /** Tag ids of the elements that mark a page's frame, whose lists are its menus. */
 const FRAME_TAGS = new Set(FRAME_ELEMENTS.map(tagId));
 const TAG_P = tagId("p");
+/** A list's items (<li>, a description list's <dd>), alike by their markup where a template gives them no class. */
+const LIST_ITEM_TAGS = new Set(["li", "dd"].map(tagId));
 
 /**
  * The largest share of the page's text outside its frame held by one run of cards: KIND_CARD_RUN_MIN_CARDS
  * or more sibling elements alike (the same tag and class, as a template writes them), each with a link, more than one
  * block (a title and a summary, a picture, a price) and KIND_CARD_MIN_CHARS of text, and holding no run of cards itself
  * (a section of cards is not a card), outside the frame and outside comment threads (whose text counts all the same:
- * a story's comments are no listing's cards). Elements without a class are not cards: the tables and divisions of a
- * 2000s page laid out by hand are alike too. Walks of the blocks and a map of the candidates, keyed by parent, tag and
- * class.
+ * a story's comments are no listing's cards). Elements without a class are not cards, but for a list's items (<li>,
+ * <dd>: a list says its items are alike): the tables and divisions of a 2000s page laid out by hand are alike too. A
+ * card's text is counted as the page's is, outside frame elements (a call to action set in an <aside> inside an
+ * article's sections is no card's text). Walks of the blocks and text nodes and a map of the candidates, keyed by
+ * parent, tag and class.
  */
 function cardRunShare(page: PageModel): number {
   const markup = page.blocks.markup;
@@ -157,12 +161,15 @@ function cardRunShare(page: PageModel): number {
     links[parent[b]] += links[b];
     blocks[parent[b]] += blocks[b];
   }
+  const unframed = new Float64Array(count); // block ordinal → text characters in its subtree outside the frame
+  for (let t = 0; t < page.textNodeCount; t++) if (inFrame[page.textNodes.block[t]] === 0) unframed[page.textNodes.block[t]] += page.textNodes.textEnd[t] - page.textNodes.textStart[t];
+  for (let b = count - 1; b > 0; b--) unframed[parent[b]] += unframed[b];
   const candidate = new Uint8Array(count);
   const keys: (string | undefined)[] = new Array(count);
   for (let b = 1; b < count; b++) {
     if (inFrame[b] === 1 || links[b] === 0 || blocks[b] < 2 || textEnd[b] - textStart[b] < KIND_CARD_MIN_CHARS) continue;
     const className = readAttribute(page.source, sourceNameEnd[b], startTagEnd[b], "class")?.trim() ?? "";
-    if (className === "" || commentThread(b)) continue;
+    if ((className === "" && !LIST_ITEM_TAGS.has(tag[b])) || commentThread(b)) continue;
     candidate[b] = 1;
     keys[b] = `${parent[b]} ${tag[b]} ${className}`;
   }
@@ -173,7 +180,7 @@ function cardRunShare(page: PageModel): number {
       if (candidate[b] === 0 || !use(b)) continue;
       const run = found.get(keys[b]!) ?? { cards: 0, chars: 0 };
       run.cards++;
-      run.chars += textEnd[b] - textStart[b];
+      run.chars += unframed[b];
       found.set(keys[b]!, run);
     }
     return found;
@@ -184,9 +191,7 @@ function cardRunShare(page: PageModel): number {
   for (let b = count - 1; b > 0; b--) holdsRun[parent[b]] |= holdsRun[b];
   let best = 0;
   for (const run of runs((b) => holdsRun[b] === 0).values()) if (run.cards >= KIND_CARD_RUN_MIN_CARDS && run.chars > best) best = run.chars;
-  let text = 0;
-  for (let t = 0; t < page.textNodeCount; t++) if (inFrame[page.textNodes.block[t]] === 0) text += page.textNodes.textEnd[t] - page.textNodes.textStart[t];
-  return text > 0 ? best / text : 0;
+  return unframed[0] > 0 ? best / unframed[0] : 0;
 }
 
 /**

@@ -102,6 +102,18 @@ describe("a page's kind from its structure", () => {
     expect(kindOf(`${nav}<main><h1>All episodes</h1><div class="grid">${cards(12).replaceAll(' class="card"', "")}</div></main>`)).toBe("unknown");
   });
 
+  it("reads a list's items as cards without a class (arxiv.org's <dd>), and a card's frame text as frame", () => {
+    const item = (n: number): string => `<dt><a href="/abs/${n}">[${n}]</a></dt><dd><div class="meta"><div>Title: On the tides and the ice, part ${n}</div><div><a href="/a/${n}">A. Author</a></div></div></dd>`;
+    expect(kindOf(`${nav}<main><h1>Recent papers</h1><dl>${Array.from({ length: 12 }, (_, n) => item(n)).join("")}</dl></main>`)).toBe("listing");
+    // Twelve cards, each with a long call to action in an <aside>, beside as much linked text of the page's own: the cards
+    // hold less than half the text outside the frame, whatever their asides hold.
+    const aside = `<aside>${"Start your free trial today and save time on every job. ".repeat(8)}</aside>`;
+    const framed = Array.from({ length: 12 }, (_, i) => card(i + 1).replace("</div>", `${aside}</div>`)).join("");
+    const links = Array.from({ length: 24 }, (_, n) => `<a href="/topics/${n}">Topic number ${n} of the harbour and its long winter tides</a>`).join(" ");
+    expect(kindOf(`${nav}<main><h1>All episodes</h1><div class="grid">${cards(12)}</div></main>`)).toBe("listing");
+    expect(kindOf(`${nav}<main><h1>All episodes</h1><div class="grid">${framed}</div><div class="topics">${links}</div></main>`)).toBe("unknown");
+  });
+
   it("reads an article with a run of teaser cards below it, and a story's comment thread, as no listing", () => {
     const story = `<article><h1>The harbour at night</h1>${`<p>${"The fishermen waited for the tide on Tuesday, and the ice held the boats in the harbour until noon. ".repeat(3)}</p>`.repeat(4)}</article>`;
     expect(kindOf(`${nav}${story}<section class="more">${cards(8)}</section>`)).toBe("unknown");
@@ -209,5 +221,14 @@ describe.skipIf(!hasData())("page kinds on real dev pages (skipped without ../sh
     expect(scoreText(listing.body, page.gold).shingles.fn).toBeLessThan(0.15);
     const asUnknown = await cleaned(page.html, { kind: "unknown", textScope: "all" }, page.url);
     expect(scoreText(asUnknown.body, page.gold).shingles.fn).toBeGreaterThan(0.5);
+  });
+
+  it("reads arxiv.org's recent papers, a <dl> whose items have no class, as a listing, and keeps more of the papers", async () => {
+    const page = loadDataset("wceb2026").pages.find((candidate) => candidate.id === "2916")!;
+    const listing = await cleaned(page.html, { textScope: "all" }, page.url);
+    expect(listing.kind).toBe("listing");
+    expect(scoreText(listing.body, page.gold).shingles.fn).toBeLessThan(0.5);
+    const asUnknown = await cleaned(page.html, { kind: "unknown", textScope: "all" }, page.url);
+    expect(scoreText(asUnknown.body, page.gold).shingles.fn).toBeGreaterThan(0.8);
   });
 });
