@@ -205,7 +205,7 @@ describe.skipIf(!hasData())("page kinds on real dev pages (skipped without ../sh
     expect(count("article", "forum") + count("article", "product") + count("article", "collection")).toBe(0);
   });
 
-  /** A dev page's kind as recognised, and the share of its gold missed when cleaned so and when read as `other`. */
+  /** A dev page's kind as recognised, and the gold it misses (shingles, fn of tp + fp + fn = 1) cleaned so and read as `other`. */
   async function missedAs(id: string, other: CleanOptions["kind"], options: Partial<CleanOptions> = {}): Promise<{ kind: string; missed: number; missedAsOther: number }> {
     const page = loadDataset("wceb2026").pages.find((candidate) => candidate.id === id)!;
     const recognised = await cleaned(page.html, options, page.url);
