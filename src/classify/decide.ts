@@ -3,7 +3,7 @@
  * regression with text-length penalties), remove the top-most blocks above the threshold.
  */
 import { FRAME_MIN_SHARE, PROSE_MIN_CHARS, SMOOTHING_SCORE_LEVELS, SPREAD_MAIN_MAX_SHARE } from "../config";
-import { computeFeatures, FEATURE_NAMES, isCodeLike, isTitleText, mainContentBlock, TAG_SELECT, tagId, titleKey, type FeatureMatrix, type PageModel } from "../page/index";
+import { computeFeatures, FRAME_COLUMNS, isCodeLike, isTitleText, mainContentBlock, TAG_SELECT, tagId, titleKey, type FeatureMatrix, type PageModel } from "../page/index";
 import { keepWhole, normalisePlan, type NormalisedPlan, type RemovalPlan } from "../plan/index";
 import { articleBodyMarks, type ArticleBodyMarks } from "./article-body";
 import { scoreBlocks, type ClassifierModel, type FallbackKind, type UnsureMargins } from "./model";
@@ -168,8 +168,6 @@ function keptForKind(page: PageModel, kind: PageKind, features: FeatureMatrix | 
 
 const TAG_PRE = tagId("pre");
 const TAG_TABLE = tagId("table");
-/** Feature columns of the page's frame: navigation, header, footer, sidebar. */
-const FRAME_COLUMNS = (["inNav", "inHeader", "inFooter", "inAside"] as const).map((name) => FEATURE_NAMES.indexOf(name));
 
 /**
  * Block ordinal → 1 for the top-most code blocks (<pre>) and tables with text outside the page's frame (navigation,

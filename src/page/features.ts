@@ -736,6 +736,8 @@ function writeRow(page: PageModel, counts: BlockCounts, b: number, out: Float32A
 /** Offset of the first tag* column in a row. */
 const TAG_COLUMN = FEATURE_NAMES.indexOf("tagParagraph");
 const CONTAINER_COLUMN = FEATURE_NAMES.indexOf("inNav");
+/** Feature columns of the page's frame (FRAME_ELEMENTS: inNav, inHeader, inFooter, inAside), the first container bits. */
+export const FRAME_COLUMNS: readonly number[] = FRAME_ELEMENTS.map((_, bit) => CONTAINER_COLUMN + bit);
 const IN_LINK_COLUMN = FEATURE_NAMES.indexOf("inLink");
 const HINT_COLUMN = FEATURE_NAMES.indexOf("hintNavigation");
 const INHERITED_HINT_COLUMN = FEATURE_NAMES.indexOf("inHintNavigation");

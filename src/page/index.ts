@@ -18,5 +18,5 @@ export { extractMetadata, titleWithoutSiteName, type PageMetadata } from "./meta
 export { articleDirection, countWords, type KeptContent } from "./metadata-article";
 export { headlineBlocks, headlineKey, isTitleText, statesHeadline, titleKey, type HeadlineKey } from "./headline";
 export { isCodeLike, isComma, isScriptSentenceEnd, isSentenceTerminal } from "./text-marks";
-export { computeFeatures, computeFeaturesSlices, FEATURE_COUNT, FEATURE_NAMES, FRAME_ELEMENTS, mainContentBlock, namesComments } from "./features";
+export { computeFeatures, computeFeaturesSlices, FEATURE_COUNT, FEATURE_NAMES, FRAME_COLUMNS, FRAME_ELEMENTS, mainContentBlock, namesComments } from "./features";
 export type { FeatureMatrix, FeatureName } from "./features";
